@@ -1,0 +1,5 @@
+#!/usr/bin/env node
+// Runs the TypeScript entry point through tsx, so `npx ledger-conformance` needs no build step.
+import { register } from "tsx/esm/api";
+register();
+await import("../src/cli/ledger-conformance.ts");

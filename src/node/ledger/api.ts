@@ -1,0 +1,165 @@
+// The contract between the reference node's ledger engine (src/node/ledger) and its HTTP face
+// (src/node/http). The engine knows nothing of HTTP, JSON or headers; the HTTP face knows nothing of
+// how state is stored. Every failure the engine reports is a LedgerError carrying the status and the
+// §7.2 error code the HTTP face answers with.
+
+import type { SignedTransaction } from "../../codec/index.ts";
+
+/** The §7.2 error codes, exactly. */
+export const ERROR_CODES = [
+  "account_not_found",
+  "resource_not_found",
+  "module_not_found",
+  "struct_field_not_found",
+  "version_not_found",
+  "transaction_not_found",
+  "table_item_not_found",
+  "block_not_found",
+  "state_value_not_found",
+  "version_pruned",
+  "block_pruned",
+  "invalid_input",
+  "invalid_transaction_update",
+  "sequence_number_too_old",
+  "vm_error",
+  "rejected_by_filter",
+  "health_check_failed",
+  "mempool_is_full",
+  "internal_error",
+  "web_framework_error",
+  "bcs_not_supported",
+  "api_disabled",
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** An error the HTTP face turns into `{message, error_code, vm_error_code?}` with this status. */
+export class LedgerError extends Error {
+  constructor(
+    readonly status: 400 | 403 | 404 | 410 | 413 | 500 | 503 | 507,
+    readonly code: ErrorCode,
+    message: string,
+    readonly vmErrorCode?: number,
+  ) {
+    super(message);
+    this.name = "LedgerError";
+  }
+}
+
+/** The ledger state the §2.7 headers report. All u64 values are bigint. */
+export interface LedgerInfo {
+  readonly chainId: number;
+  readonly ledgerVersion: bigint;
+  readonly oldestLedgerVersion: bigint;
+  readonly ledgerTimestampUsec: bigint;
+  readonly epoch: bigint;
+  readonly blockHeight: bigint;
+  readonly oldestBlockHeight: bigint;
+}
+
+/** 32 raw bytes. Formatting (0x1 vs long form) is the HTTP face's job. */
+export type AddressBytes = Uint8Array;
+
+export interface MoveFunctionGenericTypeParam {
+  readonly constraints: readonly string[];
+}
+export interface MoveFunctionAbi {
+  readonly name: string;
+  readonly visibility: "private" | "public" | "friend";
+  readonly is_entry: boolean;
+  readonly is_view: boolean;
+  readonly generic_type_params: readonly MoveFunctionGenericTypeParam[];
+  readonly params: readonly string[];
+  readonly return: readonly string[];
+}
+export interface MoveStructAbi {
+  readonly name: string;
+  readonly is_native: boolean;
+  readonly is_event: boolean;
+  readonly abilities: readonly string[];
+  readonly generic_type_params: readonly MoveFunctionGenericTypeParam[];
+  readonly fields: readonly { readonly name: string; readonly type: string }[];
+}
+/** Field names as design §5 gives them, so the HTTP face can serialise it as is. */
+export interface MoveModuleAbi {
+  readonly address: string;
+  readonly name: string;
+  readonly friends: readonly string[];
+  readonly exposed_functions: readonly MoveFunctionAbi[];
+  readonly structs: readonly MoveStructAbi[];
+}
+export interface ModuleRecord {
+  /** Starts with the Move magic 0xa11ceb0b. */
+  readonly bytecode: Uint8Array;
+  readonly abi: MoveModuleAbi;
+}
+
+export interface ModulePage {
+  readonly modules: readonly ModuleRecord[];
+  /** Opaque hex cursor naming the next, not yet returned module; absent on the last page. */
+  readonly nextCursor?: string;
+}
+
+export type ReplayProtector =
+  | { readonly type: "sequence_number"; readonly sequenceNumber: bigint }
+  | { readonly type: "nonce"; readonly nonce: bigint };
+
+export interface TransactionSummary {
+  readonly sender: AddressBytes;
+  readonly version: bigint;
+  /** 32 bytes. */
+  readonly hash: Uint8Array;
+  readonly replayProtector: ReplayProtector;
+}
+
+export interface GasEstimate {
+  readonly deprioritized: bigint;
+  readonly market: bigint;
+  readonly prioritized: bigint;
+}
+
+export interface SubmitResult {
+  /** The transaction hash (32 bytes), as the codec computes it. */
+  readonly hash: Uint8Array;
+  readonly signed: SignedTransaction;
+  /** The pending transaction as design §5 gives it: {hash, sender, sequence_number, max_gas_amount, gas_unit_price, expiration_timestamp_secs, payload, signature}. */
+  readonly pendingJson: Record<string, unknown>;
+}
+
+/** What the HTTP face asks of the ledger engine. `version` undefined means the latest. */
+export interface LedgerApi {
+  info(): LedgerInfo;
+
+  /** Throws 404 version_not_found above the latest, 410 version_pruned below the oldest, 404 module_not_found. */
+  getModule(address: AddressBytes, name: string, version?: bigint): ModuleRecord;
+
+  /** `start` is a cursor this API issued; an unknown or malformed one throws 400 invalid_input. `limit` is already clamped to 1..9999. */
+  listModules(address: AddressBytes, options: { version?: bigint; start?: string; limit: number }): ModulePage;
+
+  /**
+   * `keyType`, `valueType` are MoveType strings and `key` the JSON value of the key. Returns the BCS bytes
+   * of the value and its JSON form. Throws 400 invalid_input for unparsable types or a key that does not
+   * fit its type, 404 table_item_not_found, and the version errors.
+   */
+  getTableItem(
+    handle: AddressBytes,
+    request: { keyType: string; valueType: string; key: unknown },
+    version?: bigint,
+  ): { bcs: Uint8Array; json: unknown };
+
+  /** §4.3 and design §5: `limit` already clamped to 1..100; ascending by version; unknown account gives []. */
+  transactionSummaries(
+    address: AddressBytes,
+    options: { startVersion?: bigint; endVersion?: bigint; limit: number },
+  ): readonly TransactionSummary[];
+
+  gasEstimate(): GasEstimate;
+
+  /** Whether the latest ledger timestamp is within `durationSecs` of the node's clock. */
+  isHealthy(durationSecs?: bigint): boolean;
+
+  /** Accepts a BCS-encoded signed transaction (already decoded) into the mempool, or throws. */
+  submit(signed: SignedTransaction): SubmitResult;
+
+  /** Converts a JSON submission request (design §5 member names) to the signed transaction it describes; throws 400 invalid_input. */
+  signedTransactionFromJson(body: unknown): SignedTransaction;
+}
