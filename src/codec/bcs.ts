@@ -1,0 +1,206 @@
+// BCS schemas of transactions (design §5) and of the read responses, with @mysten/bcs. Each schema
+// and its decoded shape share a name (see index.ts). Layouts follow aptos-core types/src/transaction.
+import { bcs, type BcsType } from "@mysten/bcs";
+import { AccountAddress, Bytes, decodeExact, encodeWith, Identifier, U128, U256, U64 } from "./bcs-primitives.ts";
+import { TransactionAuthenticator } from "./bcs-auth.ts";
+
+/** A Move type tag. Hand-written because it is recursive; the enum order is aptos-core's. */
+export type TypeTag =
+  | { Bool: true; $kind: "Bool" }
+  | { U8: true; $kind: "U8" }
+  | { U64: true; $kind: "U64" }
+  | { U128: true; $kind: "U128" }
+  | { Address: true; $kind: "Address" }
+  | { Signer: true; $kind: "Signer" }
+  | { Vector: TypeTag; $kind: "Vector" }
+  | { Struct: StructTag; $kind: "Struct" }
+  | { U16: true; $kind: "U16" }
+  | { U32: true; $kind: "U32" }
+  | { U256: true; $kind: "U256" };
+export interface StructTag {
+  address: Uint8Array;
+  module: string;
+  name: string;
+  type_args: TypeTag[];
+}
+/** What the TypeTag schema accepts: the same without `$kind`. */
+export type TypeTagInput =
+  | { Bool: true }
+  | { U8: true }
+  | { U64: true }
+  | { U128: true }
+  | { Address: true }
+  | { Signer: true }
+  | { Vector: TypeTagInput }
+  | { Struct: StructTagInput }
+  | { U16: true }
+  | { U32: true }
+  | { U256: true };
+export interface StructTagInput {
+  address: Uint8Array;
+  module: string;
+  name: string;
+  type_args: readonly TypeTagInput[];
+}
+
+// The casts only replace @mysten/bcs's inferred shapes by the hand-written recursive ones above.
+export const TypeTag: BcsType<TypeTag, TypeTagInput> = bcs.enum("TypeTag", {
+  Bool: null,
+  U8: null,
+  U64: null,
+  U128: null,
+  Address: null,
+  Signer: null,
+  Vector: bcs.lazy(() => TypeTag),
+  Struct: bcs.lazy(() => StructTag),
+  U16: null,
+  U32: null,
+  U256: null,
+}) as unknown as BcsType<TypeTag, TypeTagInput>;
+
+export const StructTag: BcsType<StructTag, StructTagInput> = bcs.struct("StructTag", {
+  address: AccountAddress,
+  module: Identifier,
+  name: Identifier,
+  type_args: bcs.vector(bcs.lazy(() => TypeTag)),
+}) as unknown as BcsType<StructTag, StructTagInput>;
+
+export const ModuleId = bcs.struct("ModuleId", { address: AccountAddress, name: Identifier });
+
+/** Entry function arguments are each the BCS bytes of one Move value. */
+export const EntryFunction = bcs.struct("EntryFunction", {
+  module: ModuleId,
+  function: Identifier,
+  ty_args: bcs.vector(TypeTag),
+  args: bcs.vector(Bytes),
+});
+
+export const TransactionArgument = bcs.enum("TransactionArgument", {
+  U8: bcs.u8(),
+  U64: U64,
+  U128: U128,
+  Address: AccountAddress,
+  U8Vector: Bytes,
+  Bool: bcs.bool(),
+  U16: bcs.u16(),
+  U32: bcs.u32(),
+  U256: U256,
+  Serialized: Bytes,
+});
+
+export const Script = bcs.struct("Script", {
+  code: Bytes,
+  ty_args: bcs.vector(TypeTag),
+  args: bcs.vector(TransactionArgument),
+});
+
+export const MultisigTransactionPayload = bcs.enum("MultisigTransactionPayload", { EntryFunction });
+
+export const Multisig = bcs.struct("Multisig", {
+  multisig_address: AccountAddress,
+  transaction_payload: bcs.option(MultisigTransactionPayload),
+});
+
+/** The orderless payload (AIP-123): TransactionPayload variant 4, "Payload". */
+export const TransactionExecutable = bcs.enum("TransactionExecutable", { Script, EntryFunction, Empty: null });
+export const TransactionExtraConfig = bcs.enum("TransactionExtraConfig", {
+  V1: bcs.struct("TransactionExtraConfigV1", {
+    multisig_address: bcs.option(AccountAddress),
+    replay_protection_nonce: bcs.option(U64),
+  }),
+});
+export const TransactionPayloadInner = bcs.enum("TransactionPayloadInner", {
+  V1: bcs.struct("TransactionPayloadInnerV1", { executable: TransactionExecutable, extra_config: TransactionExtraConfig }),
+});
+
+export const TransactionPayload = bcs.enum("TransactionPayload", {
+  Script,
+  /** Deprecated; aptos-core keeps it as `DeprecatedPayload { dummy_value: u64 }`. Nodes reject it. */
+  ModuleBundle: bcs.struct("DeprecatedPayload", { dummy_value: U64 }),
+  EntryFunction,
+  Multisig,
+  Payload: TransactionPayloadInner,
+});
+
+export const RawTransaction = bcs.struct("RawTransaction", {
+  sender: AccountAddress,
+  sequence_number: U64,
+  payload: TransactionPayload,
+  max_gas_amount: U64,
+  gas_unit_price: U64,
+  expiration_timestamp_secs: U64,
+  chain_id: bcs.u8(),
+});
+
+export const SignedTransaction = bcs.struct("SignedTransaction", {
+  raw_txn: RawTransaction,
+  authenticator: TransactionAuthenticator,
+});
+
+/** What multi-agent and fee-payer signers sign (under "…::RawTransactionWithData"). */
+export const RawTransactionWithData = bcs.enum("RawTransactionWithData", {
+  MultiAgent: bcs.struct("MultiAgentRawTransaction", {
+    raw_txn: RawTransaction,
+    secondary_signer_addresses: bcs.vector(AccountAddress),
+  }),
+  MultiAgentWithFeePayer: bcs.struct("FeePayerRawTransaction", {
+    raw_txn: RawTransaction,
+    secondary_signer_addresses: bcs.vector(AccountAddress),
+    fee_payer_address: AccountAddress,
+  }),
+});
+
+// Read responses (Accept: application/x-bcs).
+export const ModuleBytecodeBcs = Bytes;
+export const ModuleListBcs = bcs.vector(Bytes);
+export const ReplayProtectorBcs = bcs.enum("ReplayProtector", { Nonce: U64, SequenceNumber: U64 });
+export const TransactionSummaryBcs = bcs.struct("IndexedTransactionSummary", {
+  sender: AccountAddress,
+  version: U64,
+  transaction_hash: bcs.bytes(32),
+  replay_protector: ReplayProtectorBcs,
+});
+export const TransactionSummaryListBcs = bcs.vector(TransactionSummaryBcs);
+export const GasEstimationBcs = bcs.struct("GasEstimation", {
+  deprioritized_gas_estimate: bcs.option(U64),
+  gas_estimate: U64,
+  prioritized_gas_estimate: bcs.option(U64),
+});
+export const HealthBcs = bcs.struct("HealthCheckSuccess", { message: bcs.string() });
+
+export type ModuleId = typeof ModuleId.$inferType;
+export type EntryFunction = typeof EntryFunction.$inferType;
+export type EntryFunctionInput = typeof EntryFunction.$inferInput;
+export type TransactionArgument = typeof TransactionArgument.$inferType;
+export type Script = typeof Script.$inferType;
+export type Multisig = typeof Multisig.$inferType;
+export type TransactionExecutable = typeof TransactionExecutable.$inferType;
+export type TransactionPayload = typeof TransactionPayload.$inferType;
+export type TransactionPayloadInput = typeof TransactionPayload.$inferInput;
+export type RawTransaction = typeof RawTransaction.$inferType;
+export type RawTransactionInput = typeof RawTransaction.$inferInput;
+export type SignedTransaction = typeof SignedTransaction.$inferType;
+export type SignedTransactionInput = typeof SignedTransaction.$inferInput;
+export type RawTransactionWithData = typeof RawTransactionWithData.$inferType;
+export type RawTransactionWithDataInput = typeof RawTransactionWithData.$inferInput;
+export type ModuleBytecodeBcs = typeof ModuleBytecodeBcs.$inferType;
+export type ModuleListBcs = typeof ModuleListBcs.$inferType;
+export type TransactionSummaryBcs = typeof TransactionSummaryBcs.$inferType;
+export type TransactionSummaryListBcs = typeof TransactionSummaryListBcs.$inferType;
+export type GasEstimationBcs = typeof GasEstimationBcs.$inferType;
+export type HealthBcs = typeof HealthBcs.$inferType;
+
+/** BCS bytes of any value of `schema`; throws CodecError when the value does not fit. */
+export function encodeBcs<I>(schema: BcsType<unknown, I>, value: I): Uint8Array {
+  return encodeWith(schema, value, `BCS ${schema.name}`);
+}
+
+/** Decodes exactly `bytes` (no trailing bytes) with `schema`; throws CodecError. */
+export function decodeBcs<T, I>(schema: BcsType<T, I>, bytes: Uint8Array): T {
+  return decodeExact(schema, bytes, `BCS ${schema.name}`);
+}
+
+export const encodeSignedTransaction = (signed: SignedTransactionInput): Uint8Array => encodeBcs(SignedTransaction, signed);
+export const decodeSignedTransaction = (bytes: Uint8Array): SignedTransaction => decodeBcs(SignedTransaction, bytes);
+export const encodeRawTransaction = (raw: RawTransactionInput): Uint8Array => encodeBcs(RawTransaction, raw);
+export const decodeRawTransaction = (bytes: Uint8Array): RawTransaction => decodeBcs(RawTransaction, bytes);
