@@ -1,0 +1,159 @@
+// From the results the checks recorded to one status per requirement of the catalog, with the
+// evidence behind it; then the expected-failures baseline, and the exit status the gate uses.
+
+import type { Requirement, RequirementCatalog } from "../src/harness/requirements.ts";
+import { aggregateStatus, type CheckResult, type Failure, type ResultStatus } from "../src/harness/results.ts";
+
+/** One result with the test that recorded it. */
+export interface Evidence {
+  readonly test: string;
+  readonly file: string;
+  readonly result: CheckResult;
+}
+
+export interface RequirementOutcome {
+  readonly requirement: Requirement;
+  readonly status: ResultStatus;
+  readonly reason?: string;
+  /** How many results (checks and observed responses) were recorded for it. */
+  readonly checks: number;
+  readonly evidence: readonly Evidence[];
+  readonly failures: readonly Failure[];
+  /** Listed in the baseline and failed as expected: does not fail the gate. */
+  readonly expectedFailure?: boolean;
+  /** Listed in the baseline but passed: reported as a failure, fails the gate. */
+  readonly unexpectedPass?: boolean;
+}
+
+export interface RunError {
+  readonly file?: string;
+  readonly message: string;
+}
+
+export interface RunOutcome {
+  readonly requirements: readonly RequirementOutcome[];
+  /** Files that failed to load or crashed, checks that died outside the harness, unhandled errors. */
+  readonly errors: readonly RunError[];
+  readonly requests: number;
+}
+
+/** Caps the failures kept per requirement so one systematic deviation does not flood the report. */
+export const FAILURES_KEPT = 20;
+
+export function aggregateRequirements(
+  catalog: RequirementCatalog,
+  evidence: readonly Evidence[],
+  errors: readonly RunError[],
+  requests: number,
+  untestedReason = "untested",
+): RunOutcome {
+  const byId = new Map<string, Evidence[]>();
+  for (const e of evidence) {
+    const list = byId.get(e.result.requirement) ?? [];
+    list.push(e);
+    byId.set(e.result.requirement, list);
+  }
+  const extraErrors: RunError[] = [];
+  for (const id of byId.keys()) {
+    if (!catalog.has(id)) extraErrors.push({ message: `results recorded for ${id}, which is not in the catalog` });
+  }
+  const requirements = catalog.requirements.map((requirement): RequirementOutcome => {
+    const list = byId.get(requirement.id) ?? [];
+    const { status, reason } = aggregateStatus(list.map((e) => e.result));
+    return {
+      requirement,
+      status,
+      ...(reason === undefined ? {} : { reason: list.length === 0 ? untestedReason : reason }),
+      checks: list.length,
+      evidence: list,
+      failures: list.flatMap((e) => e.result.failures).slice(0, FAILURES_KEPT),
+    };
+  });
+  return { requirements, errors: [...errors, ...extraErrors], requests };
+}
+
+export class BaselineError extends Error {
+  override readonly name = "BaselineError";
+}
+
+/**
+ * An expected-failures list: a JSON array of ids, a JSON object {"expectedFailures": [...]}, or text
+ * with one id per line (# starts a comment).
+ */
+export function parseBaseline(text: string, source = "baseline"): string[] {
+  const trimmed = text.trim();
+  if (trimmed.startsWith("[") || trimmed.startsWith("{")) {
+    let json: unknown;
+    try {
+      json = JSON.parse(trimmed);
+    } catch (e) {
+      throw new BaselineError(`${source}: not JSON: ${(e as Error).message}`);
+    }
+    const list = Array.isArray(json) ? json : (json as { expectedFailures?: unknown }).expectedFailures;
+    if (!Array.isArray(list) || !list.every((x) => typeof x === "string")) {
+      throw new BaselineError(`${source}: expected an array of requirement ids or {"expectedFailures": [...]}`);
+    }
+    return list as string[];
+  }
+  return trimmed
+    .split("\n")
+    .map((l) => l.replace(/#.*/, "").trim())
+    .filter((l) => l !== "");
+}
+
+/**
+ * Listed ids that failed stay failed but are marked expected; a listed id that passed (or warned) is
+ * turned into a failure "unexpectedly passing" so the baseline is kept honest; unlisted failures stay
+ * failures. Unknown ids are a configuration error.
+ */
+export function applyBaseline(outcome: RunOutcome, ids: readonly string[], source: string): RunOutcome {
+  const known = new Set(outcome.requirements.map((r) => r.requirement.id));
+  const unknown = ids.filter((id) => !known.has(id));
+  if (unknown.length > 0) throw new BaselineError(`${source} lists ids that are not in the catalog: ${unknown.join(", ")}`);
+  const listed = new Set(ids);
+  const requirements = outcome.requirements.map((r): RequirementOutcome => {
+    if (!listed.has(r.requirement.id)) return r;
+    if (r.status === "failed") return { ...r, expectedFailure: true };
+    if (r.status === "passed" || r.status === "warned") {
+      const failure: Failure = {
+        message: `[${r.requirement.id}] unexpectedly passing: ${source} lists it as an expected failure, but it ${r.status === "passed" ? "passed" : "only warned"}; remove it from the baseline`,
+        curl: null,
+      };
+      const { reason: _reason, ...rest } = r;
+      return { ...rest, status: "failed", unexpectedPass: true, failures: [failure, ...r.failures] };
+    }
+    return r;
+  });
+  return { ...outcome, requirements };
+}
+
+export interface StatusCounts {
+  passed: number;
+  failed: number;
+  skipped: number;
+  notApplicable: number;
+  warned: number;
+}
+
+export function countStatuses(requirements: readonly Pick<RequirementOutcome, "status">[]): StatusCounts {
+  const counts: StatusCounts = { passed: 0, failed: 0, skipped: 0, notApplicable: 0, warned: 0 };
+  for (const r of requirements) {
+    if (r.status === "not_applicable") counts.notApplicable += 1;
+    else counts[r.status] += 1;
+  }
+  return counts;
+}
+
+/** No MUST requirement failed. */
+export function isConforming(outcome: RunOutcome): boolean {
+  return !outcome.requirements.some((r) => r.requirement.level === "MUST" && r.status === "failed");
+}
+
+/** Exit status of design §3 with the baseline: 1 when a MUST failed unexpectedly, a baseline entry passed, or the run had errors. */
+export function exitCode(outcome: RunOutcome): 0 | 1 {
+  if (outcome.errors.length > 0) return 1;
+  const gateFailure = outcome.requirements.some(
+    (r) => r.status === "failed" && !r.expectedFailure && (r.requirement.level === "MUST" || r.unexpectedPass === true),
+  );
+  return gateFailure ? 1 : 0;
+}

@@ -1,0 +1,62 @@
+// The end of the console output: a table of requirement statuses by endpoint, the failures with their
+// curl lines, run errors, and the verdict.
+
+import { countStatuses, isConforming, type RunOutcome } from "./aggregate.ts";
+
+const COLUMNS = ["pass", "fail", "warn", "skip", "n/a"] as const;
+
+export function renderConsoleReport(outcome: RunOutcome, run: { target: string; durationMs: number; reportDir: string; exitCode: number }): string {
+  const lines: string[] = [""];
+  const byEndpoint = new Map<string, RunOutcome["requirements"][number][]>();
+  for (const r of outcome.requirements) {
+    const list = byEndpoint.get(r.requirement.endpoint) ?? [];
+    list.push(r);
+    byEndpoint.set(r.requirement.endpoint, list);
+  }
+  const rows: string[][] = [];
+  for (const [endpoint, list] of [...byEndpoint.entries()].sort(([a], [b]) => (a === "*" ? -1 : b === "*" ? 1 : a.localeCompare(b)))) {
+    const c = countStatuses(list);
+    rows.push([endpoint === "*" ? "* (every response)" : endpoint, ...[c.passed, c.failed, c.warned, c.skipped, c.notApplicable].map(String)]);
+  }
+  const total = countStatuses(outcome.requirements);
+  rows.push(["total", ...[total.passed, total.failed, total.warned, total.skipped, total.notApplicable].map(String)]);
+  const header = ["requirements by endpoint", ...COLUMNS];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+  const fmt = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join("  ");
+  lines.push(fmt(header), widths.map((w) => "-".repeat(w)).join("  "));
+  rows.forEach((r, i) => {
+    if (i === rows.length - 1) lines.push(widths.map((w) => "-".repeat(w)).join("  "));
+    lines.push(fmt(r));
+  });
+
+  const failing = outcome.requirements.filter((r) => r.status === "failed" || r.status === "warned");
+  if (failing.length > 0) {
+    lines.push("", "Failures and warnings:");
+    for (const r of failing) {
+      const tag = r.status === "failed" ? (r.expectedFailure ? "FAIL (expected by baseline)" : "FAIL") : "WARN";
+      lines.push("", `${tag} ${r.requirement.id} (${r.requirement.level}, ${r.requirement.endpoint}): ${r.requirement.text}`);
+      const shown = r.failures.slice(0, 3);
+      for (const f of shown) lines.push(indent(f.message, "  "));
+      if (r.failures.length > shown.length) lines.push(`  … and ${r.failures.length - shown.length} more in summary.json`);
+    }
+  }
+  const untested = outcome.requirements.filter((r) => r.status === "skipped" && r.reason === "untested");
+  if (untested.length > 0) lines.push("", `Untested (no check exercised them): ${untested.map((r) => r.requirement.id).join(", ")}`);
+  if (outcome.errors.length > 0) {
+    lines.push("", "Run errors:");
+    for (const e of outcome.errors) lines.push(`  ${e.file ? `${e.file}: ` : ""}${e.message}`);
+  }
+  lines.push(
+    "",
+    `${isConforming(outcome) ? "CONFORMING: every MUST requirement holds" : "NOT CONFORMING: some MUST requirement failed"} — ${outcome.requests} requests to ${run.target} in ${(run.durationMs / 1000).toFixed(1)} s`,
+    `Reports: ${run.reportDir}/summary.json, junit.xml, html/index.html — exit ${run.exitCode}`,
+  );
+  return `${lines.join("\n")}\n`;
+}
+
+function indent(text: string, prefix: string): string {
+  return text
+    .split("\n")
+    .map((l) => prefix + l)
+    .join("\n");
+}

@@ -1,0 +1,229 @@
+// `npm run conformance -- …` / `npx ledger-conformance …`: runs the conformance suites against a node
+// and writes summary.json, junit.xml and html/ (design §3). Without --target it starts the reference
+// node in-process on a free loopback port and tests that. Exit status: 0 every MUST holds; 1 some MUST
+// failed (or a baseline entry passed, or the run had errors); 2 usage or configuration error, or the
+// target cannot be reached at all. Flags: see USAGE in conformance-args.ts.
+
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { applyBaseline, exitCode, parseBaseline, type RunError } from "../../reporters/aggregate.ts";
+import { renderConsoleReport } from "../../reporters/console-report.ts";
+import { renderHtmlReport } from "../../reporters/html-report.ts";
+import { RequirementReporter } from "../../reporters/requirement-reporter.ts";
+import { buildSummary } from "../../reporters/summary.ts";
+import {
+  CONFIG_ENV,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  isLoopbackUrl,
+  normalizeHeaderPrefix,
+  normalizeTarget,
+  PROFILES,
+  serializeConfig,
+  type RunConfig,
+} from "../harness/config.ts";
+import { shellQuote } from "../harness/curl.ts";
+import { accountsFromEnvironment, loadFixturesFile, type Fixtures } from "../harness/fixtures.ts";
+import { ApiContract } from "../harness/openapi.ts";
+import { loadRequirements, type RequirementCatalog } from "../harness/requirements.ts";
+import { parseConformanceArgs, USAGE, UsageError, type ConformanceArgs } from "./conformance-args.ts";
+import { generateAllureReport } from "./conformance-allure.ts";
+import { probeTarget, startEmbeddedNode, type EmbeddedNode } from "./conformance-target.ts";
+import { runSuites } from "./conformance-vitest.ts";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+class ConfigError extends Error {}
+
+async function main(argv: readonly string[]): Promise<number> {
+  let args: ConformanceArgs;
+  try {
+    const parsed = parseConformanceArgs(argv);
+    if (parsed === "help") {
+      process.stdout.write(`${USAGE}\n`);
+      return 0;
+    }
+    args = parsed;
+  } catch (e) {
+    if (e instanceof UsageError) {
+      process.stderr.write(`ledger-conformance: ${e.message}\n${USAGE}\n`);
+      return 2;
+    }
+    throw e;
+  }
+  const say = (line: string) => {
+    if (!args.quiet) process.stdout.write(`${line}\n`);
+  };
+  let node: EmbeddedNode | undefined;
+  let scratch: string | undefined;
+  try {
+    const startedAt = new Date();
+    const t0 = performance.now();
+    const { catalog } = loadContract();
+    const baseline = args.baseline === undefined ? undefined : readBaseline(args.baseline);
+    const fixturesFromFile = args.fixtures === undefined ? {} : loadFixturesFile(args.fixtures);
+    const envAccounts = accountsFromEnvironment(process.env.LEDGER_CONFORMANCE_ACCOUNTS);
+
+    let target: string;
+    let fixtures: Fixtures;
+    if (args.target === undefined) {
+      say("starting the reference node in-process…");
+      try {
+        node = await startEmbeddedNode(args.profile, args.headerPrefix === undefined ? undefined : normalizeHeaderPrefix(args.headerPrefix));
+      } catch (e) {
+        throw new ConfigError(`cannot start the reference node: ${(e as Error).message}`);
+      }
+      target = normalizeTarget(node.url);
+      fixtures = { ...node.fixtures, ...fixturesFromFile };
+    } else {
+      target = normalizeTarget(args.target);
+      fixtures = fixturesFromFile;
+      if (!/\/v1$/.test(new URL(target).pathname)) say(`note: the target URL is the base including /v1 (design §3); ${target} does not end in /v1`);
+    }
+    if (envAccounts !== undefined) fixtures = { ...fixtures, accounts: envAccounts };
+
+    const probe = await probeTarget(target);
+    if (!probe.reachable) {
+      process.stderr.write(`ledger-conformance: cannot reach ${target}: ${probe.reason}\n`);
+      return 2;
+    }
+    say(`target ${target}${node ? " (embedded reference node)" : ""}, profile ${args.profile}: ${probe.note}`);
+
+    const reportDir = resolve(args.reportDir);
+    mkdirSync(join(reportDir, "html"), { recursive: true });
+    scratch = mkdtempSync(join(tmpdir(), "ledger-conformance-"));
+    const stateDir = join(scratch, "state");
+    const allureResults = join(scratch, "allure-results");
+    mkdirSync(stateDir);
+    const profile = { ...PROFILES[args.profile], ...(args.headerPrefix === undefined ? {} : { headerPrefix: normalizeHeaderPrefix(args.headerPrefix) }) };
+    const config: RunConfig = {
+      target,
+      profile,
+      fixtures,
+      allowSubmit: args.allowSubmit,
+      submitAllowed: args.allowSubmit || isLoopbackUrl(target),
+      timeoutMs: args.timeoutMs,
+      maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES,
+      ...(args.rateLimit === undefined ? {} : { rateLimit: args.rateLimit }),
+      ...(args.seed === undefined ? {} : { seed: args.seed }),
+      ...(args.replayPath === undefined ? {} : { replayPath: args.replayPath }),
+      depth: args.depth,
+      stateDir,
+      bodiesDir: join(reportDir, "bodies"),
+      replayArgs: replayArgs(args),
+      ...(args.only === undefined ? {} : { only: args.only }),
+    };
+    process.env[CONFIG_ENV] = serializeConfig(config);
+
+    const selection = selectByOnly(args.only);
+    if (args.only !== undefined) say(selection.files.length > 0 ? `--only: files ${selection.files.join(", ")}` : `--only: checks whose name contains ${JSON.stringify(args.only)}`);
+    const reporter = new RequirementReporter({
+      catalog,
+      quiet: args.quiet,
+      ...(args.only === undefined ? {} : { untestedReason: `not selected by --only ${args.only}` }),
+    });
+    const junitFile = join(reportDir, "junit.xml");
+    const run = await runSuites({
+      root: ROOT,
+      files: selection.files,
+      ...(selection.namePattern === undefined ? {} : { testNamePattern: selection.namePattern }),
+      requirementReporter: reporter,
+      junitFile,
+      allureResultsDir: allureResults,
+      testTimeoutMs: Math.max(60_000, args.timeoutMs * 6 + 5_000),
+      maxDurationMs: args.maxDurationMs,
+      ...(args.rateLimit === undefined ? {} : { maxWorkers: 1 }),
+    });
+
+    let outcome = reporter.finalize();
+    if (args.only !== undefined && outcome.errors.length === 0 && outcome.requirements.every((r) => r.checks === 0)) {
+      throw new ConfigError(`--only ${args.only} selected no check (it matches no suite file path and no check name)`);
+    }
+    const extraErrors: RunError[] = [];
+    if (run.capped) extraErrors.push({ message: `the run exceeded --max-duration ${args.maxDurationMs} ms and was cancelled` });
+    outcome = { ...outcome, errors: [...outcome.errors, ...extraErrors], requests: outcome.requests + 1 /* the probe */ };
+    if (baseline !== undefined) outcome = applyBaseline(outcome, baseline.ids, baseline.file);
+    const code = exitCode(outcome);
+    const durationMs = performance.now() - t0;
+
+    writeFileSync(join(reportDir, "summary.json"), `${JSON.stringify(buildSummary(outcome, { target, startedAt, durationMs }), null, 2)}\n`);
+    if (!existsSync(junitFile)) writeFileSync(junitFile, '<?xml version="1.0" encoding="UTF-8" ?>\n<testsuites name="ledger-conformance" tests="0" failures="0" errors="0" time="0">\n</testsuites>\n');
+    say("writing the Allure report…");
+    const allure = await generateAllureReport(allureResults, join(reportDir, "html", "allure"), `ledger-conformance: ${target}`);
+    if (!allure.ok) process.stderr.write(`ledger-conformance: warning: no Allure report: ${allure.reason}\n`);
+    writeFileSync(
+      join(reportDir, "html", "index.html"),
+      renderHtmlReport({ outcome, target, startedAt, durationMs, exitCode: code, ...(allure.ok ? { allureHref: "allure/index.html" } : {}) }),
+    );
+    process.stdout.write(renderConsoleReport(outcome, { target, durationMs, reportDir: displayPath(reportDir), exitCode: code }));
+    return code;
+  } catch (e) {
+    if (e instanceof ConfigError || (e as Error).name === "FixturesError" || (e as Error).name === "CatalogError" || (e as Error).name === "BaselineError") {
+      process.stderr.write(`ledger-conformance: ${(e as Error).message}\n`);
+      return 2;
+    }
+    process.stderr.write(`ledger-conformance: ${(e as Error).stack ?? String(e)}\n`);
+    return 2;
+  } finally {
+    await node?.close().catch(() => undefined);
+    if (scratch !== undefined) rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+function displayPath(abs: string): string {
+  const rel = relative(process.cwd(), abs);
+  return rel === "" ? "." : rel.startsWith("..") ? abs : rel;
+}
+
+function loadContract(): { contract: ApiContract; catalog: RequirementCatalog } {
+  let contract: ApiContract;
+  try {
+    contract = ApiContract.load();
+  } catch (e) {
+    throw new ConfigError(`cannot load schemas/openapi.yaml: ${(e as Error).message}`);
+  }
+  return { contract, catalog: loadRequirements(contract.operations.map((o) => o.id)) };
+}
+
+function readBaseline(file: string): { file: string; ids: string[] } {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (e) {
+    throw new ConfigError(`cannot read baseline ${file}: ${(e as Error).message}`);
+  }
+  return { file, ids: parseBaseline(text, file) };
+}
+
+/** Files whose path contains the pattern; when none does, checks whose name (id: text) contains it. */
+function selectByOnly(only: string | undefined): { files: string[]; namePattern?: RegExp } {
+  if (only === undefined) return { files: [] };
+  const files: string[] = [];
+  for (const dir of ["suites", "properties"]) {
+    const abs = join(ROOT, dir);
+    if (!existsSync(abs)) continue;
+    for (const entry of readdirSync(abs, { recursive: true })) {
+      const rel = `${dir}/${String(entry)}`;
+      if (rel.endsWith(".test.ts") && rel.includes(only)) files.push(rel);
+    }
+  }
+  if (files.length > 0) return { files };
+  return { files: [], namePattern: new RegExp(only.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")) };
+}
+
+/** The flags that reach the same target again, for property replay commands. */
+function replayArgs(args: ConformanceArgs): string {
+  const parts: string[] = [];
+  if (args.target !== undefined) parts.push(`--target ${shellQuote(args.target)}`);
+  if (args.profile !== "node") parts.push(`--profile ${args.profile}`);
+  if (args.headerPrefix !== undefined) parts.push(`--header-prefix ${shellQuote(args.headerPrefix)}`);
+  if (args.fixtures !== undefined) parts.push(`--fixtures ${shellQuote(args.fixtures)}`);
+  if (args.allowSubmit) parts.push("--allow-submit");
+  return parts.join(" ");
+}
+
+const code = await main(process.argv.slice(2));
+process.exitCode = code;
+// Keep-alive sockets or a stuck worker must not keep the command alive once the reports are written.
+setTimeout(() => process.exit(code), 2_000).unref();

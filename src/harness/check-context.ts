@@ -1,0 +1,411 @@
+// `t`, what a check receives: requests that are recorded and checked against the observed-status
+// contract, assertions that end the check with a formatted failure, fixtures and profile access.
+
+import { isDeepStrictEqual } from "node:util";
+import type { BcsType } from "@mysten/bcs";
+import type { Profile, RunConfig } from "./config.ts";
+import { renderRawReplay } from "./curl.ts";
+import { formatFailure } from "./failure-message.ts";
+import type { FixtureName, Fixtures } from "./fixtures.ts";
+import type { Harness } from "./harness.ts";
+import { mediaType, RequestFailure, type HttpRequest, type HttpResponse } from "./http-client.ts";
+import { observeResponse } from "./observed-contract.ts";
+import type { ApiContract, OperationContract } from "./openapi.ts";
+import { buildRawRequest, rawExchange, type RawEnding, type RawExchangeResult } from "./raw-exchange.ts";
+import type { Requirement } from "./requirements.ts";
+import type { CheckResult, Failure, RequestRecord } from "./results.ts";
+
+/** An assertion did not hold: ends the check, recorded as failed (MUST) or warned (SHOULD). */
+export class CheckFailure extends Error {
+  override readonly name = "CheckFailure";
+  constructor(readonly failure: Failure) {
+    super(failure.message);
+  }
+}
+
+/** A fixture the check needs is missing: ends the check as not_applicable. */
+export class CheckNotApplicable extends Error {
+  override readonly name = "CheckNotApplicable";
+  constructor(readonly reason: string) {
+    super(reason);
+  }
+}
+
+/** The check may not run against this target (e.g. it would submit): ends it as skipped. */
+export class CheckSkipped extends Error {
+  override readonly name = "CheckSkipped";
+  constructor(readonly reason: string) {
+    super(reason);
+  }
+}
+
+type QueryValue = string | number | bigint | boolean | undefined;
+
+export interface RequestSpec {
+  /** Default GET. */
+  readonly method?: string;
+  /** Relative to the target (which ends in /v1), e.g. "/accounts/0x1/modules". Sent as written. */
+  readonly path: string;
+  /** Appended as ?a=1&b=2 (URL-encoded); undefined values are left out. */
+  readonly query?: Readonly<Record<string, QueryValue>>;
+  /** "json" (the default), "bcs" (application/x-bcs), "none" (no Accept header) or any literal value. */
+  readonly accept?: "json" | "bcs" | "none" | (string & {});
+  readonly headers?: Readonly<Record<string, string>>;
+  /** A JSON body (Content-Type application/json unless contentType says otherwise). */
+  readonly json?: unknown;
+  /** A BCS signed transaction (Content-Type: the profile's BCS submission type). */
+  readonly bcs?: Uint8Array;
+  /** Any other body. */
+  readonly body?: Uint8Array | string;
+  readonly contentType?: string;
+  /** The operationId whose contract the response is checked against, when the path matches no template. */
+  readonly operation?: string;
+}
+
+export interface RawRequestSpec {
+  readonly method?: string;
+  readonly path: string;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly body?: Uint8Array | string;
+  /** A Content-Length that may disagree with the body (default: the body's length). */
+  readonly contentLength?: number;
+  /** Default "half-close". */
+  readonly ending?: RawEnding;
+  /** Send exactly these bytes instead of a request built from the fields above. */
+  readonly bytes?: Uint8Array;
+  readonly operation?: string;
+}
+
+export interface RawResult extends RawExchangeResult {
+  readonly replay: string;
+  /** The answer as a response, when its header block arrived (already checked against the observed contract). */
+  readonly response: HttpResponse | undefined;
+}
+
+export type TryResult = { readonly ok: true; readonly response: HttpResponse } | { readonly ok: false; readonly failure: RequestFailure };
+
+export class CheckContext {
+  readonly requirement: Requirement;
+  readonly #h: Harness;
+  readonly #observed: CheckResult[] = [];
+  readonly #requests: RequestRecord[] = [];
+  readonly #operations = new WeakMap<HttpResponse, OperationContract>();
+  #assertions = 0;
+  #lastCurl: string | undefined;
+
+  constructor(harness: Harness, requirement: Requirement) {
+    this.#h = harness;
+    this.requirement = requirement;
+  }
+
+  // --- what the check can read
+
+  get config(): RunConfig {
+    return this.#h.config;
+  }
+  get fixtures(): Fixtures {
+    return this.#h.config.fixtures;
+  }
+  get profile(): Profile {
+    return this.#h.config.profile;
+  }
+  get contract(): ApiContract {
+    return this.#h.contract;
+  }
+  /** Results of the observed-status contract on this check's responses. */
+  get observed(): readonly CheckResult[] {
+    return this.#observed;
+  }
+  get requests(): readonly RequestRecord[] {
+    return this.#requests;
+  }
+  get assertions(): number {
+    return this.#assertions;
+  }
+  /** The last request's curl line, for failures that are not about one response. */
+  get lastCurl(): string | undefined {
+    return this.#lastCurl;
+  }
+
+  /** "CURSOR" → "X-NODE-CURSOR" under the node profile. */
+  headerName(suffix: string): string {
+    return `${this.profile.headerPrefix}${suffix.toUpperCase()}`;
+  }
+
+  /** A §2.7 header of a response by its suffix ("LEDGER-VERSION"), or undefined. */
+  header(res: HttpResponse, suffix: string): string | undefined {
+    return res.headers[this.headerName(suffix).toLowerCase()];
+  }
+
+  // --- requests
+
+  /** Sends a request; any HTTP answer resolves (whatever its status), no answer ends the check as a failure. */
+  async request(spec: RequestSpec): Promise<HttpResponse> {
+    const result = await this.tryRequest(spec);
+    if (result.ok) return result.response;
+    this.#assertions += 1;
+    throw new CheckFailure(
+      formatFailure({ requirement: this.requirement.id, expected: "an HTTP answer", requestFailure: result.failure, headerPrefix: this.profile.headerPrefix }),
+    );
+  }
+
+  /** Like request, but a missing answer (timeout, reset) is returned instead of failing the check. */
+  async tryRequest(spec: RequestSpec): Promise<TryResult> {
+    const request = this.#buildRequest(spec);
+    const operation = spec.operation !== undefined ? this.contract.operation(spec.operation) : this.contract.findOperation(request.method, spec.path);
+    const markBefore = this.#h.tracker.mark();
+    try {
+      const response = await this.#h.client.send(request);
+      this.#requests.push(response.record);
+      this.#lastCurl = response.curl;
+      if (operation) {
+        this.#operations.set(response, operation);
+        this.#observed.push(...observeResponse(this.#observedContext(), { operation, response, markBefore }));
+      }
+      return { ok: true, response };
+    } catch (e) {
+      if (!(e instanceof RequestFailure)) throw e;
+      this.#requests.push(e.record);
+      this.#lastCurl = e.curl;
+      return { ok: false, failure: e };
+    }
+  }
+
+  /** Bytes over a bare socket (truncated bodies, dropped connections); never fails the check by itself. */
+  async requestRaw(spec: RawRequestSpec): Promise<RawResult> {
+    const url = this.#url(spec.path);
+    const body = typeof spec.body === "string" ? new TextEncoder().encode(spec.body) : spec.body;
+    const bytes =
+      spec.bytes ??
+      buildRawRequest({
+        method: spec.method ?? "GET",
+        url,
+        headers: spec.headers ?? {},
+        ...(body === undefined ? {} : { body }),
+        ...(spec.contentLength === undefined ? {} : { contentLength: spec.contentLength }),
+      });
+    const replay = renderRawReplay(url, bytes);
+    await this.#h.client.beginRequest();
+    const markBefore = this.#h.tracker.mark();
+    const result = await rawExchange({
+      url,
+      bytes,
+      ending: spec.ending ?? "half-close",
+      timeoutMs: this.config.timeoutMs,
+      maxResponseBytes: this.config.maxResponseBytes,
+    });
+    this.#lastCurl = replay;
+    const method = spec.method ?? "GET";
+    this.#requests.push({
+      method,
+      url,
+      status: result.answer?.status ?? null,
+      durationMs: result.durationMs,
+      curl: replay,
+      ...(result.answer ? {} : { error: `no HTTP answer (${result.end}${result.error ? `: ${result.error}` : ""})` }),
+    });
+    let response: HttpResponse | undefined;
+    if (result.answer) {
+      const headers = result.answer.headers;
+      const text = Buffer.from(result.answer.body).toString("utf8");
+      const record = this.#requests[this.#requests.length - 1] as RequestRecord;
+      response = {
+        request: { method, url, headers: lowerCaseKeys(spec.headers ?? {}) },
+        status: result.answer.status,
+        headers,
+        contentType: mediaType(headers["content-type"]),
+        body: result.answer.body,
+        text,
+        json: safeJson(text),
+        durationMs: result.durationMs,
+        curl: replay,
+        record,
+      };
+      const operation = spec.operation !== undefined ? this.contract.operation(spec.operation) : this.contract.findOperation(method, spec.path);
+      if (operation) {
+        this.#operations.set(response, operation);
+        this.#observed.push(...observeResponse(this.#observedContext(), { operation, response, markBefore }));
+      }
+    }
+    return { ...result, replay, response };
+  }
+
+  // --- assertions: each ends the check with a formatted failure when it does not hold
+
+  expectStatus(res: HttpResponse, ...statuses: number[]): void {
+    this.#assertions += 1;
+    if (statuses.includes(res.status)) return;
+    const code = (res.json as { error_code?: unknown } | undefined)?.error_code;
+    this.#fail({ expected: `status ${statuses.join(" or ")}`, found: `status ${res.status}${typeof code === "string" ? ` (${code})` : ""}`, response: res });
+  }
+
+  /** The status and the §7.2 error_code of an error answer. */
+  expectError(res: HttpResponse, status: number, ...codes: string[]): void {
+    this.expectStatus(res, status);
+    this.#assertions += 1;
+    const code = (res.json as { error_code?: unknown } | undefined)?.error_code;
+    if (codes.length === 0 || (typeof code === "string" && codes.includes(code))) return;
+    this.#fail({ expected: `error_code ${codes.join(" or ")}`, found: `error_code ${JSON.stringify(code)}`, response: res });
+  }
+
+  /** The body fits the OpenAPI schema of this operation, status and Content-Type; returns the parsed JSON. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  expectBodyMatchesSchema(res: HttpResponse): any {
+    this.#assertions += 1;
+    const op = this.#operations.get(res);
+    if (!op) throw new Error(`expectBodyMatchesSchema: ${res.request.method} ${res.request.url} matches no operation; pass \`operation\` in the request`);
+    const declared = op.response(res.status);
+    if (!declared) return this.#fail({ expected: `a status ${op.id} declares (${op.statuses.join(", ")})`, found: `status ${res.status}`, response: res });
+    const type = res.contentType ?? "(none)";
+    if (declared.isBinary(type)) throw new Error(`expectBodyMatchesSchema: the ${type} body is BCS; use t.decodeBcs(res, schema)`);
+    const problems = declared.validateBody(type, { json: res.json, text: res.text });
+    if (problems === undefined) {
+      return this.#fail({ expected: `Content-Type one of ${declared.mediaTypes.join(", ")} for ${res.status}`, found: type, response: res });
+    }
+    if (problems.length > 0) {
+      return this.#fail({ expected: `a body matching the ${op.id} ${res.status} ${type} schema`, found: problems.slice(0, 10).join("; "), response: res });
+    }
+    return res.json;
+  }
+
+  expectMediaType(res: HttpResponse, type: string): void {
+    this.#assertions += 1;
+    if (res.contentType === type.toLowerCase()) return;
+    this.#fail({ expected: `Content-Type ${type}`, found: res.headers["content-type"] ?? "(none)", response: res });
+  }
+
+  /** `condition` must hold; `expected` says what should hold, in words. */
+  expect(condition: boolean, expected: string, res?: HttpResponse, found?: string): void {
+    this.#assertions += 1;
+    if (condition) return;
+    this.#fail({ expected, ...(found === undefined ? {} : { found }), ...(res === undefined ? {} : { response: res }) });
+  }
+
+  expectEqual<T>(actual: T, expected: T, what: string, res?: HttpResponse): void {
+    this.#assertions += 1;
+    if (isDeepStrictEqual(actual, expected)) return;
+    this.#fail({ expected: `${what} = ${show(expected)}`, found: show(actual), ...(res === undefined ? {} : { response: res }) });
+  }
+
+  /** Ends the check as failed (or warned, for a SHOULD). */
+  fail(expected: string, res?: HttpResponse, found?: string): never {
+    this.#assertions += 1;
+    return this.#fail({ expected, ...(found === undefined ? {} : { found }), ...(res === undefined ? {} : { response: res }) });
+  }
+
+  /** Decodes a BCS body; it must decode and re-encode to exactly the same bytes (canonical, nothing after). */
+  decodeBcs<T, Input>(res: HttpResponse, schema: BcsType<T, Input>): T {
+    this.#assertions += 1;
+    let value: T;
+    try {
+      value = schema.parse(res.body);
+    } catch (e) {
+      return this.#fail({ expected: `a BCS ${schema.name}`, found: `undecodable: ${(e as Error).message}`, response: res });
+    }
+    let again: Uint8Array | undefined;
+    try {
+      again = schema.serialize(value as unknown as Input).toBytes();
+    } catch {
+      again = undefined;
+    }
+    if (again === undefined || !isDeepStrictEqual(Buffer.from(again), Buffer.from(res.body))) {
+      this.#fail({
+        expected: `exactly one canonical BCS ${schema.name}`,
+        found: again === undefined ? "a value that does not re-encode" : `${res.body.length} bytes, of which the value takes ${again.length}`,
+        response: res,
+      });
+    }
+    return value;
+  }
+
+  // --- preconditions
+
+  /** The fixture member, or the check ends as not_applicable naming it. */
+  needsFixture<K extends FixtureName>(name: K): NonNullable<Fixtures[K]> {
+    const value = this.fixtures[name];
+    if (value === undefined || (Array.isArray(value) && value.length === 0)) {
+      throw new CheckNotApplicable(`needs fixture "${name}"`);
+    }
+    return value as NonNullable<Fixtures[K]>;
+  }
+
+  /** Ends the check as skipped unless the target is on loopback or --allow-submit was given. */
+  requireSubmitAllowed(): void {
+    if (!this.config.submitAllowed) {
+      throw new CheckSkipped("would submit a transaction: the target is not on loopback and --allow-submit was not given");
+    }
+  }
+
+  // --- internals
+
+  #fail(input: { expected: string; found?: string; response?: HttpResponse }): never {
+    throw new CheckFailure(
+      formatFailure({
+        requirement: this.requirement.id,
+        ...input,
+        ...(input.response === undefined && this.#lastCurl !== undefined ? { curl: this.#lastCurl } : {}),
+        headerPrefix: this.profile.headerPrefix,
+      }),
+    );
+  }
+
+  #observedContext() {
+    return {
+      catalog: this.#h.catalog,
+      headerPrefix: this.profile.headerPrefix,
+      tracker: this.#h.tracker,
+      ...(this.fixtures.chainId === undefined ? {} : { fixturesChainId: this.fixtures.chainId }),
+    };
+  }
+
+  #url(path: string, query?: Readonly<Record<string, QueryValue>>): string {
+    if (!path.startsWith("/")) throw new Error(`request path must start with "/": ${path}`);
+    let url = `${this.config.target}${path}`;
+    const params = new URLSearchParams();
+    for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) params.append(k, String(v));
+    const qs = params.toString();
+    if (qs !== "") url += `${url.includes("?") ? "&" : "?"}${qs}`;
+    return url;
+  }
+
+  #buildRequest(spec: RequestSpec): HttpRequest {
+    const headers: Record<string, string> = {};
+    const accept = spec.accept ?? "json";
+    if (accept !== "none") headers.accept = accept === "json" ? "application/json" : accept === "bcs" ? "application/x-bcs" : accept;
+    let body: Uint8Array | undefined;
+    if (spec.json !== undefined) {
+      body = new TextEncoder().encode(JSON.stringify(spec.json));
+      headers["content-type"] = "application/json";
+    } else if (spec.bcs !== undefined) {
+      body = spec.bcs;
+      headers["content-type"] = this.profile.bcsSubmissionType;
+    } else if (spec.body !== undefined) {
+      body = typeof spec.body === "string" ? new TextEncoder().encode(spec.body) : spec.body;
+    }
+    if (spec.contentType !== undefined) headers["content-type"] = spec.contentType;
+    Object.assign(headers, lowerCaseKeys(spec.headers ?? {}));
+    return {
+      method: (spec.method ?? "GET").toUpperCase(),
+      url: this.#url(spec.path, spec.query),
+      headers,
+      ...(body === undefined ? {} : { body }),
+    };
+  }
+}
+
+function lowerCaseKeys(headers: Readonly<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return text.trim() === "" ? undefined : JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function show(value: unknown): string {
+  const s = JSON.stringify(value, (_k, v: unknown) => (typeof v === "bigint" ? `${v}n` : v));
+  return s === undefined ? String(value) : s.length > 300 ? `${s.slice(0, 300)}…` : s;
+}

@@ -1,0 +1,142 @@
+// `describeEndpoint` and `check`: how a suite file declares its checks. A check is one vitest test
+// named `${id}: ${text}` after its requirement; what it found is stored in the test's meta
+// (`task.meta.conformance`) for the requirement reporter.
+
+import { describe, test } from "vitest";
+import { CheckContext, CheckFailure, CheckNotApplicable, CheckSkipped } from "./check-context.ts";
+import { formatFailure } from "./failure-message.ts";
+import { catalog, contractForCollection, harness, type Harness } from "./harness.ts";
+import type { Requirement } from "./requirements.ts";
+import type { CheckResult, ConformanceMeta } from "./results.ts";
+import { labelForAllure } from "./allure-labels.ts";
+
+export type CheckFn = (t: CheckContext) => Promise<void> | void;
+
+export interface CheckOptions {
+  /** A short label told apart from other checks of the same requirement ("with Accept: application/x-bcs"). */
+  readonly variant?: string;
+  /** The vitest timeout of this check; default from --timeout (six requests' worth). */
+  readonly timeoutMs?: number;
+}
+
+export type VitestOutcome = { readonly kind: "pass" } | { readonly kind: "fail"; readonly message: string } | { readonly kind: "skip"; readonly note: string };
+
+export interface CheckOutcome {
+  readonly meta: ConformanceMeta;
+  readonly own: CheckResult;
+  readonly vitest: VitestOutcome;
+}
+
+/** What a failed check throws to vitest; named so that JUnit and Allure count it a failure, not a crash. */
+export class RequirementNotMet extends Error {
+  override readonly name = "AssertionError";
+}
+
+let currentEndpoint: string | undefined;
+
+/** Groups the checks of one endpoint (an operationId of schemas/openapi.yaml). */
+export function describeEndpoint(operationId: string, body: () => void): void {
+  if (!contractForCollection().hasOperation(operationId)) {
+    throw new Error(`describeEndpoint: unknown operationId ${JSON.stringify(operationId)}`);
+  }
+  describe(operationId, () => {
+    const outer = currentEndpoint;
+    currentEndpoint = operationId;
+    try {
+      body();
+    } finally {
+      currentEndpoint = outer;
+    }
+  });
+}
+
+/** The test name of a check: the requirement id, then its sentence. The reporter reads the id back from it. */
+export function checkName(requirement: Requirement, variant?: string): string {
+  return `${requirement.id}: ${requirement.text}${variant ? ` [${variant}]` : ""}`;
+}
+
+/**
+ * Registers a check of requirement `id`. Unknown ids, and ids of another endpoint's requirement inside
+ * describeEndpoint, throw at collection (the file then fails to load, which the report shows).
+ */
+export function check(id: string, fn: CheckFn): void;
+export function check(id: string, options: CheckOptions, fn: CheckFn): void;
+export function check(id: string, a: CheckFn | CheckOptions, b?: CheckFn): void {
+  const fn = typeof a === "function" ? a : b;
+  const options: CheckOptions = typeof a === "function" ? {} : a;
+  if (fn === undefined) throw new Error(`check(${id}): no function`);
+  const requirement = catalog().get(id);
+  if (currentEndpoint !== undefined && requirement.endpoint !== "*" && requirement.endpoint !== currentEndpoint) {
+    throw new Error(`check(${id}): the requirement is about ${requirement.endpoint}, not ${currentEndpoint}`);
+  }
+  test(checkName(requirement, options.variant), { timeout: options.timeoutMs ?? defaultCheckTimeout() }, async (ctx) => {
+    const h = harness();
+    const meta: ConformanceMeta = { results: [], requests: [] };
+    ctx.task.meta.conformance = meta;
+    const outcome = await runCheck(h, requirement, fn);
+    ctx.task.meta.conformance = outcome.meta;
+    await labelForAllure(requirement, outcome);
+    if (outcome.vitest.kind === "fail") throw new RequirementNotMet(outcome.vitest.message);
+    if (outcome.vitest.kind === "skip") ctx.skip(outcome.vitest.note);
+  });
+}
+
+function defaultCheckTimeout(): number {
+  // Collection may happen before the harness exists in unit tests; the config is cheap to read.
+  try {
+    return harness().config.timeoutMs * 6 + 5_000;
+  } catch {
+    return 65_000;
+  }
+}
+
+/** Runs one check function and decides its outcome; used by `check` and directly by the harness's own tests. */
+export async function runCheck(h: Harness, requirement: Requirement, fn: CheckFn): Promise<CheckOutcome> {
+  const t = new CheckContext(h, requirement);
+  const own = await ownResult(t, requirement, fn);
+  const results = [own, ...t.observed];
+  const meta: ConformanceMeta = { results, requests: [...t.requests] };
+  const failed = results.filter((r) => r.status === "failed");
+  if (failed.length > 0) {
+    const message = failed.flatMap((r) => r.failures.map((f) => f.message)).join("\n\n");
+    return { meta, own, vitest: { kind: "fail", message } };
+  }
+  if (own.status === "skipped" || own.status === "not_applicable") {
+    return { meta, own, vitest: { kind: "skip", note: `${own.status}: ${own.reason ?? ""}` } };
+  }
+  return { meta, own, vitest: { kind: "pass" } };
+}
+
+async function ownResult(t: CheckContext, requirement: Requirement, fn: CheckFn): Promise<CheckResult> {
+  const failedOrWarned = requirement.level === "MUST" ? "failed" : "warned";
+  try {
+    await fn(t);
+  } catch (e) {
+    if (e instanceof CheckNotApplicable) return { requirement: requirement.id, status: "not_applicable", failures: [], reason: e.reason };
+    if (e instanceof CheckSkipped) return { requirement: requirement.id, status: "skipped", failures: [], reason: e.reason };
+    if (e instanceof CheckFailure) return { requirement: requirement.id, status: failedOrWarned, failures: [e.failure] };
+    const err = e as Error;
+    const where = (err.stack ?? "").split("\n").slice(1, 4).map((l) => l.trim()).join(" ← ");
+    return {
+      requirement: requirement.id,
+      status: failedOrWarned,
+      failures: [
+        formatFailure({
+          requirement: requirement.id,
+          expected: "the check to run to its end",
+          found: `${err.name ?? "Error"}: ${err.message ?? String(e)}${where ? ` (at ${where})` : ""}`,
+          ...(t.lastCurl === undefined ? {} : { curl: t.lastCurl }),
+        }),
+      ],
+    };
+  }
+  if (t.assertions === 0) {
+    // A check that asserts nothing cannot fail: a defect of the suite, reported loudly.
+    return {
+      requirement: requirement.id,
+      status: "failed",
+      failures: [formatFailure({ requirement: requirement.id, expected: "the check to assert something", found: "it made no assertion" })],
+    };
+  }
+  return { requirement: requirement.id, status: "passed", failures: [] };
+}

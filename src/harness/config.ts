@@ -1,0 +1,109 @@
+// The run configuration every worker sees. The command resolves it once (flags, fixtures file,
+// embedded node) and hands it to the vitest workers as JSON in one environment variable,
+// LEDGER_CONFORMANCE_CONFIG, so a worker needs nothing else to reach the target.
+
+import { isIP } from "node:net";
+import type { Fixtures } from "./fixtures.ts";
+
+export type ProfileName = "node" | "aptos";
+
+export interface Profile {
+  readonly name: ProfileName;
+  /** Prefix of the §2.7 headers, always ending in "-", e.g. "X-NODE-". */
+  readonly headerPrefix: string;
+  /** Content type of a BCS signed transaction submission (§4.8). */
+  readonly bcsSubmissionType: string;
+}
+
+export const PROFILES: Readonly<Record<ProfileName, Profile>> = {
+  node: { name: "node", headerPrefix: "X-NODE-", bcsSubmissionType: "application/x.node.signed_transaction+bcs" },
+  aptos: { name: "aptos", headerPrefix: "X-APTOS-", bcsSubmissionType: "application/x.aptos.signed_transaction+bcs" },
+};
+
+export function isProfileName(value: string): value is ProfileName {
+  return value === "node" || value === "aptos";
+}
+
+/** "x-node" and "X-NODE-" both become "X-NODE-". */
+export function normalizeHeaderPrefix(prefix: string): string {
+  const upper = prefix.trim().toUpperCase();
+  return upper.endsWith("-") ? upper : `${upper}-`;
+}
+
+export interface RunConfig {
+  /** Base URL including /v1, without a trailing slash. */
+  readonly target: string;
+  readonly profile: Profile;
+  readonly fixtures: Fixtures;
+  /** --allow-submit was given. */
+  readonly allowSubmit: boolean;
+  /** Whether checks may send transactions that could be accepted: loopback target or --allow-submit. */
+  readonly submitAllowed: boolean;
+  /** Per request: connect, headers and body each, and the whole exchange. */
+  readonly timeoutMs: number;
+  readonly maxResponseBytes: number;
+  /** Requests per second per worker (the command runs one worker when it is set); undefined: no limit. */
+  readonly rateLimit?: number;
+  /** fast-check seed; undefined: random, reported on failure. */
+  readonly seed?: number;
+  /** fast-check replay path (with seed) of one failing case. */
+  readonly replayPath?: string;
+  /** Multiplies property runs. */
+  readonly depth: number;
+  /** A directory private to this run, for state shared between workers (ledger header tracking). */
+  readonly stateDir?: string;
+  /** Where request bodies too large for a curl line are written (beside the reports). */
+  readonly bodiesDir?: string;
+  /** The command-line flags that reach this target again (target, profile, fixtures), for replay commands. */
+  readonly replayArgs?: string;
+  /** The --only pattern, if any. */
+  readonly only?: string;
+}
+
+export const CONFIG_ENV = "LEDGER_CONFORMANCE_CONFIG";
+
+export const DEFAULT_TIMEOUT_MS = 10_000;
+export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+
+export function isLoopbackUrl(url: string): boolean {
+  let host: string;
+  try {
+    host = new URL(url).hostname;
+  } catch {
+    return false;
+  }
+  if (host.startsWith("[") && host.endsWith("]")) host = host.slice(1, -1);
+  if (host === "localhost" || host.endsWith(".localhost")) return true;
+  if (isIP(host) === 4) return host.startsWith("127.");
+  if (isIP(host) === 6) return host === "::1" || host.toLowerCase() === "::ffff:127.0.0.1";
+  return false;
+}
+
+/** Trims a trailing slash so that `${target}${path}` with path "/x" is right. */
+export function normalizeTarget(url: string): string {
+  return url.replace(/\/+$/, "");
+}
+
+export function serializeConfig(config: RunConfig): string {
+  return JSON.stringify(config);
+}
+
+let cached: RunConfig | undefined;
+
+/** The configuration of this run, as the command described it; throws a clear error outside it. */
+export function runConfig(): RunConfig {
+  if (cached) return cached;
+  const raw = process.env[CONFIG_ENV];
+  if (raw === undefined || raw === "") {
+    throw new Error(
+      `${CONFIG_ENV} is not set: conformance suites run through \`npm run conformance\` (or npx ledger-conformance), which describes the target to them`,
+    );
+  }
+  cached = JSON.parse(raw) as RunConfig;
+  return cached;
+}
+
+/** For tests of the harness itself: use this configuration instead of the environment. */
+export function setRunConfigForTesting(config: RunConfig | undefined): void {
+  cached = config;
+}

@@ -1,0 +1,229 @@
+// The one HTTP client of a worker: undici with keep-alive, a timeout on every phase (connect, headers,
+// body) and on the whole exchange, a cap on the response size, an optional rate limit, a count of the
+// requests made, and a record of each one (with its curl line) for the report.
+
+import { Agent, request as undiciRequest } from "undici";
+import { renderCurl } from "./curl.ts";
+import type { RequestRecord } from "./results.ts";
+
+export interface HttpRequest {
+  readonly method: string;
+  /** Absolute URL, sent as is (no normalisation of the path). */
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body?: Uint8Array;
+}
+
+export interface HttpResponse {
+  readonly request: HttpRequest;
+  readonly status: number;
+  /** Lower-case names; repeated headers joined with ", ". */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The media type of Content-Type, lower case, without parameters; undefined when absent. */
+  readonly contentType: string | undefined;
+  readonly body: Uint8Array;
+  /** The body as UTF-8 text (lossy for binary bodies). */
+  readonly text: string;
+  /** The parsed JSON body, or undefined when the body is not JSON. `any` so checks read members directly after validating. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly json: any;
+  readonly durationMs: number;
+  readonly curl: string;
+  readonly record: RequestRecord;
+}
+
+export type RequestFailureKind =
+  | "refused"
+  | "dns"
+  | "connect_timeout"
+  | "headers_timeout"
+  | "body_timeout"
+  | "deadline"
+  | "too_large"
+  | "closed"
+  | "other";
+
+/** No usable HTTP answer came back. */
+export class RequestFailure extends Error {
+  override readonly name = "RequestFailure";
+  constructor(
+    readonly kind: RequestFailureKind,
+    message: string,
+    readonly request: HttpRequest,
+    readonly curl: string,
+    readonly record: RequestRecord,
+  ) {
+    super(message);
+  }
+}
+
+export interface HttpClientOptions {
+  readonly timeoutMs: number;
+  readonly maxResponseBytes: number;
+  /** Requests per second; undefined: no limit. */
+  readonly rateLimit?: number;
+  /** Where curl lines put bodies too large to inline. */
+  readonly bodiesDir?: string;
+}
+
+export class HttpClient {
+  readonly #agent: Agent;
+  readonly #options: HttpClientOptions;
+  #count = 0;
+  #nextSlot = 0;
+
+  constructor(options: HttpClientOptions) {
+    this.#options = options;
+    this.#agent = new Agent({
+      keepAliveTimeout: 10_000,
+      connect: { timeout: options.timeoutMs },
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+    });
+  }
+
+  /** How many requests this client has sent (HTTP and raw). */
+  get requestCount(): number {
+    return this.#count;
+  }
+
+  get options(): HttpClientOptions {
+    return this.#options;
+  }
+
+  curlFor(request: HttpRequest): string {
+    return renderCurl(request, this.#options.bodiesDir === undefined ? {} : { bodiesDir: this.#options.bodiesDir });
+  }
+
+  /** Waits for the rate limit, then counts one request. Raw exchanges use it too. */
+  async beginRequest(): Promise<void> {
+    const rps = this.#options.rateLimit;
+    if (rps !== undefined && rps > 0) {
+      const now = Date.now();
+      const slot = Math.max(now, this.#nextSlot);
+      this.#nextSlot = slot + 1000 / rps;
+      if (slot > now) await new Promise((r) => setTimeout(r, slot - now));
+    }
+    this.#count += 1;
+  }
+
+  /** Sends the request; resolves with any HTTP answer, rejects with RequestFailure when none came. */
+  async send(request: HttpRequest): Promise<HttpResponse> {
+    await this.beginRequest();
+    const curl = this.curlFor(request);
+    const started = performance.now();
+    const { timeoutMs, maxResponseBytes } = this.#options;
+    const fail = (kind: RequestFailureKind, message: string, status: number | null = null): never => {
+      const durationMs = Math.round(performance.now() - started);
+      const record: RequestRecord = { method: request.method, url: request.url, status, durationMs, curl, error: message };
+      throw new RequestFailure(kind, message, request, curl, record);
+    };
+    let answer: Awaited<ReturnType<typeof undiciRequest>>;
+    try {
+      answer = await undiciRequest(request.url, {
+        dispatcher: this.#agent,
+        method: request.method as "GET",
+        headers: { ...request.headers },
+        body: request.body === undefined ? null : Buffer.from(request.body.buffer, request.body.byteOffset, request.body.byteLength),
+        signal: AbortSignal.timeout(timeoutMs),
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
+    } catch (e) {
+      return fail(...classify(e, timeoutMs));
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    try {
+      for await (const chunk of answer.body) {
+        const buf = chunk as Buffer;
+        size += buf.length;
+        if (size > maxResponseBytes) {
+          answer.body.destroy();
+          return fail("too_large", `response body exceeded the cap of ${maxResponseBytes} bytes`, answer.statusCode);
+        }
+        chunks.push(buf);
+      }
+    } catch (e) {
+      if (e instanceof RequestFailure) throw e;
+      const [kind, message] = classify(e, timeoutMs);
+      return fail(kind, `${message} (while reading the body of a ${answer.statusCode} answer)`, answer.statusCode);
+    }
+    const body = new Uint8Array(Buffer.concat(chunks));
+    const durationMs = Math.round(performance.now() - started);
+    const headers = flattenHeaders(answer.headers);
+    const record: RequestRecord = { method: request.method, url: request.url, status: answer.statusCode, durationMs, curl };
+    const text = Buffer.from(body).toString("utf8");
+    return {
+      request,
+      status: answer.statusCode,
+      headers,
+      contentType: mediaType(headers["content-type"]),
+      body,
+      text,
+      json: parseJson(text),
+      durationMs,
+      curl,
+      record,
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.#agent.close();
+  }
+
+  /** Drops every connection at once, answered or not. */
+  async destroy(): Promise<void> {
+    await this.#agent.destroy();
+  }
+}
+
+export function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    out[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
+  }
+  return out;
+}
+
+export function mediaType(contentType: string | undefined): string | undefined {
+  if (contentType === undefined) return undefined;
+  const type = contentType.split(";")[0]?.trim().toLowerCase();
+  return type === "" ? undefined : type;
+}
+
+function parseJson(text: string): unknown {
+  if (text.trim() === "") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function classify(e: unknown, timeoutMs: number): [RequestFailureKind, string] {
+  const err = e as { code?: string; name?: string; message?: string; cause?: { code?: string } };
+  const code = err.code ?? err.cause?.code;
+  switch (code) {
+    case "ECONNREFUSED":
+      return ["refused", "connection refused"];
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+      return ["dns", `host not found (${code})`];
+    case "UND_ERR_CONNECT_TIMEOUT":
+      return ["connect_timeout", `no connection within ${timeoutMs} ms`];
+    case "UND_ERR_HEADERS_TIMEOUT":
+      return ["headers_timeout", `no response headers within ${timeoutMs} ms`];
+    case "UND_ERR_BODY_TIMEOUT":
+      return ["body_timeout", `response body stalled for ${timeoutMs} ms`];
+    case "UND_ERR_SOCKET":
+    case "ECONNRESET":
+    case "EPIPE":
+      return ["closed", `connection closed by the server (${code})`];
+  }
+  if (err.name === "TimeoutError" || err.name === "AbortError" || code === "UND_ERR_ABORTED") {
+    return ["deadline", `no complete answer within ${timeoutMs} ms`];
+  }
+  return ["other", `${err.name ?? "Error"}: ${err.message ?? String(e)}${code ? ` (${code})` : ""}`];
+}

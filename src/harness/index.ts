@@ -1,0 +1,85 @@
+/**
+ * The conformance harness: what suites (suites/*.test.ts) and properties (properties/*.test.ts) use.
+ *
+ * Writing a check
+ * ---------------
+ *   import { describeEndpoint, check } from "../src/harness/index.ts";
+ *   describeEndpoint("estimate_gas_price", () => {
+ *     check("4.6/gas-estimate-object", async (t) => {
+ *       const res = await t.request({ path: "/estimate_gas_price" });
+ *       t.expectStatus(res, 200);
+ *       const body = t.expectBodyMatchesSchema(res);
+ *       t.expect(body.deprioritized_gas_estimate <= body.gas_estimate, "deprioritized <= gas_estimate", res);
+ *     });
+ *   });
+ *
+ * - `describeEndpoint(operationId, fn)` groups checks of one operation of schemas/openapi.yaml.
+ * - `check(id, fn)` / `check(id, { variant, timeoutMs }, fn)`: `id` is a requirement of
+ *   schemas/requirements/ (unknown ids, or another endpoint's id, throw when the file loads). The
+ *   vitest test is named `${id}: ${text}`.
+ * - `t.request({ method?, path, query?, accept?: "json"|"bcs"|"none"|value, headers?, json?, bcs?, body?,
+ *   contentType?, operation? })` → the response (`status`, `headers` lower-case, `contentType`, `body`
+ *   bytes, `text`, `json`, `curl`). Any HTTP answer resolves; no answer (timeout, reset) fails the check.
+ *   `t.tryRequest` returns `{ok:false, failure}` instead. `t.requestRaw({ path, body, contentLength,
+ *   ending: "half-close"|"keep-open"|"abort", bytes? })` speaks bytes over a bare socket.
+ * - Assertions end the check with a failure that names the requirement, the expectation, the status,
+ *   the ledger headers, the body (cut to 500 characters, BCS as hex) and a replayable curl line:
+ *   `t.expectStatus(res, ...statuses)`, `t.expectError(res, status, ...codes)`,
+ *   `t.expectBodyMatchesSchema(res)` (returns the JSON), `t.expectMediaType(res, type)`,
+ *   `t.expect(cond, "what must hold", res?, found?)`, `t.expectEqual(actual, expected, what, res?)`,
+ *   `t.fail(what, res?)`, `t.decodeBcs(res, bcsSchema)` (must decode to exactly the body).
+ *   A check that asserts nothing is a failure.
+ * - Preconditions: `t.needsFixture("table")` returns the member or ends the check not_applicable naming
+ *   it; `t.requireSubmitAllowed()` ends it skipped unless the target is on loopback or --allow-submit.
+ * - Context: `t.fixtures`, `t.profile` (headerPrefix, bcsSubmissionType), `t.headerName("CURSOR")`,
+ *   `t.header(res, "LEDGER-VERSION")`, `t.contract` (the compiled OpenAPI), `t.config`.
+ * - `checkProperty(id, arbitrary | (t) => arbitrary, async (t, value) => { ... }, { numRuns })`: a
+ *   fast-check property under the same rules; --depth multiplies runs, --seed fixes the seed, and a
+ *   failure reports seed, shrunk path, counterexample, its requests' curl lines and a replay command.
+ *
+ * Results
+ * -------
+ * Each check records a list of `{requirement, status: passed|failed|warned|skipped|not_applicable,
+ * failures: [{message, curl}], reason?}` in the vitest test's `task.meta.conformance`, with the records of
+ * the requests it made. A failed assertion of a MUST requirement records `failed` and fails the vitest
+ * test; of a SHOULD requirement records `warned` and the test passes. n/a and skipped checks are
+ * vitest-skipped with the reason as note. Every response received through `t.request`/`t.requestRaw`
+ * is also checked against the observed-status contract (observed-contract.ts): status in the
+ * operation's set, the error object with a §7.2 code on errors, the required ledger headers with
+ * integer forms, no cursor on errors or on an empty page, the declared media type, a consistent and
+ * non-decreasing ledger state. Those results are recorded under their own cross-cutting ids, and a
+ * MUST deviation fails the test that received the response.
+ *
+ * How the configuration reaches the workers
+ * -----------------------------------------
+ * The command (src/cli/ledger-conformance.ts) resolves flags, fixtures (file, embedded node, and
+ * LEDGER_CONFORMANCE_ACCOUNTS for keys) into one RunConfig and puts it, as JSON, in the environment
+ * variable LEDGER_CONFORMANCE_CONFIG before starting vitest; worker threads inherit it and `harness()`
+ * reads it on first use. Files run without per-file isolation, so each worker builds one HTTP client,
+ * compiled contract and catalog for all the files it runs; the ledger-state mark is shared between
+ * workers through a file in the run's private state directory.
+ * Private keys travel only in that variable: never printed, never written to a report.
+ *
+ * Safety: against a target that is not on loopback, `t.requireSubmitAllowed()` skips every check that
+ * could send an acceptable transaction unless --allow-submit was given.
+ */
+
+export { describeEndpoint, check, checkName, runCheck, type CheckFn, type CheckOptions, type CheckOutcome } from "./check.ts";
+export { checkProperty, runProperty, type PropertyOptions, type ArbitrarySource, type PropertyFn } from "./property.ts";
+export {
+  CheckContext,
+  CheckFailure,
+  CheckNotApplicable,
+  CheckSkipped,
+  type RequestSpec,
+  type RawRequestSpec,
+  type RawResult,
+  type TryResult,
+} from "./check-context.ts";
+export type { HttpResponse, HttpRequest } from "./http-client.ts";
+export { RequestFailure } from "./http-client.ts";
+export type { Fixtures, FixtureAccount, TableFixture, FixtureName } from "./fixtures.ts";
+export type { Profile, ProfileName, RunConfig } from "./config.ts";
+export type { Requirement, Level } from "./requirements.ts";
+export type { CheckResult, ResultStatus, Failure, RequestRecord, ConformanceMeta } from "./results.ts";
+export { OBSERVED, ERROR_CODES, LEDGER_HEADERS } from "./observed-contract.ts";

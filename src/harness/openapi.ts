@@ -1,0 +1,254 @@
+// The contract as data: schemas/openapi.yaml, compiled once per worker with ajv (JSON Schema 2020-12,
+// the OpenAPI 3.1 dialect). For an operation and a status it gives the declared statuses, the media
+// types, the header rules and a body validator. Conventions relied on are the ones the document states
+// at its top: paths carry /v1 (a target URL ends in /v1, so templates are matched without it), every
+// schema is one $ref into #/components/schemas, headers are declared as X-NODE-* (renamed here to the
+// profile's prefix), `discriminator` is an annotation next to a oneOf that decides by itself.
+
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import { parse } from "yaml";
+
+export const DEFAULT_OPENAPI_PATH = fileURLToPath(new URL("../../schemas/openapi.yaml", import.meta.url));
+
+/** The prefix the document declares its §2.7 headers with. */
+export const DOCUMENT_HEADER_PREFIX = "X-NODE-";
+
+const SCHEMA_BASE = "https://ledger-conformance.invalid/openapi.json";
+
+export interface HeaderRule {
+  /** Lower-case header name under the profile's prefix. */
+  readonly name: string;
+  /** The name as the document spells it (X-NODE-…). */
+  readonly declaredName: string;
+  readonly required: boolean;
+  /** Undefined when the value is fine, else why not. */
+  validate(value: string): string | undefined;
+}
+
+export interface ResponseContract {
+  readonly status: number;
+  /** Lower-case media types of the declared content. */
+  readonly mediaTypes: readonly string[];
+  readonly headers: readonly HeaderRule[];
+  /** Validates a body of this media type; returns problems, [] when valid, undefined when nothing is declared for it. */
+  validateBody(mediaType: string, body: { json: unknown; text: string }): string[] | undefined;
+  /** True when the schema for this media type is raw bytes (BCS): nothing to validate as JSON. */
+  isBinary(mediaType: string): boolean;
+}
+
+export interface OperationContract {
+  readonly id: string;
+  readonly method: string;
+  /** As the document writes it, e.g. /v1/accounts/{address}/modules. */
+  readonly template: string;
+  /** Declared numeric statuses, ascending. */
+  readonly statuses: readonly number[];
+  response(status: number): ResponseContract | undefined;
+  /** The request body media types the operation declares. */
+  readonly requestMediaTypes: readonly string[];
+}
+
+type Json = Record<string, unknown>;
+
+export class ApiContract {
+  readonly operations: readonly OperationContract[];
+  readonly #byId: Map<string, OperationContract>;
+  readonly #matchers: { op: OperationContract; regex: RegExp }[];
+
+  private constructor(operations: OperationContract[]) {
+    this.operations = operations;
+    this.#byId = new Map(operations.map((op) => [op.id, op]));
+    this.#matchers = operations.map((op) => ({ op, regex: templateRegex(stripVersionPrefix(op.template)) }));
+  }
+
+  static load(path: string = DEFAULT_OPENAPI_PATH, headerPrefix: string = DOCUMENT_HEADER_PREFIX): ApiContract {
+    return ApiContract.fromDocument(parse(readFileSync(path, "utf8")) as Json, headerPrefix);
+  }
+
+  static fromDocument(doc: Json, headerPrefix: string = DOCUMENT_HEADER_PREFIX): ApiContract {
+    const ajv = createAjv();
+    const components = (doc.components ?? {}) as Json;
+    ajv.addSchema({ $id: SCHEMA_BASE, components: { schemas: components.schemas ?? {} } });
+    const compiled = new Map<string, ValidateFunction>();
+    const compile = (schema: unknown): ValidateFunction => {
+      const ref = (schema as { $ref?: unknown } | undefined)?.$ref;
+      const key = typeof ref === "string" ? ref : JSON.stringify(schema ?? {});
+      let fn = compiled.get(key);
+      if (!fn) {
+        fn = typeof ref === "string" && ref.startsWith("#/") ? ajv.compile({ $ref: SCHEMA_BASE + ref }) : ajv.compile(rebase(schema ?? {}) as object);
+        compiled.set(key, fn);
+      }
+      return fn;
+    };
+    const operations: OperationContract[] = [];
+    for (const [template, item] of Object.entries((doc.paths ?? {}) as Record<string, Json>)) {
+      for (const method of ["get", "put", "post", "delete", "patch", "head", "options"]) {
+        const raw = item[method] as Json | undefined;
+        if (raw === undefined) continue;
+        const id = String(raw.operationId ?? `${method} ${template}`);
+        const responses = new Map<number, ResponseContract>();
+        for (const [code, value] of Object.entries((raw.responses ?? {}) as Json)) {
+          if (!/^\d{3}$/.test(code)) continue;
+          const response = resolve(doc, value) as Json;
+          responses.set(Number(code), responseContract(doc, Number(code), response, compile, headerPrefix));
+        }
+        const requestBody = resolve(doc, raw.requestBody) as Json | undefined;
+        operations.push({
+          id,
+          method: method.toUpperCase(),
+          template,
+          statuses: [...responses.keys()].sort((a, b) => a - b),
+          response: (status) => responses.get(status),
+          requestMediaTypes: Object.keys((requestBody?.content ?? {}) as Json).map((m) => m.toLowerCase()),
+        });
+      }
+    }
+    return new ApiContract(operations);
+  }
+
+  operation(id: string): OperationContract {
+    const op = this.#byId.get(id);
+    if (!op) throw new Error(`unknown operation ${JSON.stringify(id)}; known: ${[...this.#byId.keys()].join(", ")}`);
+    return op;
+  }
+
+  hasOperation(id: string): boolean {
+    return this.#byId.has(id);
+  }
+
+  /** The operation a request goes to: `path` is relative to the target (…/v1), may carry a query. */
+  findOperation(method: string, path: string): OperationContract | undefined {
+    const pathname = path.split(/[?#]/)[0] ?? "";
+    const upper = method.toUpperCase();
+    // Fixed segments beat parameters: /accounts/x/modules must not match a {module_name} template.
+    const candidates = this.#matchers.filter((m) => m.op.method === upper && m.regex.test(pathname));
+    candidates.sort((a, b) => paramCount(a.op.template) - paramCount(b.op.template));
+    return candidates[0]?.op;
+  }
+}
+
+function paramCount(template: string): number {
+  return (template.match(/\{[^}]+\}/g) ?? []).length;
+}
+
+export function stripVersionPrefix(template: string): string {
+  return template.startsWith("/v1/") ? template.slice(3) : template;
+}
+
+function templateRegex(template: string): RegExp {
+  const parts = template.split(/(\{[^}]+\})/).map((part) =>
+    part.startsWith("{") ? "[^/]+" : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"),
+  );
+  return new RegExp(`^${parts.join("")}$`);
+}
+
+function responseContract(
+  doc: Json,
+  status: number,
+  response: Json,
+  compile: (schema: unknown) => ValidateFunction,
+  headerPrefix: string,
+): ResponseContract {
+  const content = (response.content ?? {}) as Record<string, Json>;
+  const bodies = new Map<string, { schema: unknown; binary: boolean }>();
+  for (const [media, value] of Object.entries(content)) {
+    const schema = resolveSchemaTarget(doc, value.schema);
+    bodies.set(media.toLowerCase(), { schema: value.schema, binary: (schema as Json | undefined)?.format === "binary" });
+  }
+  const headers: HeaderRule[] = [];
+  for (const [declaredName, value] of Object.entries((response.headers ?? {}) as Json)) {
+    const header = resolve(doc, value) as Json;
+    const name = renameHeader(declaredName, headerPrefix).toLowerCase();
+    const schema = header.schema;
+    headers.push({
+      name,
+      declaredName,
+      required: header.required === true,
+      validate: (v) => {
+        const fn = compile(schema);
+        return fn(v) ? undefined : describeErrors(fn, "(value)");
+      },
+    });
+  }
+  return {
+    status,
+    mediaTypes: [...bodies.keys()],
+    headers,
+    isBinary: (media) => bodies.get(media.toLowerCase())?.binary ?? false,
+    validateBody: (media, body) => {
+      const declared = bodies.get(media.toLowerCase());
+      if (!declared) return undefined;
+      if (declared.binary) return [];
+      const isJson = media === "application/json" || media.endsWith("+json");
+      if (isJson && body.json === undefined) return ["the body is not JSON"];
+      const fn = compile(declared.schema);
+      return fn(isJson ? body.json : body.text) ? [] : (fn.errors ?? []).map((e) => describeError(e, "(body)"));
+    },
+  };
+}
+
+/** X-NODE-CURSOR → X-APTOS-CURSOR under the Aptos profile. */
+export function renameHeader(declared: string, prefix: string): string {
+  return declared.toUpperCase().startsWith(DOCUMENT_HEADER_PREFIX) ? prefix + declared.slice(DOCUMENT_HEADER_PREFIX.length) : declared;
+}
+
+/** Follows an OpenAPI (non-schema) $ref such as #/components/responses/BadRequest. */
+function resolve(doc: Json, value: unknown, depth = 0): unknown {
+  const ref = (value as { $ref?: unknown } | undefined)?.$ref;
+  if (typeof ref !== "string" || depth > 20) return value;
+  if (!ref.startsWith("#/")) throw new Error(`only local $refs are supported, got ${ref}`);
+  let node: unknown = doc;
+  for (const raw of ref.slice(2).split("/")) {
+    const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+    node = (node as Json | undefined)?.[key];
+  }
+  if (node === undefined) throw new Error(`unresolved $ref ${ref}`);
+  return resolve(doc, node, depth + 1);
+}
+
+function resolveSchemaTarget(doc: Json, schema: unknown): unknown {
+  try {
+    return resolve(doc, schema);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Inline schemas with local refs point into the registered components. */
+function rebase(schema: unknown): unknown {
+  return JSON.parse(JSON.stringify(schema), (key, value: unknown) =>
+    key === "$ref" && typeof value === "string" && value.startsWith("#/") ? SCHEMA_BASE + value : value,
+  );
+}
+
+function describeErrors(fn: ValidateFunction, root: string): string {
+  return (fn.errors ?? []).map((e) => describeError(e, root)).join("; ");
+}
+
+function describeError(e: ErrorObject, root: string): string {
+  const params = e.params as { additionalProperty?: string; allowedValue?: unknown };
+  const detail =
+    params.additionalProperty !== undefined
+      ? ` (${params.additionalProperty})`
+      : params.allowedValue !== undefined
+        ? ` ${JSON.stringify(params.allowedValue)}`
+        : "";
+  return `${e.instancePath || root} ${e.message ?? "is invalid"}${detail}`;
+}
+
+const UINT_MAX: Record<string, bigint> = { uint8: 255n, uint16: 65535n, uint32: 4294967295n, uint64: 18446744073709551615n };
+
+function createAjv(): Ajv2020 {
+  const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: true });
+  ajv.addKeyword("discriminator");
+  ajv.addKeyword("components");
+  for (const [format, max] of Object.entries(UINT_MAX)) {
+    // On strings (u64 values, headers) the decimal digits of an integer in range; on numbers an annotation.
+    ajv.addFormat(format, { type: "string", validate: (s: string) => /^[0-9]+$/.test(s) && BigInt(s) <= max });
+  }
+  ajv.addFormat("hex", { type: "string", validate: (s: string) => /^(0x)?[0-9a-fA-F]*$/.test(s) });
+  ajv.addFormat("binary", { type: "string", validate: () => true });
+  return ajv;
+}

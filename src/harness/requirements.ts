@@ -1,0 +1,124 @@
+// The requirement catalog (schemas/requirements/*.yaml, one file per area of the spec, read in name
+// order): every check names one of its ids. Loaded once per process and validated: the shape by ajv,
+// then unique ids across all files, ids that begin with their section, and endpoints that exist in the
+// OpenAPI document.
+
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Ajv } from "ajv";
+import { parse } from "yaml";
+
+export type Level = "MUST" | "SHOULD";
+
+export interface Requirement {
+  readonly id: string;
+  readonly level: Level;
+  readonly section: string;
+  /** operationId, or "*" for every endpoint. */
+  readonly endpoint: string;
+  readonly text: string;
+}
+
+export const DEFAULT_REQUIREMENTS_PATH = fileURLToPath(new URL("../../schemas/requirements/", import.meta.url));
+
+const ENTRY_SCHEMA = {
+  type: "array",
+  items: {
+    type: "object",
+    additionalProperties: false,
+    required: ["id", "level", "section", "endpoint", "text"],
+    properties: {
+      id: { type: "string", pattern: "^[0-9]+(\\.[0-9]+)*/[a-z0-9]+(-[a-z0-9]+)*$" },
+      level: { enum: ["MUST", "SHOULD"] },
+      section: { type: "string", pattern: "^[0-9]+(\\.[0-9]+)*$" },
+      endpoint: { type: "string", minLength: 1 },
+      text: { type: "string", minLength: 1 },
+    },
+  },
+} as const;
+
+const validateEntries = new Ajv({ allErrors: true }).compile(ENTRY_SCHEMA);
+
+export class CatalogError extends Error {
+  override readonly name = "CatalogError";
+}
+
+export class RequirementCatalog {
+  readonly requirements: readonly Requirement[];
+  readonly #byId: Map<string, Requirement>;
+
+  constructor(requirements: readonly Requirement[]) {
+    this.requirements = requirements;
+    this.#byId = new Map(requirements.map((r) => [r.id, r]));
+  }
+
+  get(id: string): Requirement {
+    const r = this.#byId.get(id);
+    if (!r) throw new CatalogError(`unknown requirement id ${JSON.stringify(id)}: add it to a file of schemas/requirements/`);
+    return r;
+  }
+
+  has(id: string): boolean {
+    return this.#byId.has(id);
+  }
+}
+
+/** Parses one catalog file's text into its entries, checking their shape. */
+function parseEntries(text: string, source: string): Requirement[] {
+  let data: unknown;
+  try {
+    data = parse(text);
+  } catch (e) {
+    throw new CatalogError(`${source}: not YAML: ${(e as Error).message}`);
+  }
+  if (!validateEntries(data)) {
+    const problems = (validateEntries.errors ?? []).map((e) => `${e.instancePath || "(root)"} ${e.message ?? "is invalid"}`);
+    throw new CatalogError(`${source}: ${problems.join("; ")}`);
+  }
+  return data as unknown as Requirement[];
+}
+
+/** Checks the rules that span entries (unique ids, sections, endpoints); every problem is reported at once. */
+function buildCatalog(entries: readonly Requirement[], knownEndpoints: Iterable<string>, source: string): RequirementCatalog {
+  const endpoints = new Set(knownEndpoints);
+  const seen = new Set<string>();
+  const problems: string[] = [];
+  for (const r of entries) {
+    if (seen.has(r.id)) problems.push(`duplicate id ${r.id}`);
+    seen.add(r.id);
+    if (!r.id.startsWith(`${r.section}/`)) problems.push(`${r.id}: id does not begin with its section "${r.section}/"`);
+    if (r.endpoint !== "*" && !endpoints.has(r.endpoint)) problems.push(`${r.id}: unknown endpoint ${r.endpoint}`);
+  }
+  if (problems.length > 0) throw new CatalogError(`${source}: ${problems.join("; ")}`);
+  return new RequirementCatalog(entries);
+}
+
+/**
+ * Parses and validates catalog text. `knownEndpoints` are the operationIds of the OpenAPI document;
+ * every problem found is reported at once.
+ */
+export function parseRequirements(text: string, knownEndpoints: Iterable<string>, source = "requirements"): RequirementCatalog {
+  return buildCatalog(parseEntries(text, source), knownEndpoints, source);
+}
+
+/** Loads a catalog file, or every `*.yaml` file of a catalog folder. */
+export function loadRequirements(knownEndpoints: Iterable<string>, path: string = DEFAULT_REQUIREMENTS_PATH): RequirementCatalog {
+  const read = (file: string): string => {
+    try {
+      return readFileSync(file, "utf8");
+    } catch (e) {
+      throw new CatalogError(`cannot read ${file}: ${(e as Error).message}`);
+    }
+  };
+  let files: string[];
+  try {
+    files = statSync(path).isDirectory()
+      ? readdirSync(path).filter((f) => f.endsWith(".yaml")).sort().map((f) => join(path, f))
+      : [path];
+  } catch (e) {
+    throw new CatalogError(`cannot read ${path}: ${(e as Error).message}`);
+  }
+  const entries = files.flatMap((file) => parseEntries(read(file), file));
+  return buildCatalog(entries, knownEndpoints, path);
+}

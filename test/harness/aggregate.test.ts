@@ -1,0 +1,142 @@
+// Aggregation of results into one status per requirement (every combination of statuses), the
+// baseline of expected failures, the exit status, and the exact shape of summary.json.
+
+import { describe, expect, it } from "vitest";
+import { applyBaseline, aggregateRequirements, BaselineError, exitCode, isConforming, parseBaseline, type Evidence } from "../../reporters/aggregate.ts";
+import { buildSummary } from "../../reporters/summary.ts";
+import { parseRequirements } from "../../src/harness/requirements.ts";
+import { aggregateStatus, type CheckResult, type ResultStatus } from "../../src/harness/results.ts";
+
+const STATUSES: ResultStatus[] = ["passed", "failed", "warned", "skipped", "not_applicable"];
+
+function results(...statuses: ResultStatus[]): CheckResult[] {
+  return statuses.map((status) => ({ requirement: "x/y", status, failures: [], ...(status === "skipped" || status === "not_applicable" ? { reason: `why ${status}` } : {}) }));
+}
+
+describe("aggregateStatus", () => {
+  it("follows the stated rule for every combination of statuses", () => {
+    // Every non-empty subset of the five statuses, each present once or twice.
+    for (let mask = 1; mask < 1 << STATUSES.length; mask++) {
+      const present = STATUSES.filter((_, i) => mask & (1 << i));
+      for (const repeat of [1, 2]) {
+        const list = results(...present.flatMap((s) => Array<ResultStatus>(repeat).fill(s)));
+        const { status } = aggregateStatus(list);
+        const has = (s: ResultStatus) => present.includes(s);
+        const label = present.join("+");
+        if (has("failed")) expect(status, label).toBe("failed");
+        else if (has("warned")) expect(status, label).toBe("warned");
+        else if (has("passed")) expect(status, label).toBe("passed");
+        else if (has("skipped")) expect(status, label).toBe("skipped");
+        else expect(status, label).toBe("not_applicable");
+        // Never passed unless something passed, never better than the worst outcome.
+        if (status === "passed") expect(has("passed") && !has("failed") && !has("warned"), label).toBe(true);
+      }
+    }
+  });
+
+  it("names the cases of the issue", () => {
+    expect(aggregateStatus(results("passed", "not_applicable")).status).toBe("passed");
+    expect(aggregateStatus(results("not_applicable", "not_applicable"))).toEqual({ status: "not_applicable", reason: "why not_applicable" });
+    expect(aggregateStatus(results("skipped"))).toEqual({ status: "skipped", reason: "why skipped" });
+    expect(aggregateStatus(results("warned", "passed")).status).toBe("warned");
+    expect(aggregateStatus(results("failed", "warned", "passed")).status).toBe("failed");
+  });
+
+  it("reports a requirement with no results as skipped, untested, never passed", () => {
+    expect(aggregateStatus([])).toEqual({ status: "skipped", reason: "untested" });
+  });
+});
+
+const catalog = parseRequirements(
+  JSON.stringify([
+    { id: "1/must-a", level: "MUST", section: "1", endpoint: "*", text: "A." },
+    { id: "1/must-b", level: "MUST", section: "1", endpoint: "*", text: "B." },
+    { id: "1/should-c", level: "SHOULD", section: "1", endpoint: "op", text: "C." },
+    { id: "1/untested", level: "MUST", section: "1", endpoint: "op", text: "D." },
+  ]),
+  ["op"],
+);
+
+function ev(requirement: string, status: ResultStatus, message?: string): Evidence {
+  return { test: `${requirement}: t`, file: "suites/x.test.ts", result: { requirement, status, failures: message ? [{ message, curl: "curl 'http://h/'" }] : [] } };
+}
+
+describe("aggregateRequirements", () => {
+  const outcome = aggregateRequirements(catalog, [ev("1/must-a", "passed"), ev("1/must-b", "failed", "boom"), ev("1/must-b", "passed"), ev("1/should-c", "warned", "meh")], [], 7);
+
+  it("gives every catalog entry a status, with counts and failures", () => {
+    const by = Object.fromEntries(outcome.requirements.map((r) => [r.requirement.id, r]));
+    expect(by["1/must-a"]?.status).toBe("passed");
+    expect(by["1/must-b"]?.status).toBe("failed");
+    expect(by["1/must-b"]?.checks).toBe(2);
+    expect(by["1/must-b"]?.failures.map((f) => f.message)).toEqual(["boom"]);
+    expect(by["1/should-c"]?.status).toBe("warned");
+    expect(by["1/untested"]).toMatchObject({ status: "skipped", reason: "untested", checks: 0 });
+    expect(isConforming(outcome)).toBe(false);
+    expect(exitCode(outcome)).toBe(1);
+  });
+
+  it("is conforming and exits 0 when only a SHOULD warns", () => {
+    const ok = aggregateRequirements(catalog, [ev("1/must-a", "passed"), ev("1/should-c", "warned", "meh")], [], 1);
+    expect(isConforming(ok)).toBe(true);
+    expect(exitCode(ok)).toBe(0);
+  });
+
+  it("fails the run on run errors (a file that did not load)", () => {
+    const broken = aggregateRequirements(catalog, [ev("1/must-a", "passed")], [{ file: "suites/x.test.ts", message: "SyntaxError" }], 1);
+    expect(exitCode(broken)).toBe(1);
+  });
+
+  it("flags results recorded under an id that is not in the catalog", () => {
+    const odd = aggregateRequirements(catalog, [ev("9/ghost", "passed")], [], 1);
+    expect(odd.errors.map((e) => e.message).join()).toMatch(/9\/ghost/);
+  });
+});
+
+describe("baseline", () => {
+  const outcome = aggregateRequirements(catalog, [ev("1/must-a", "passed"), ev("1/must-b", "failed", "boom")], [], 3);
+
+  it("parses JSON arrays, {expectedFailures}, and text lines with comments", () => {
+    expect(parseBaseline('["1/must-b"]')).toEqual(["1/must-b"]);
+    expect(parseBaseline('{"expectedFailures": ["1/must-b"]}')).toEqual(["1/must-b"]);
+    expect(parseBaseline("# known\n1/must-b  # tracked in #12\n\n")).toEqual(["1/must-b"]);
+    expect(() => parseBaseline('{"x": 1}')).toThrow(BaselineError);
+  });
+
+  it("turns an expected failure into a pass of the gate, keeping it failed in the report", () => {
+    const b = applyBaseline(outcome, ["1/must-b"], "baseline.txt");
+    const r = b.requirements.find((x) => x.requirement.id === "1/must-b");
+    expect(r).toMatchObject({ status: "failed", expectedFailure: true });
+    expect(exitCode(b)).toBe(0);
+    expect(isConforming(b)).toBe(false);
+  });
+
+  it("fails a listed id that passes, as unexpectedly passing", () => {
+    const b = applyBaseline(outcome, ["1/must-a", "1/must-b"], "baseline.txt");
+    const r = b.requirements.find((x) => x.requirement.id === "1/must-a");
+    expect(r?.status).toBe("failed");
+    expect(r?.failures[0]?.message).toMatch(/unexpectedly passing/);
+    expect(exitCode(b)).toBe(1);
+  });
+
+  it("still fails unlisted failures", () => {
+    expect(exitCode(applyBaseline(outcome, [], "b"))).toBe(1);
+  });
+
+  it("rejects ids that are not in the catalog", () => {
+    expect(() => applyBaseline(outcome, ["1/nope"], "b")).toThrow(/1\/nope/);
+  });
+});
+
+describe("summary.json", () => {
+  it("has exactly the design §3 members plus requests", () => {
+    const outcome = aggregateRequirements(catalog, [ev("1/must-a", "passed"), ev("1/must-b", "failed", "boom")], [], 5);
+    const summary = buildSummary(outcome, { target: "http://h/v1", startedAt: new Date(0), durationMs: 12.4 });
+    expect(Object.keys(summary).sort()).toEqual(["conforming", "counts", "durationMs", "requests", "requirements", "startedAt", "target"]);
+    expect(summary).toMatchObject({ target: "http://h/v1", startedAt: "1970-01-01T00:00:00.000Z", durationMs: 12, conforming: false, requests: 5 });
+    expect(summary.counts).toEqual({ passed: 1, failed: 1, skipped: 2, notApplicable: 0, warned: 0 });
+    const b = summary.requirements.find((r) => r.id === "1/must-b");
+    expect(b).toEqual({ id: "1/must-b", level: "MUST", section: "1", endpoint: "*", status: "failed", checks: 1, failures: [{ message: "boom", curl: "curl 'http://h/'" }] });
+    expect(summary.requirements.find((r) => r.id === "1/untested")?.reason).toBe("untested");
+  });
+});

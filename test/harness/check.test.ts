@@ -1,0 +1,282 @@
+// What a check records and how it ends, run through runCheck (the body of every `check` test) against
+// a real local server: MUST and SHOULD failures, fixtures, submission safety, assertions, BCS, raw
+// requests, properties, and the ledger mark shared between workers.
+
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { bcs } from "@mysten/bcs";
+import fc from "fast-check";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { CheckContext } from "../../src/harness/check-context.ts";
+import { runCheck } from "../../src/harness/check.ts";
+import { PROFILES, type RunConfig } from "../../src/harness/config.ts";
+import { catalog, createHarness, type Harness } from "../../src/harness/harness.ts";
+import { LedgerTracker } from "../../src/harness/ledger-tracker.ts";
+import { OBSERVED } from "../../src/harness/observed-contract.ts";
+import { runProperty } from "../../src/harness/property.ts";
+import { httpServer, ledgerHeaders, type Running } from "./servers.ts";
+
+let server: Running;
+let gasBody = JSON.stringify({ deprioritized_gas_estimate: 100, gas_estimate: 100, prioritized_gas_estimate: 150 });
+let bcsBody = Buffer.alloc(0);
+const harnesses: Harness[] = [];
+
+beforeAll(async () => {
+  server = await httpServer((req, res, body) => {
+    const url = req.url ?? "";
+    if (url.startsWith("/v1/estimate_gas_price")) {
+      if (req.headers.accept === "application/x-bcs") {
+        res.writeHead(200, { ...ledgerHeaders(), "content-type": "application/x-bcs" });
+        res.end(bcsBody);
+      } else {
+        res.writeHead(200, { ...ledgerHeaders(), "content-type": "application/json" });
+        res.end(gasBody);
+      }
+      return;
+    }
+    if (url.startsWith("/v1/-/healthy")) {
+      // Unhealthy for a duration_secs below 10: a property with a counterexample to find.
+      const d = Number(new URL(url, "http://x").searchParams.get("duration_secs") ?? "100");
+      if (d < 10) {
+        res.writeHead(503, { "content-type": "application/json" });
+        res.end(JSON.stringify({ message: "lagging", error_code: "health_check_failed" }));
+      } else {
+        res.writeHead(200, { ...ledgerHeaders(), "content-type": "application/json" });
+        res.end('{"message":"ok"}');
+      }
+      return;
+    }
+    if (url.startsWith("/v1/transactions")) {
+      res.writeHead(400, { "content-type": "application/json" });
+      res.end(JSON.stringify({ message: `got ${body.length} bytes`, error_code: "invalid_input" }));
+      return;
+    }
+    res.writeHead(404, { "content-type": "application/json" });
+    res.end('{"message":"no route","error_code":"resource_not_found"}');
+  });
+});
+afterAll(() => server.close());
+afterEach(async () => {
+  gasBody = JSON.stringify({ deprioritized_gas_estimate: 100, gas_estimate: 100, prioritized_gas_estimate: 150 });
+  await Promise.all(harnesses.splice(0).map((h) => h.client.destroy()));
+});
+
+function harness(overrides: Partial<RunConfig> = {}): Harness {
+  const h = createHarness({
+    target: `${server.origin}/v1`,
+    profile: PROFILES.node,
+    fixtures: {},
+    allowSubmit: false,
+    submitAllowed: true,
+    timeoutMs: 2_000,
+    maxResponseBytes: 1_000_000,
+    depth: 1,
+    ...overrides,
+  });
+  harnesses.push(h);
+  return h;
+}
+
+const must = () => catalog().get("4.6/gas-estimate-object");
+const should = () => catalog().get("4.6/estimates-ordered");
+
+describe("runCheck", () => {
+  it("passes a check whose assertions hold, recording its requests and the observed results", async () => {
+    const out = await runCheck(harness(), must(), async (t) => {
+      const res = await t.request({ path: "/estimate_gas_price" });
+      t.expectStatus(res, 200);
+      t.expectBodyMatchesSchema(res);
+    });
+    expect(out.own).toEqual({ requirement: "4.6/gas-estimate-object", status: "passed", failures: [] });
+    expect(out.vitest.kind).toBe("pass");
+    expect(out.meta.requests).toHaveLength(1);
+    expect(out.meta.results.some((r) => r.requirement === OBSERVED.requiredHeaders && r.status === "passed")).toBe(true);
+  });
+
+  it("fails a MUST check whose body does not match the schema, with the schema errors and a curl line", async () => {
+    gasBody = JSON.stringify({ deprioritized_gas_estimate: "100", gas_estimate: 100 });
+    const out = await runCheck(harness(), must(), async (t) => {
+      const res = await t.request({ path: "/estimate_gas_price" });
+      t.expectBodyMatchesSchema(res);
+    });
+    expect(out.own.status).toBe("failed");
+    const message = out.own.failures[0]?.message ?? "";
+    expect(message).toMatch(/^\[4\.6\/gas-estimate-object\] expected: a body matching the estimate_gas_price 200 application\/json schema/);
+    expect(message).toMatch(/deprioritized_gas_estimate must be integer/);
+    expect(message).toMatch(/prioritized_gas_estimate/);
+    expect(message).toMatch(/actual: {3}HTTP 200/);
+    expect(message).toMatch(/body: {5}\{"deprioritized_gas_estimate":"100"/);
+    expect(out.own.failures[0]?.curl).toMatch(/^curl .*'http:\/\/127\.0\.0\.1:\d+\/v1\/estimate_gas_price'$/);
+    expect(out.vitest).toMatchObject({ kind: "fail" });
+  });
+
+  it("warns, without failing the test, when a SHOULD assertion does not hold", async () => {
+    gasBody = JSON.stringify({ deprioritized_gas_estimate: 300, gas_estimate: 100, prioritized_gas_estimate: 150 });
+    const out = await runCheck(harness(), should(), async (t) => {
+      const res = await t.request({ path: "/estimate_gas_price" });
+      const body = t.expectBodyMatchesSchema(res);
+      t.expect(body.deprioritized_gas_estimate <= body.gas_estimate, "deprioritized <= gas_estimate", res);
+    });
+    expect(out.own.status).toBe("warned");
+    expect(out.own.failures[0]?.message).toMatch(/expected: deprioritized <= gas_estimate/);
+    expect(out.vitest.kind).toBe("pass");
+  });
+
+  it("fails the test when an observed MUST rule fails even though the check's own assertions held", async () => {
+    const out = await runCheck(harness(), must(), async (t) => {
+      const res = await t.request({ path: "/nowhere", operation: "estimate_gas_price" });
+      t.expectStatus(res, 404);
+    });
+    expect(out.own.status).toBe("passed");
+    expect(out.meta.results.find((r) => r.requirement === OBSERVED.statusInSet)?.status).toBe("failed");
+    expect(out.vitest).toMatchObject({ kind: "fail", message: expect.stringMatching(/7\.1\/status-in-endpoint-set/) });
+  });
+
+  it("ends as not_applicable naming the missing fixture", async () => {
+    const out = await runCheck(harness(), must(), (t) => {
+      t.needsFixture("table");
+    });
+    expect(out.own).toMatchObject({ status: "not_applicable", reason: 'needs fixture "table"' });
+    expect(out.vitest).toEqual({ kind: "skip", note: 'not_applicable: needs fixture "table"' });
+  });
+
+  it("returns a present fixture", async () => {
+    const h = harness({ fixtures: { moduleAccount: "0x1", moduleName: "coin" } });
+    const out = await runCheck(h, must(), (t) => {
+      t.expectEqual(t.needsFixture("moduleName"), "coin", "moduleName");
+    });
+    expect(out.own.status).toBe("passed");
+  });
+
+  it("skips a submitting check against a target that is not on loopback without --allow-submit", async () => {
+    const out = await runCheck(harness({ submitAllowed: false }), must(), (t) => {
+      t.requireSubmitAllowed();
+      t.fail("must not get here");
+    });
+    expect(out.own.status).toBe("skipped");
+    expect(out.own.reason).toMatch(/--allow-submit/);
+    expect(out.vitest.kind).toBe("skip");
+  });
+
+  it("fails a check that asserts nothing", async () => {
+    const out = await runCheck(harness(), should(), async (t) => {
+      await t.request({ path: "/estimate_gas_price" });
+    });
+    expect(out.own.status).toBe("failed");
+    expect(out.own.failures[0]?.message).toMatch(/made no assertion/);
+  });
+
+  it("reports an exception in the check as a failure with the last request's curl line", async () => {
+    const out = await runCheck(harness(), must(), async (t) => {
+      const res = await t.request({ path: "/estimate_gas_price" });
+      (res.json as { nope: { deeper: number } }).nope.deeper;
+    });
+    expect(out.own.status).toBe("failed");
+    expect(out.own.failures[0]?.message).toMatch(/TypeError/);
+    expect(out.own.failures[0]?.curl).toMatch(/estimate_gas_price/);
+  });
+
+  it("fails a request that gets no answer, naming the timeout", async () => {
+    const out = await runCheck(harness({ target: "http://127.0.0.1:1/v1" }), must(), async (t) => {
+      await t.request({ path: "/estimate_gas_price" });
+    });
+    expect(out.own.status).toBe("failed");
+    expect(out.own.failures[0]?.message).toMatch(/expected: an HTTP answer\n {2}actual: {3}no HTTP answer: connection refused/);
+  });
+
+  it("decodes BCS exactly, and fails trailing bytes", async () => {
+    const Schema = bcs.struct("S", { a: bcs.u64() });
+    bcsBody = Buffer.from(Schema.serialize({ a: 7 }).toBytes());
+    const ok = await runCheck(harness(), must(), async (t) => {
+      const v = t.decodeBcs(await t.request({ path: "/estimate_gas_price", accept: "bcs" }), Schema);
+      t.expectEqual(v.a, "7", "a");
+    });
+    expect(ok.own.status).toBe("passed");
+    bcsBody = Buffer.concat([bcsBody, Buffer.from([0xff])]);
+    const bad = await runCheck(harness(), must(), async (t) => {
+      t.decodeBcs(await t.request({ path: "/estimate_gas_price", accept: "bcs" }), Schema);
+    });
+    expect(bad.own.status).toBe("failed");
+    expect(bad.own.failures[0]?.message).toMatch(/9 bytes, of which the value takes 8/);
+    expect(bad.own.failures[0]?.message).toMatch(/body: {5}0x0700000000000000ff/);
+  });
+
+  it("sends JSON and BCS bodies with the profile's content types", async () => {
+    const out = await runCheck(harness({ profile: PROFILES.aptos }), must(), async (t) => {
+      const a = await t.request({ method: "POST", path: "/transactions", bcs: new Uint8Array([1, 2, 3]) });
+      t.expectEqual(a.request.headers["content-type"], "application/x.aptos.signed_transaction+bcs", "content type");
+      t.expectError(a, 400, "invalid_input");
+      t.expect(a.json.message === "got 3 bytes", "the body arrived", a);
+      const b = await t.request({ method: "POST", path: "/transactions", json: { a: 1 } });
+      t.expectEqual(b.request.headers["content-type"], "application/json", "content type");
+    });
+    expect(out.own.status).toBe("passed");
+    expect(out.meta.results.filter((r) => r.requirement === OBSERVED.errorObject).map((r) => r.status)).toEqual(["passed", "passed"]);
+  });
+
+  it("speaks raw bytes and judges the answer by the observed contract", async () => {
+    const out = await runCheck(harness(), must(), async (t) => {
+      const raw = await t.requestRaw({ method: "POST", path: "/transactions", headers: { "content-type": "application/json" }, body: "{}", ending: "keep-open" });
+      t.expect(raw.response !== undefined, "an answer", undefined, raw.end);
+      t.expectError(raw.response!, 400, "invalid_input");
+      t.expect(raw.replay.startsWith("bash -c"), "a bash replay line");
+    });
+    expect(out.own.status).toBe("passed");
+    expect(out.meta.requests).toHaveLength(1);
+    expect(out.meta.results.some((r) => r.requirement === OBSERVED.errorObject && r.status === "passed")).toBe(true);
+  });
+});
+
+describe("runProperty", () => {
+  const property = async (t: CheckContext, d: number) => {
+    const res = await t.request({ path: "/-/healthy", query: { duration_secs: d } });
+    t.expectStatus(res, 200);
+  };
+
+  it("reports seed, shrunk path, counterexample, its curl lines and a replay command", async () => {
+    const h = harness({ seed: 42, replayArgs: "--target 'http://n/v1'" });
+    const t = new CheckContext(h, catalog().get("4.6/gas-estimate-object"));
+    const failure = await runProperty(t, fc.integer({ min: 0, max: 1000 }), property, { numRuns: 200, budgetMs: 20_000 });
+    expect(failure).toBeDefined();
+    const message = failure?.message ?? "";
+    expect(message).toMatch(/seed: {5}42\n/);
+    expect(message).toMatch(/path: {5}\d+(:\d+)*/);
+    // Every d < 10 fails; shrinking moves the counterexample towards 0.
+    const counterexample = Number(/counterexample: \[(\d+)\]/.exec(message)?.[1]);
+    expect(counterexample).toBeLessThan(10);
+    expect(message).toMatch(new RegExp(`503 ← curl .*duration_secs=${counterexample}'`));
+    expect(message).toMatch(/replay: {3}npx ledger-conformance --target 'http:\/\/n\/v1' --only '4\.6\/gas-estimate-object' --seed=42 --path '[\d:]+'/);
+    expect(failure?.curl).toMatch(/duration_secs=/);
+  });
+
+  it("finds the same counterexample again with the same seed", async () => {
+    const run = async () => {
+      const t = new CheckContext(harness({ seed: 7 }), catalog().get("4.6/gas-estimate-object"));
+      const f = await runProperty(t, fc.integer({ min: 0, max: 1000 }), property, { numRuns: 100, budgetMs: 20_000 });
+      return /counterexample: (.*)/.exec(f?.message ?? "")?.[1];
+    };
+    expect(await run()).toBe(await run());
+  });
+
+  it("holds when every run passes, and --depth multiplies the runs", async () => {
+    const t = new CheckContext(harness({ depth: 2 }), catalog().get("4.6/gas-estimate-object"));
+    const failure = await runProperty(t, fc.integer({ min: 10, max: 1000 }), property, { numRuns: 5 });
+    expect(failure).toBeUndefined();
+    expect(t.requests).toHaveLength(10);
+  });
+});
+
+describe("LedgerTracker", () => {
+  it("shares the mark between trackers (workers) through the state directory", () => {
+    const dir = mkdtempSync(join(tmpdir(), "tracker-"));
+    const a = new LedgerTracker(dir);
+    const b = new LedgerTracker(dir);
+    expect(b.mark()).toBeUndefined();
+    a.observe({ ledgerVersion: 10n, blockHeight: 3n, timestampUsec: 99n, chainId: 4 }, "curl a");
+    expect(b.mark()).toEqual({ ledgerVersion: 10n, blockHeight: 3n, timestampUsec: 99n, curl: "curl a" });
+    b.observe({ ledgerVersion: 8n, blockHeight: 5n }, "curl b");
+    expect(a.mark()).toMatchObject({ ledgerVersion: 10n, blockHeight: 5n, curl: "curl a" });
+    expect(a.chainId()).toEqual({ chainId: 4, curl: "curl a" });
+  });
+});

@@ -1,0 +1,161 @@
+// The command end to end, as a child process: an unreachable target exits 2 within seconds, a target
+// that accepts connections and never answers finishes with exit 1 in bounded time, usage errors exit 2,
+// and against a small local node the three reports are written, the baseline and --only work.
+
+import { execFile } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort, httpServer, ledgerHeaders, silentServer, type Running } from "./servers.ts";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const TSX = join(ROOT, "node_modules/tsx/dist/cli.mjs");
+const CLI = join(ROOT, "src/cli/ledger-conformance.ts");
+
+interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+function cli(args: string[], timeoutMs = 120_000): Promise<CliRun> {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    execFile(process.execPath, [TSX, CLI, ...args], { cwd: ROOT, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === "number" ? error.code : -1) : 0;
+      resolve({ code, stdout, stderr, ms: Date.now() - started });
+    });
+  });
+}
+
+const madeDirs: string[] = [];
+const reportDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), "conformance-reports-"));
+  madeDirs.push(dir);
+  return dir;
+};
+
+// A small node that answers §4.6 and §4.7 correctly, except that its BCS gas estimate has a trailing byte.
+let node: Running;
+beforeAll(async () => {
+  node = await httpServer((req, res) => {
+    const url = req.url ?? "";
+    const headers = ledgerHeaders();
+    if (url.startsWith("/v1/estimate_gas_price")) {
+      if (req.headers.accept === "application/x-bcs") {
+        res.writeHead(200, { ...headers, "content-type": "application/x-bcs" });
+        // Some(100), 100, Some(150), then a stray byte.
+        res.end(Buffer.from("016400000000000000640000000000000001960000000000000000", "hex"));
+      } else {
+        res.writeHead(200, { ...headers, "content-type": "application/json" });
+        res.end(JSON.stringify({ deprioritized_gas_estimate: 100, gas_estimate: 100, prioritized_gas_estimate: 150 }));
+      }
+      return;
+    }
+    if (url.startsWith("/v1/-/healthy")) {
+      res.writeHead(200, { ...headers, "content-type": "application/json" });
+      res.end('{"message":"ok"}');
+      return;
+    }
+    res.writeHead(404, { "content-type": "application/json" });
+    res.end('{"message":"not found","error_code":"resource_not_found"}');
+  });
+});
+afterAll(async () => {
+  await node.close();
+  for (const dir of madeDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe("ledger-conformance", () => {
+  it("exits 2 within seconds when the target cannot be reached at all", async () => {
+    const port = await freePort();
+    const r = await cli(["--target", `http://127.0.0.1:${port}/v1`, "--report-dir", reportDir()], 30_000);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/cannot reach http:\/\/127\.0\.0\.1:\d+\/v1: ECONNREFUSED/);
+    expect(r.ms).toBeLessThan(10_000);
+  });
+
+  it("exits 2 with the usage on a bad flag", async () => {
+    const r = await cli(["--profile", "nope"], 30_000);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--profile must be node or aptos/);
+    expect(r.stderr).toMatch(/usage: ledger-conformance/);
+    expect((await cli(["--no-such-flag"], 30_000)).code).toBe(2);
+  });
+
+  it("finishes with exit 1, not a hang, against a server that accepts connections and never answers", async () => {
+    const silent = await silentServer();
+    try {
+      const dir = reportDir();
+      const r = await cli(["--target", `${silent.origin}/v1`, "--report-dir", dir, "--timeout", "500"], 90_000);
+      expect(r.code).toBe(1);
+      expect(r.ms).toBeLessThan(60_000);
+      const summary = JSON.parse(readFileSync(join(dir, "summary.json"), "utf8"));
+      expect(summary.conforming).toBe(false);
+      const failed = summary.requirements.filter((x: { status: string }) => x.status === "failed");
+      expect(failed.length).toBeGreaterThan(0);
+      expect(failed[0].failures[0].message).toMatch(/no HTTP answer/);
+      expect(failed[0].failures[0].curl).toMatch(/^curl /);
+      expect(r.stdout).toMatch(/NOT CONFORMING/);
+    } finally {
+      await silent.close();
+    }
+  });
+
+  it("writes summary.json, junit.xml and an offline html/index.html, and exits 1 on a MUST failure", async () => {
+    const dir = reportDir();
+    const r = await cli(["--target", `${node.origin}/v1`, "--report-dir", dir]);
+    expect(r.code).toBe(1);
+    const summary = JSON.parse(readFileSync(join(dir, "summary.json"), "utf8"));
+    expect(Object.keys(summary).sort()).toEqual(["conforming", "counts", "durationMs", "requests", "requirements", "startedAt", "target"]);
+    expect(summary.target).toBe(`${node.origin}/v1`);
+    expect(summary.requests).toBeGreaterThanOrEqual(5);
+    const byId = Object.fromEntries(summary.requirements.map((x: { id: string }) => [x.id, x]));
+    expect(byId["4.6/gas-estimate-object"].status).toBe("passed");
+    expect(byId["4.6/gas-estimate-bcs"].status).toBe("failed");
+    expect(byId["4.6/gas-estimate-bcs"].failures[0].message).toMatch(/27 bytes, of which the value takes 26/);
+    expect(byId["2.6/error-object"]).toMatchObject({ status: "skipped", reason: "untested" });
+    const junit = readFileSync(join(dir, "junit.xml"), "utf8");
+    expect(junit).toMatch(/<testsuites /);
+    expect(junit).toMatch(/4\.6\/gas-estimate-bcs/);
+    const html = readFileSync(join(dir, "html", "index.html"), "utf8");
+    expect(html).toMatch(/<!doctype html>/);
+    expect(html).toContain("4.6/gas-estimate-bcs");
+    expect(html).toContain("curl -sS");
+    // Offline: nothing is fetched from anywhere.
+    expect(html).not.toMatch(/(src|href)="(https?:)?\/\//);
+    expect(html).toContain('href="allure/index.html"');
+    expect(existsSync(join(dir, "html", "allure", "index.html"))).toBe(true);
+    expect(r.stdout).toMatch(/requirements by endpoint/);
+    expect(r.stdout).toMatch(/FAIL 4\.6\/gas-estimate-bcs/);
+  });
+
+  it("passes the gate when the only MUST failure is in the baseline, and fails a baseline entry that passes", async () => {
+    const dir = reportDir();
+    const expected = join(dir, "baseline.txt");
+    writeFileSync(expected, "# known deviations\n4.6/gas-estimate-bcs\n");
+    const ok = await cli(["--target", `${node.origin}/v1`, "--report-dir", dir, "--baseline", expected, "--quiet"]);
+    expect(ok.code).toBe(0);
+    const stale = join(dir, "stale.json");
+    writeFileSync(stale, JSON.stringify(["4.6/gas-estimate-bcs", "4.6/gas-estimate-object"]));
+    const bad = await cli(["--target", `${node.origin}/v1`, "--report-dir", dir, "--baseline", stale, "--quiet"]);
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toMatch(/unexpectedly passing/);
+  });
+
+  it("runs only the checks --only selects", async () => {
+    const dir = reportDir();
+    const r = await cli(["--target", `${node.origin}/v1`, "--report-dir", dir, "--only", "4.6/gas-estimate-object", "--quiet"]);
+    expect(r.code).toBe(0);
+    const summary = JSON.parse(readFileSync(join(dir, "summary.json"), "utf8"));
+    const byId = Object.fromEntries(summary.requirements.map((x: { id: string }) => [x.id, x]));
+    expect(byId["4.6/gas-estimate-object"].status).toBe("passed");
+    expect(byId["4.6/gas-estimate-bcs"]).toMatchObject({ status: "skipped", reason: "not selected by --only 4.6/gas-estimate-object" });
+    const none = await cli(["--target", `${node.origin}/v1`, "--report-dir", dir, "--only", "no-such-check", "--quiet"]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/--only no-such-check selected no check/);
+  });
+});

@@ -1,0 +1,92 @@
+// Fixtures files, accounts from the environment, profiles and the loopback rule that guards submissions.
+
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { isLoopbackUrl, normalizeHeaderPrefix, normalizeTarget } from "../../src/harness/config.ts";
+import { accountsFromEnvironment, FixturesError, loadFixturesFile, parseFixtures } from "../../src/harness/fixtures.ts";
+import { parseConformanceArgs, UsageError } from "../../src/cli/conformance-args.ts";
+
+describe("fixtures", () => {
+  const full = {
+    chainId: 4,
+    accounts: [{ address: "0xa1", privateKey: "0x01" }],
+    transactionsAccount: "0xb2",
+    moduleAccount: "0x1",
+    moduleName: "coin",
+    table: { handle: "0xc3", keyType: "u64", valueType: "address", key: "7" },
+  };
+
+  it("accepts the design §3 members, each optional", () => {
+    expect(parseFixtures(full)).toEqual(full);
+    expect(parseFixtures({})).toEqual({});
+  });
+
+  it("rejects wrong member types with every problem named", () => {
+    expect(() => parseFixtures({ chainId: 300, moduleAccount: "1", table: { handle: "0x1" } })).toThrow(/\/chainId.*\/moduleAccount.*\/table/s);
+    expect(() => parseFixtures({ accounts: [{ address: "0x1" }] })).toThrow(FixturesError);
+  });
+
+  it("reads a file, and says what is wrong with an unreadable or non-JSON one", () => {
+    const dir = mkdtempSync(join(tmpdir(), "fixtures-"));
+    writeFileSync(join(dir, "ok.json"), JSON.stringify(full));
+    writeFileSync(join(dir, "bad.json"), "{ nope");
+    expect(loadFixturesFile(join(dir, "ok.json")).moduleName).toBe("coin");
+    expect(() => loadFixturesFile(join(dir, "bad.json"))).toThrow(/is not JSON/);
+    expect(() => loadFixturesFile(join(dir, "missing.json"))).toThrow(/cannot read fixtures file/);
+  });
+
+  it("takes accounts from LEDGER_CONFORMANCE_ACCOUNTS", () => {
+    expect(accountsFromEnvironment(undefined)).toBeUndefined();
+    expect(accountsFromEnvironment('[{"address":"0x1","privateKey":"0xff"}]')).toEqual([{ address: "0x1", privateKey: "0xff" }]);
+    expect(() => accountsFromEnvironment("[{]")).toThrow(/not JSON/);
+    expect(() => accountsFromEnvironment('[{"address":"0x1"}]')).toThrow(FixturesError);
+  });
+});
+
+describe("target rules", () => {
+  it("treats only loopback hosts as loopback", () => {
+    for (const url of ["http://127.0.0.1:8080/v1", "http://127.5.6.7/v1", "http://localhost:1/v1", "http://[::1]:80/v1"]) expect(isLoopbackUrl(url), url).toBe(true);
+    for (const url of ["http://10.0.0.1/v1", "https://fullnode.example.com/v1", "http://127.0.0.1.example.com/v1", "not a url"]) expect(isLoopbackUrl(url), url).toBe(false);
+  });
+
+  it("normalizes header prefixes and targets", () => {
+    expect(normalizeHeaderPrefix("x-aptos")).toBe("X-APTOS-");
+    expect(normalizeHeaderPrefix("X-NODE-")).toBe("X-NODE-");
+    expect(normalizeTarget("http://h/v1/")).toBe("http://h/v1");
+  });
+});
+
+describe("command-line flags", () => {
+  it("has defaults for everything but the target", () => {
+    expect(parseConformanceArgs([])).toEqual({ reportDir: "reports", profile: "node", allowSubmit: false, timeoutMs: 10_000, maxDurationMs: 600_000, depth: 1, quiet: false });
+  });
+
+  it("parses every flag", () => {
+    const args = parseConformanceArgs([
+      "--target", "https://n.example/v1", "--fixtures", "f.json", "--report-dir", "out", "--profile", "aptos",
+      "--header-prefix", "X-APTOS-", "--allow-submit", "--only", "4.6", "--baseline", "b.txt", "--timeout", "500",
+      "--max-duration", "9000", "--seed=-3", "--path", "1:2", "--depth", "2.5", "--rate-limit", "5", "--quiet",
+    ]);
+    expect(args).toEqual({
+      target: "https://n.example/v1", fixtures: "f.json", reportDir: "out", profile: "aptos", headerPrefix: "X-APTOS-",
+      allowSubmit: true, only: "4.6", baseline: "b.txt", timeoutMs: 500, maxDurationMs: 9000, seed: -3, replayPath: "1:2",
+      depth: 2.5, rateLimit: 5, quiet: true,
+    });
+  });
+
+  it.each([
+    [["--target", "ftp://x/v1"]],
+    [["--target", "nope"]],
+    [["--timeout", "0"]],
+    [["--depth", "-1"]],
+    [["--seed", "1.5"]],
+    [["--path", "1:2"]],
+    [["--header-prefix", "X NODE"]],
+    [["--bogus"]],
+    [["positional"]],
+  ])("rejects %j as a usage error", (argv) => {
+    expect(() => parseConformanceArgs(argv)).toThrow(UsageError);
+  });
+});

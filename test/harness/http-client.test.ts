@@ -1,0 +1,126 @@
+// The HTTP client against real local servers: every phase has a timeout, the response size is capped,
+// requests are counted and recorded, connections are kept alive, the rate limit spaces requests.
+
+import { afterEach, describe, expect, it } from "vitest";
+import { HttpClient, RequestFailure } from "../../src/harness/http-client.ts";
+import { freePort, httpServer, silentServer, type Running } from "./servers.ts";
+
+const servers: Running[] = [];
+const clients: HttpClient[] = [];
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.destroy()));
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+function client(options: Partial<ConstructorParameters<typeof HttpClient>[0]> = {}): HttpClient {
+  const c = new HttpClient({ timeoutMs: 300, maxResponseBytes: 1024, ...options });
+  clients.push(c);
+  return c;
+}
+
+async function failure(p: Promise<unknown>): Promise<RequestFailure> {
+  try {
+    await p;
+  } catch (e) {
+    if (e instanceof RequestFailure) return e;
+    throw e;
+  }
+  throw new Error("expected a RequestFailure");
+}
+
+describe("HttpClient", () => {
+  it("reads status, headers, media type and JSON, and records the request with its curl line", async () => {
+    const s = await httpServer((_req, res) => {
+      res.writeHead(201, { "content-type": "application/json; charset=utf-8", "x-node-chain-id": "4" });
+      res.end('{"a":1}');
+    });
+    servers.push(s);
+    const c = client();
+    const res = await c.send({ method: "POST", url: `${s.origin}/v1/x`, headers: { "content-type": "application/json" }, body: new TextEncoder().encode("{}") });
+    expect(res.status).toBe(201);
+    expect(res.contentType).toBe("application/json");
+    expect(res.headers["x-node-chain-id"]).toBe("4");
+    expect(res.json).toEqual({ a: 1 });
+    expect(res.record).toMatchObject({ method: "POST", url: `${s.origin}/v1/x`, status: 201 });
+    expect(res.curl).toContain("--data-binary '{}'");
+    expect(c.requestCount).toBe(1);
+  });
+
+  it("fails a request to a server that accepts the connection and never answers, by the timeout", async () => {
+    const s = await silentServer();
+    servers.push(s);
+    const c = client({ timeoutMs: 300 });
+    const started = Date.now();
+    const f = await failure(c.send({ method: "GET", url: `${s.origin}/v1/-/healthy`, headers: {} }));
+    const elapsed = Date.now() - started;
+    expect(["headers_timeout", "deadline"]).toContain(f.kind);
+    expect(elapsed).toBeGreaterThanOrEqual(250);
+    expect(elapsed).toBeLessThan(2_000);
+    expect(f.record.status).toBeNull();
+    expect(f.record.curl).toContain("/v1/-/healthy");
+    expect(c.requestCount).toBe(1);
+  });
+
+  it("fails a response whose body stalls after the headers", async () => {
+    const s = await silentServer("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"partial\":");
+    servers.push(s);
+    const started = Date.now();
+    const f = await failure(client({ timeoutMs: 300 }).send({ method: "GET", url: `${s.origin}/`, headers: {} }));
+    expect(["body_timeout", "deadline"]).toContain(f.kind);
+    expect(f.record.status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it("bounds the whole exchange even when the body trickles in forever", async () => {
+    const s = await httpServer((_req, res) => {
+      res.writeHead(200, { "content-type": "text/plain" });
+      const timer = setInterval(() => res.write("x"), 50);
+      res.on("close", () => clearInterval(timer));
+    });
+    servers.push(s);
+    const started = Date.now();
+    const f = await failure(client({ timeoutMs: 400, maxResponseBytes: 1_000_000 }).send({ method: "GET", url: `${s.origin}/`, headers: {} }));
+    expect(f.kind).toBe("deadline");
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it("caps the response size", async () => {
+    const s = await httpServer((_req, res) => {
+      res.writeHead(200, { "content-type": "application/octet-stream" });
+      res.end(Buffer.alloc(5_000, 1));
+    });
+    servers.push(s);
+    const f = await failure(client({ maxResponseBytes: 1024 }).send({ method: "GET", url: `${s.origin}/`, headers: {} }));
+    expect(f.kind).toBe("too_large");
+    expect(f.message).toContain("1024");
+  });
+
+  it("reports a refused connection", async () => {
+    const port = await freePort();
+    const f = await failure(client().send({ method: "GET", url: `http://127.0.0.1:${port}/`, headers: {} }));
+    expect(f.kind).toBe("refused");
+  });
+
+  it("counts requests and keeps one connection alive across them", async () => {
+    const s = await httpServer((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end("[]");
+    });
+    servers.push(s);
+    const c = client();
+    for (let i = 0; i < 10; i++) await c.send({ method: "GET", url: `${s.origin}/${i}`, headers: {} });
+    expect(c.requestCount).toBe(10);
+    // undici may open a second socket while the first is being released; never one per request.
+    expect(s.connections()).toBeLessThanOrEqual(2);
+  });
+
+  it("spaces requests by the rate limit", async () => {
+    const s = await httpServer((_req, res) => res.end("ok"));
+    servers.push(s);
+    const c = client({ rateLimit: 10 });
+    const started = Date.now();
+    await Promise.all([0, 1, 2, 3].map((i) => c.send({ method: "GET", url: `${s.origin}/${i}`, headers: {} })));
+    // 4 requests at 10 per second: the last one starts 300 ms after the first.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(280);
+  });
+});

@@ -1,0 +1,86 @@
+// Small real servers for the harness's tests, on 127.0.0.1 port 0.
+
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer as createNetServer, type Socket } from "node:net";
+import type { AddressInfo } from "node:net";
+
+export interface Running {
+  readonly origin: string;
+  readonly port: number;
+  /** Connections accepted so far. */
+  connections(): number;
+  close(): Promise<void>;
+}
+
+export async function httpServer(handler: (req: IncomingMessage, res: ServerResponse, body: Buffer) => void): Promise<Running> {
+  let connections = 0;
+  const sockets = new Set<Socket>();
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => handler(req, res, Buffer.concat(chunks)));
+  });
+  server.on("connection", (s) => {
+    connections += 1;
+    sockets.add(s);
+    s.on("close", () => sockets.delete(s));
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    port,
+    connections: () => connections,
+    close: async () => {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
+
+/** Accepts connections and never writes a byte (optionally: writes `prefix` and then stalls). */
+export async function silentServer(prefix?: string): Promise<Running> {
+  let connections = 0;
+  const sockets = new Set<Socket>();
+  const server = createNetServer((socket) => {
+    connections += 1;
+    sockets.add(socket);
+    socket.on("error", () => undefined);
+    socket.on("close", () => sockets.delete(socket));
+    if (prefix !== undefined) socket.once("data", () => socket.write(prefix));
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    port,
+    connections: () => connections,
+    close: async () => {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
+
+/** A port nothing listens on: bind one, close it, return it. */
+export async function freePort(): Promise<number> {
+  const server = createNetServer();
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const port = (server.address() as AddressInfo).port;
+  await new Promise<void>((r) => server.close(() => r()));
+  return port;
+}
+
+/** The §2.7 headers of a consistent ledger state, under `prefix`. */
+export function ledgerHeaders(prefix = "X-NODE-", values: Partial<Record<string, string>> = {}): Record<string, string> {
+  return {
+    [`${prefix}CHAIN-ID`]: "4",
+    [`${prefix}LEDGER-VERSION`]: "100",
+    [`${prefix}LEDGER-OLDEST-VERSION`]: "0",
+    [`${prefix}LEDGER-TIMESTAMPUSEC`]: "1700000000000000",
+    [`${prefix}EPOCH`]: "1",
+    [`${prefix}BLOCK-HEIGHT`]: "50",
+    [`${prefix}OLDEST-BLOCK-HEIGHT`]: "0",
+    ...Object.fromEntries(Object.entries(values).map(([k, v]) => [`${prefix}${k}`, v as string])),
+  };
+}
