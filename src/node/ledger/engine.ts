@@ -1,0 +1,301 @@
+// The LedgerApi the HTTP face serves: reads at any version in the pruning window, the gas estimate, health
+// against the clock, and submission into the mempool. Time moves by tick(): it produces every block the
+// clock says is due (info() does so first when autoTick is on, and every request starts with info()).
+
+import { bytesToHex, hexToBytes, utf8ToBytes } from "@noble/hashes/utils.js";
+import {
+  CodecError,
+  decodeMoveValue,
+  encodeMoveValue,
+  parseAddress,
+  parseTypeTag,
+  signedTransactionFromJson,
+  signedTransactionToJson,
+  toHex,
+  type FunctionParams,
+  type SignedTransaction,
+  type TypeTag,
+} from "../../codec/index.ts";
+import {
+  LedgerError,
+  type AddressBytes,
+  type GasEstimate,
+  type LedgerApi,
+  type LedgerInfo,
+  type ModulePage,
+  type ModuleRecord,
+  type SubmitResult,
+  type TransactionSummary,
+} from "./api.ts";
+import type { BlockProducer } from "./block-producer.ts";
+import type { EngineConfig } from "./config.ts";
+import { estimateGasPrice } from "./gas-estimator.ts";
+import type { Ledger } from "./ledger.ts";
+import type { Mempool } from "./mempool.ts";
+import { checkPrologue, verifyTransaction, type PendingTransaction, type PrologueView } from "./prologue.ts";
+import { moduleStateKey } from "./state.ts";
+import { structResolver } from "./struct-resolver.ts";
+import type { CommittedTransaction } from "./transaction-log.ts";
+import type { TransferBot } from "./transfer-bot.ts";
+
+const MODULE_KEY = /^module:0x([0-9a-f]{64})::([A-Za-z_][A-Za-z0-9_]*)$/;
+const SIGNER_PARAM = /^&?\s*signer$/;
+
+export class LedgerEngine implements LedgerApi {
+  private bot: TransferBot | undefined;
+
+  constructor(
+    readonly config: EngineConfig,
+    readonly ledger: Ledger,
+    readonly mempool: Mempool,
+    private readonly producer: BlockProducer,
+  ) {}
+
+  /** After genesis: the transactions account sends `config.backgroundTransfersPerBlock` transfers after each block. */
+  keepBusy(bot: TransferBot): void {
+    this.bot = bot;
+  }
+
+  /** Produces the blocks the clock says are due; returns how many. */
+  tick(): number {
+    const interval = BigInt(this.config.blockIntervalMs) * 1000n;
+    const last = this.ledger.blocks.latest().timestampUsec;
+    let due = (this.config.clock.nowUsec() - last) / interval;
+    if (due <= 0n) return 0;
+    let first = last + interval;
+    const cap = BigInt(this.config.maxCatchUpBlocks);
+    if (due > cap) {
+      // After a long pause the chain jumps ahead rather than replaying every missed block.
+      first = last + (due - cap + 1n) * interval;
+      due = cap;
+    }
+    for (let k = 0n; k < due; k++) {
+      this.producer.produceBlock(first + k * interval);
+      this.sendBackgroundTransfers();
+    }
+    return Number(due);
+  }
+
+  info(): LedgerInfo {
+    if (this.config.autoTick) this.tick();
+    return this.ledger.info();
+  }
+
+  getModule(address: AddressBytes, name: string, version?: bigint): ModuleRecord {
+    const at = this.readableVersion(version);
+    const record = this.ledger.state.module(address, name, at);
+    if (record === undefined)
+      throw new LedgerError(404, "module_not_found", `Module ${moduleLabel(address, name)} not found at ledger version ${at}`);
+    return record;
+  }
+
+  listModules(address: AddressBytes, options: { version?: bigint; start?: string; limit: number }): ModulePage {
+    const at = this.readableVersion(options.version);
+    const names = this.ledger.state.moduleNamesAt(address);
+    let index = 0;
+    if (options.start !== undefined) index = names.indexOf(this.cursorName(address, options.start));
+    const modules: ModuleRecord[] = [];
+    for (; index < names.length; index++) {
+      const name = names[index] as string;
+      const record = this.ledger.state.module(address, name, at);
+      if (record === undefined) continue;
+      if (modules.length === options.limit) return { modules, nextCursor: moduleCursor(address, name) };
+      modules.push(record);
+    }
+    return { modules };
+  }
+
+  getTableItem(
+    handle: AddressBytes,
+    request: { keyType: string; valueType: string; key: unknown },
+    version?: bigint,
+  ): { bcs: Uint8Array; json: unknown } {
+    const at = this.readableVersion(version);
+    const resolve = structResolver(this.ledger.state, at);
+    const keyType = inputType("key_type", request.keyType);
+    const valueType = inputType("value_type", request.valueType);
+    const key = invalidInputOnCodecError(`key does not fit ${request.keyType}`, () => encodeMoveValue(keyType, request.key, resolve));
+    const bytes = this.ledger.state.tableItem(handle, key, at);
+    if (bytes === undefined)
+      throw new LedgerError(404, "table_item_not_found", `Table item not found: table ${toHex(handle)}, key ${toHex(key)}, ledger version ${at}`);
+    const json = invalidInputOnCodecError(`the item's value is not a ${request.valueType}`, () => decodeMoveValue(valueType, bytes, resolve));
+    return { bcs: bytes, json };
+  }
+
+  transactionSummaries(
+    address: AddressBytes,
+    options: { startVersion?: bigint; endVersion?: bigint; limit: number },
+  ): readonly TransactionSummary[] {
+    const latest = this.ledger.latestVersion;
+    const oldest = this.ledger.oldestVersion;
+    const from = options.startVersion ?? options.endVersion;
+    if (from !== undefined && from < oldest)
+      throw new LedgerError(410, "version_pruned", `Ledger version ${from} has been pruned; the oldest available version is ${oldest}`);
+    return this.ledger.transactions.summaries(address, options, oldest, latest).map(toSummary);
+  }
+
+  gasEstimate(): GasEstimate {
+    return estimateGasPrice(
+      this.ledger.blocks.recent(120),
+      { transactionCapacity: this.config.blockTransactionCapacity, gasLimit: this.config.blockGasLimit },
+      this.config.minGasUnitPrice,
+    );
+  }
+
+  isHealthy(durationSecs?: bigint): boolean {
+    if (durationSecs === undefined) return true;
+    const ledgerTime = this.ledger.blocks.latest().timestampUsec;
+    return ledgerTime + durationSecs * 1_000_000n >= this.config.clock.nowUsec();
+  }
+
+  submit(signed: SignedTransaction): SubmitResult {
+    if (!this.config.submissionEnabled) throw new LedgerError(403, "api_disabled", "Transaction submission is disabled on this node");
+    return this.admit(signed);
+  }
+
+  /** The submission path behind the API's enabled switch: signatures, prologue, mempool. */
+  admit(signed: SignedTransaction): SubmitResult {
+    const txn = verifyTransaction(signed, this.config.domain);
+    checkPrologue(txn, this.prologueView(), "admission");
+    const pendingJson = this.pendingJson(txn);
+    this.mempool.add(txn);
+    return { hash: txn.hash, signed, pendingJson };
+  }
+
+  signedTransactionFromJson(body: unknown): SignedTransaction {
+    return invalidInputOnCodecError("Invalid submission", () =>
+      signedTransactionFromJson(body, {
+        chainId: this.config.chainId,
+        functionParams: this.functionParams,
+        resolveStruct: structResolver(this.ledger.state, this.ledger.latestVersion),
+      }),
+    );
+  }
+
+  /** The committed transaction with `hash`, while it is in the pruning window. */
+  committedTransaction(hash: Uint8Array): CommittedTransaction | undefined {
+    return this.ledger.transactions.withHash(hash);
+  }
+
+  /** The non-signer parameters of an entry function published at the latest version. */
+  private readonly functionParams: FunctionParams = (moduleAddress, moduleName, functionName) => {
+    let address: Uint8Array;
+    try {
+      address = parseAddress(moduleAddress);
+    } catch {
+      return undefined;
+    }
+    const abi = this.ledger.state
+      .module(address, moduleName, this.ledger.latestVersion)
+      ?.abi.exposed_functions.find((f) => f.name === functionName && f.is_entry);
+    if (abi === undefined) return undefined;
+    const firstValue = abi.params.findIndex((p) => !SIGNER_PARAM.test(p.trim()));
+    return firstValue < 0 ? [] : abi.params.slice(firstValue);
+  };
+
+  private prologueView(): PrologueView {
+    const ledger = this.ledger;
+    const nowSeconds = ledger.nowSeconds;
+    return {
+      chainId: this.config.chainId,
+      minGasUnitPrice: this.config.minGasUnitPrice,
+      nowSeconds,
+      account: (address) => ledger.state.latestAccount(address),
+      isNonceUsed: (sender, nonce) => ledger.nonces.isUsed(sender, nonce, nowSeconds),
+    };
+  }
+
+  /** Design §5's pending transaction: the submission's JSON form with its hash first. */
+  private pendingJson(txn: PendingTransaction): Record<string, unknown> {
+    const json = invalidInputOnCodecError("The transaction has no JSON form", () =>
+      signedTransactionToJson(txn.signed, {
+        functionParams: this.functionParams,
+        resolveStruct: structResolver(this.ledger.state, this.ledger.latestVersion),
+      }),
+    );
+    const { sender, sequence_number, max_gas_amount, gas_unit_price, expiration_timestamp_secs, payload, signature } = json;
+    const nonce = json.replay_protection_nonce === undefined ? {} : { replay_protection_nonce: json.replay_protection_nonce };
+    return {
+      hash: toHex(txn.hash),
+      sender,
+      sequence_number,
+      max_gas_amount,
+      gas_unit_price,
+      expiration_timestamp_secs,
+      payload,
+      ...nonce,
+      signature,
+    };
+  }
+
+  private sendBackgroundTransfers(): void {
+    const bot = this.bot;
+    if (bot === undefined) return;
+    const sender = bot.account.address;
+    for (let i = 0; i < this.config.backgroundTransfersPerBlock; i++) {
+      const committed = this.ledger.state.latestAccount(sender)?.sequenceNumber ?? 0n;
+      const pending = this.mempool.pendingOf(sender).filter((t) => t.replayProtector.type === "sequence_number").length;
+      try {
+        this.admit(bot.next(committed + BigInt(pending), this.ledger.nowSeconds));
+      } catch (error) {
+        // A full mempool only delays the account's activity.
+        if (!(error instanceof LedgerError)) throw error;
+      }
+    }
+  }
+
+  /** Version checks of every read: above the latest 404 version_not_found, below the oldest 410 version_pruned. */
+  private readableVersion(requested: bigint | undefined): bigint {
+    const latest = this.ledger.latestVersion;
+    if (requested === undefined) return latest;
+    if (requested > latest)
+      throw new LedgerError(404, "version_not_found", `Ledger version ${requested} is newer than the latest version ${latest}`);
+    const oldest = this.ledger.oldestVersion;
+    if (requested < oldest)
+      throw new LedgerError(410, "version_pruned", `Ledger version ${requested} has been pruned; the oldest available version is ${oldest}`);
+    return requested;
+  }
+
+  /** The module a modules cursor names, checked to be one this node issues for `address`. */
+  private cursorName(address: AddressBytes, cursor: string): string {
+    const invalid = () => new LedgerError(400, "invalid_input", `Invalid start ${JSON.stringify(cursor)}: not a module cursor for this account`);
+    const digits = cursor.startsWith("0x") ? cursor.slice(2) : cursor;
+    let key: string;
+    try {
+      key = new TextDecoder("utf-8", { fatal: true }).decode(hexToBytes(digits));
+    } catch {
+      throw invalid();
+    }
+    const match = MODULE_KEY.exec(key);
+    if (match === null || match[1] !== bytesToHex(address)) throw invalid();
+    const name = match[2] as string;
+    if (!this.ledger.state.moduleNamesAt(address).includes(name)) throw invalid();
+    return name;
+  }
+}
+
+/** The cursor naming module `name` at `address`: the hex of its state key. */
+export function moduleCursor(address: AddressBytes, name: string): string {
+  return toHex(utf8ToBytes(moduleStateKey(address, name)));
+}
+
+function moduleLabel(address: AddressBytes, name: string): string {
+  return `0x${bytesToHex(address)}::${name}`;
+}
+
+function toSummary(txn: CommittedTransaction): TransactionSummary {
+  return { sender: txn.sender, version: txn.version, hash: txn.hash, replayProtector: txn.replayProtector };
+}
+
+function inputType(member: string, text: string): TypeTag {
+  return invalidInputOnCodecError(`Invalid ${member}`, () => parseTypeTag(text));
+}
+
+function invalidInputOnCodecError<T>(what: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (error) {
+    if (error instanceof CodecError) throw new LedgerError(400, "invalid_input", `${what}: ${error.message}`);
+    throw error;
+  }
+}

@@ -1,0 +1,183 @@
+// Applies a validated transaction to the latest state. Coin transfers (0x1::aptos_account::transfer and
+// transfer_coins, 0x1::coin::transfer, for AptosCoin) move balances; every other entry function of a
+// published module is resolved against its ABI (arguments decoded by their parameter types) and then
+// executes as a no-op; scripts execute as no-ops. Whatever the payload's outcome, the epilogue charges
+// the gas to the gas payer and bumps the sender's sequence number (an orderless transaction spends its
+// nonce instead), as Aptos keeps failed transactions on the ledger.
+
+import {
+  decodeMoveValue,
+  formatAddress,
+  formatTypeTag,
+  parseAddress,
+  parseTypeTag,
+  type EntryFunction,
+  type SignedTransaction,
+  type TypeTag,
+} from "../../codec/index.ts";
+import { bytesToHex } from "@noble/hashes/utils.js";
+import { GAS, intrinsicGas } from "./gas-schedule.ts";
+import type { PendingTransaction } from "./prologue.ts";
+import type { AccountState, LedgerState, StateWrite } from "./state.ts";
+import { structResolver } from "./struct-resolver.ts";
+import type { VmStatusName } from "./vm-status.ts";
+
+export interface ExecutionOutcome {
+  readonly writes: readonly StateWrite[];
+  readonly gasUsed: bigint;
+  readonly success: boolean;
+  /** "Executed successfully", or what failed. */
+  readonly vmStatus: string;
+}
+
+const EXECUTED = "Executed successfully";
+const ADDRESS: TypeTag = parseTypeTag("address");
+const U64: TypeTag = parseTypeTag("u64");
+const APTOS_COIN = "0x1::aptos_coin::AptosCoin";
+/** Addresses aptos_account::create_account refuses (ECANNOT_RESERVED_ADDRESS). */
+const RESERVED = new Set(["0x0", "0x1", "0x3"]);
+
+class Failure extends Error {
+  constructor(readonly vmStatus: string) {
+    super(vmStatus);
+  }
+}
+
+const fail = (status: VmStatusName, detail?: string): never => {
+  throw new Failure(detail === undefined ? status : `${status}: ${detail}`);
+};
+const abort = (module: string, reason: string, code: number, detail: string): never => {
+  throw new Failure(`Move abort in 0x1::${module}: ${reason}(0x${code.toString(16)}): ${detail}`);
+};
+
+/** Account writes of one transaction, over the latest state. */
+class AccountOverlay {
+  readonly changed = new Map<string, { address: Uint8Array; value: AccountState }>();
+  constructor(private readonly read: (address: Uint8Array) => AccountState | undefined) {}
+
+  get(address: Uint8Array): AccountState | undefined {
+    return this.changed.get(bytesToHex(address))?.value ?? this.read(address);
+  }
+
+  set(address: Uint8Array, value: AccountState): void {
+    this.changed.set(bytesToHex(address), { address, value });
+  }
+
+  writes(): StateWrite[] {
+    return [...this.changed.values()].map(({ address, value }) => ({ kind: "account" as const, address, value }));
+  }
+}
+
+export class Executor {
+  constructor(private readonly state: LedgerState) {}
+
+  execute(txn: PendingTransaction, version: bigint): ExecutionOutcome {
+    const raw = txn.signed.raw_txn;
+    const latest = (address: Uint8Array) => this.state.latestAccount(address);
+    const payloadEffects = new AccountOverlay(latest);
+    let gasUsed = intrinsicGas(txn.bytes.length);
+    let vmStatus = EXECUTED;
+    try {
+      gasUsed += this.runPayload(txn.signed, payloadEffects, version);
+      if (gasUsed > raw.max_gas_amount) fail("OUT_OF_GAS");
+    } catch (error) {
+      if (!(error instanceof Failure)) throw error;
+      vmStatus = error.vmStatus;
+      if (gasUsed > raw.max_gas_amount) gasUsed = raw.max_gas_amount;
+    }
+    const fee = gasUsed * raw.gas_unit_price;
+    // A payload that leaves the gas payer unable to pay is undone, as Aptos' failure epilogue does.
+    if (vmStatus === EXECUTED && (payloadEffects.get(txn.gasPayer)?.balance ?? 0n) < fee) {
+      vmStatus = "Move abort in 0x1::coin: EINSUFFICIENT_BALANCE(0x10006): not enough coins left to pay the fee";
+    }
+    const success = vmStatus === EXECUTED;
+    const effects = success ? payloadEffects : new AccountOverlay(latest);
+
+    const payer = effects.get(txn.gasPayer) as AccountState;
+    effects.set(txn.gasPayer, { ...payer, balance: payer.balance - fee });
+    if (txn.replayProtector.type === "sequence_number") {
+      const sender = effects.get(txn.sender) as AccountState;
+      effects.set(txn.sender, { ...sender, sequenceNumber: sender.sequenceNumber + 1n });
+    }
+    return { writes: effects.writes(), gasUsed, success, vmStatus };
+  }
+
+  /** Runs the payload into `effects`; returns the gas it used beyond the intrinsic cost. Throws Failure. */
+  private runPayload(signed: SignedTransaction, effects: AccountOverlay, version: bigint): bigint {
+    const payload = signed.raw_txn.payload;
+    switch (payload.$kind) {
+      case "EntryFunction":
+        return this.runEntryFunction(signed.raw_txn.sender, payload.EntryFunction, effects, version);
+      case "Payload": {
+        const executable = payload.Payload.V1.executable;
+        if (executable.$kind === "EntryFunction")
+          return this.runEntryFunction(signed.raw_txn.sender, executable.EntryFunction, effects, version);
+        return GAS.noop;
+      }
+      case "Script":
+      case "Multisig":
+      case "ModuleBundle":
+        // Scripts run as no-ops; the prologue keeps multisig and module bundles out.
+        return GAS.noop;
+    }
+  }
+
+  private runEntryFunction(sender: Uint8Array, call: EntryFunction, effects: AccountOverlay, version: bigint): bigint {
+    const module = formatAddress(call.module.address);
+    const id = `${module}::${call.module.name}::${call.function}`;
+    const record = this.state.module(call.module.address, call.module.name, version);
+    if (record === undefined) return fail("LINKER_ERROR", `module ${module}::${call.module.name} is not published`);
+    const abi = record.abi.exposed_functions.find((f) => f.name === call.function);
+    if (abi === undefined) return fail("FUNCTION_RESOLUTION_FAILURE", `${id} does not exist`);
+    if (!abi.is_entry) return fail("EXECUTE_ENTRY_FUNCTION_CALLED_ON_NON_ENTRY_FUNCTION", `${id} is not an entry function`);
+    if (abi.generic_type_params.length !== call.ty_args.length)
+      return fail("NUMBER_OF_TYPE_ARGUMENTS_MISMATCH", `${id} takes ${abi.generic_type_params.length} type arguments`);
+    const params = abi.params.filter((p) => !/^&?\s*signer$/.test(p.trim()));
+    if (params.length !== call.args.length)
+      return fail("NUMBER_OF_ARGUMENTS_MISMATCH", `${id} takes ${params.length} arguments, got ${call.args.length}`);
+    const resolve = structResolver(this.state, version);
+    params.forEach((param, i) => {
+      try {
+        decodeMoveValue(parseTypeTag(param, { generics: call.ty_args }), call.args[i] as Uint8Array, resolve);
+      } catch {
+        fail("FAILED_TO_DESERIALIZE_ARGUMENT", `argument ${i} of ${id} is not a ${param}`);
+      }
+    });
+
+    const coinType = call.ty_args[0] === undefined ? undefined : formatTypeTag(call.ty_args[0]);
+    const argument = (i: number, tag: TypeTag) => decodeMoveValue(tag, call.args[i] as Uint8Array) as string;
+    const to = () => parseAddress(argument(0, ADDRESS));
+    const amount = () => BigInt(argument(1, U64));
+    switch (id) {
+      case "0x1::aptos_account::transfer":
+        return transfer(effects, sender, to(), amount(), true);
+      case "0x1::aptos_account::transfer_coins":
+        if (coinType !== APTOS_COIN) return abort("coin", "ECOIN_INFO_NOT_PUBLISHED", 0x60002, `${coinType} is not a coin on this chain`);
+        return transfer(effects, sender, to(), amount(), true);
+      case "0x1::coin::transfer":
+        if (coinType !== APTOS_COIN) return abort("coin", "ECOIN_INFO_NOT_PUBLISHED", 0x60002, `${coinType} is not a coin on this chain`);
+        return transfer(effects, sender, to(), amount(), false);
+      default:
+        return GAS.noop;
+    }
+  }
+}
+
+function transfer(effects: AccountOverlay, from: Uint8Array, to: Uint8Array, amount: bigint, createRecipient: boolean): bigint {
+  let gas = GAS.transfer;
+  const source = effects.get(from) as AccountState;
+  if (source.balance < amount) abort("coin", "EINSUFFICIENT_BALANCE", 0x10006, "not enough coins to complete the transfer");
+  let target = effects.get(to);
+  if (target === undefined) {
+    if (!createRecipient) abort("coin", "ECOIN_STORE_NOT_PUBLISHED", 0x60005, `${formatAddress(to)} has no CoinStore<AptosCoin>`);
+    if (RESERVED.has(formatAddress(to))) abort("account", "ECANNOT_RESERVED_ADDRESS", 0x10005, "cannot create an account at a reserved address");
+    // A fresh account's authentication key is its address.
+    target = { sequenceNumber: 0n, authenticationKey: new Uint8Array(to), balance: 0n };
+    gas += GAS.createAccount;
+  }
+  effects.set(from, { ...source, balance: source.balance - amount });
+  const recipient = effects.get(to) ?? target;
+  effects.set(to, { ...recipient, balance: recipient.balance + amount });
+  return gas;
+}
+

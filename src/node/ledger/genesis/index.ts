@@ -1,0 +1,168 @@
+// A deterministic genesis from the seed: the framework at 0x1, funded accounts with known keys, tables,
+// and a history in which the transactions account commits its transfers by really submitting signed
+// transactions through the same path as any client, block after block, up to the clock's time.
+
+import { formatAddress, parseAddress, toHex, type SignedTransaction, type StructResolver } from "../../../codec/index.ts";
+import type { BlockProducer } from "../block-producer.ts";
+import { GENESIS_TRANSFERS, type EngineConfig } from "../config.ts";
+import type { Ledger } from "../ledger.ts";
+import type { StateWrite } from "../state.ts";
+import { TransferBot } from "../transfer-bot.ts";
+import { moduleRecord } from "./bytecode.ts";
+import { FRAMEWORK_MODULES, GAS_SCHEDULE_UPGRADE, RANDOMNESS_MODULE } from "./framework.ts";
+import { activeBlockAt, planHistory, transfersInBlock, type HistoryPlan } from "./history.ts";
+import { genesisKeys, type GenesisKeys } from "./keys.ts";
+import { FIXTURE_KEY, FIXTURE_TABLE, genesisTables, tableItemWrite, type GenesisTable } from "./tables.ts";
+
+/** The fixtures object of design §3 (exact member names). */
+export interface EngineFixtures {
+  readonly chainId: number;
+  readonly accounts: readonly { readonly address: string; readonly privateKey: string }[];
+  readonly transactionsAccount: string;
+  readonly moduleAccount: string;
+  readonly moduleName: string;
+  readonly table: { readonly handle: string; readonly keyType: string; readonly valueType: string; readonly key: unknown };
+}
+
+export type TableChange = "insert" | "update" | "delete";
+
+/** What genesis did, for the fixtures and for tests that check versioned reads. */
+export interface GenesisReport {
+  readonly keys: GenesisKeys;
+  readonly tables: readonly GenesisTable[];
+  readonly fixtures: EngineFixtures;
+  readonly plan: HistoryPlan;
+  /** Versions of the transactions account's committed transfers, ascending. */
+  readonly transferVersions: readonly bigint[];
+  /** The version that published 0x1::randomness (absent before it). */
+  readonly randomnessPublishedAt: bigint;
+  /** The version that upgraded 0x1::gas_schedule (one more function from it on). */
+  readonly gasScheduleUpgradedAt: bigint;
+  readonly tableChanges: readonly { readonly table: string; readonly key: unknown; readonly change: TableChange; readonly version: bigint }[];
+  /** Keeps the transactions account busy after genesis. */
+  readonly bot: TransferBot;
+}
+
+export interface GenesisContext {
+  readonly config: EngineConfig;
+  readonly ledger: Ledger;
+  readonly producer: BlockProducer;
+  /** The submission path (signature check, prologue, mempool), without the API's enabled switch. */
+  readonly submit: (signed: SignedTransaction) => void;
+}
+
+const OCTAS_PER_APT = 100_000_000n;
+const FUNDED_BALANCE = 10_000n * OCTAS_PER_APT;
+const TRANSACTIONS_BALANCE = 100_000_000n * OCTAS_PER_APT;
+const FRAMEWORK = parseAddress("0x1");
+
+/** Resolves struct layouts from the framework's ABIs (before any of it is on the ledger). */
+const frameworkResolver: StructResolver = (tag) => {
+  if (formatAddress(tag.address) !== "0x1") return undefined;
+  const struct = FRAMEWORK_MODULES.find((m) => m.name === tag.module)?.structs.find((s) => s.name === tag.name);
+  return struct?.fields.map((f) => ({ name: f.name, type: f.type }));
+};
+
+function genesisWrites(keys: GenesisKeys, tables: readonly GenesisTable[]): StateWrite[] {
+  const account = (address: Uint8Array, balance: bigint): StateWrite => ({
+    kind: "account",
+    address,
+    value: { sequenceNumber: 0n, authenticationKey: new Uint8Array(address), balance },
+  });
+  return [
+    account(FRAMEWORK, 0n),
+    ...keys.funded.map((a) => account(a.address, FUNDED_BALANCE)),
+    account(keys.transactions.address, TRANSACTIONS_BALANCE),
+    account(keys.singleKeyEd25519.address, FUNDED_BALANCE),
+    account(keys.singleKeySecp256k1.address, FUNDED_BALANCE),
+    account(keys.multiEd25519.address, FUNDED_BALANCE),
+    account(keys.multiKey.address, FUNDED_BALANCE),
+    ...FRAMEWORK_MODULES.map((abi): StateWrite => ({ kind: "module", address: FRAMEWORK, name: abi.name, value: moduleRecord(abi) })),
+    ...tables.flatMap((table) => table.initial.map((item) => tableItemWrite(table, item.key, item.value, frameworkResolver))),
+  ];
+}
+
+interface HistoryEvent {
+  readonly at: number;
+  readonly writes: readonly StateWrite[];
+  readonly record: (version: bigint) => void;
+}
+
+export function runGenesis(context: GenesisContext): GenesisReport {
+  const { config, ledger, producer } = context;
+  const keys = genesisKeys(config.seed);
+  const tables = genesisTables(config.seed);
+  const plan = planHistory(config.genesisVersions, config.pruneWindow, GENESIS_TRANSFERS);
+  const interval = BigInt(config.blockIntervalMs) * 1000n;
+  const totalBlocks = BigInt(1 + plan.emptyBlocks + plan.activeBlocks);
+  const start = config.clock.nowUsec() - (totalBlocks - 1n) * interval;
+  if (start <= 0n) throw new RangeError("the clock is too early for a genesis of this length");
+
+  producer.produceGenesis(start, genesisWrites(keys, tables));
+  producer.produceEmptyBlocks(plan.emptyBlocks, start + interval, interval);
+
+  const report = {
+    randomnessPublishedAt: -1n,
+    gasScheduleUpgradedAt: -1n,
+    tableChanges: [] as { table: string; key: unknown; change: TableChange; version: bigint }[],
+  };
+  const events: HistoryEvent[] = [
+    {
+      at: activeBlockAt(plan, 0.6),
+      writes: [{ kind: "module", address: FRAMEWORK, name: RANDOMNESS_MODULE.name, value: moduleRecord(RANDOMNESS_MODULE) }],
+      record: (version) => (report.randomnessPublishedAt = version),
+    },
+    {
+      at: activeBlockAt(plan, 0.7),
+      writes: [{ kind: "module", address: FRAMEWORK, name: GAS_SCHEDULE_UPGRADE.name, value: moduleRecord(GAS_SCHEDULE_UPGRADE) }],
+      record: (version) => (report.gasScheduleUpgradedAt = version),
+    },
+  ];
+  const changes = tables.flatMap((table) => [
+    ...table.late.map((item) => ({ table, key: item.key, value: item.value as unknown, change: "insert" as const })),
+    ...table.updates.map((item) => ({ table, key: item.key, value: item.value as unknown, change: "update" as const })),
+    ...table.deletes.map((key) => ({ table, key, value: undefined as unknown, change: "delete" as const })),
+  ]);
+  changes.forEach((c, i) =>
+    events.push({
+      // Spread over the second half of the active stretch.
+      at: activeBlockAt(plan, 0.5 + (0.5 * i) / changes.length),
+      writes: [tableItemWrite(c.table, c.key, c.value, frameworkResolver)],
+      record: (version) => report.tableChanges.push({ table: c.table.name, key: c.key, change: c.change, version }),
+    }),
+  );
+
+  const bot = new TransferBot(keys.transactions, keys.recipients, {
+    chainId: config.chainId,
+    domain: config.domain,
+    gasUnitPrice: config.minGasUnitPrice,
+    ttlSeconds: 600n + 2n * (interval / 1_000_000n),
+  });
+  const transferVersions: bigint[] = [];
+  const firstActive = BigInt(1 + plan.emptyBlocks);
+  for (let j = 0; j < plan.activeBlocks; j++) {
+    const expected = transfersInBlock(plan, j);
+    for (let k = 0; k < expected; k++) {
+      const sequenceNumber = ledger.state.latestAccount(keys.transactions.address)?.sequenceNumber ?? 0n;
+      context.submit(bot.next(sequenceNumber, ledger.nowSeconds));
+    }
+    const due = events.filter((e) => e.at === j);
+    const metadataVersion = ledger.latestVersion + 1n;
+    const produced = producer.produceBlock(start + (firstActive + BigInt(j)) * interval, due.flatMap((e) => e.writes));
+    if (produced.committed.length !== expected)
+      throw new Error(`genesis: block ${produced.block.height} committed ${produced.committed.length} of ${expected} transfers (${produced.discarded.map((d) => d.reason).join("; ")})`);
+    for (const txn of produced.committed) transferVersions.push(txn.version);
+    for (const event of due) event.record(metadataVersion);
+  }
+
+  const fixtureTable = tables.find((t) => t.name === FIXTURE_TABLE) as GenesisTable;
+  const fixtures: EngineFixtures = {
+    chainId: config.chainId,
+    accounts: keys.funded.map((a) => ({ address: formatAddress(a.address), privateKey: toHex(a.privateKey) })),
+    transactionsAccount: formatAddress(keys.transactions.address),
+    moduleAccount: "0x1",
+    moduleName: "coin",
+    table: { handle: toHex(fixtureTable.handle), keyType: fixtureTable.keyType, valueType: fixtureTable.valueType, key: FIXTURE_KEY },
+  };
+  return { keys, tables, fixtures, plan, transferVersions, ...report, bot };
+}
