@@ -1,0 +1,139 @@
+// `npm run node -- …` / `npx ledger-node …`: runs the reference node (design §3). Prints exactly
+// `listening on URL` (URL = base including /v1) once it listens; stops cleanly on SIGINT and SIGTERM.
+// Exit status 2 on bad usage.
+
+import { writeFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { FAULT_NAMES, startNode, type RunningNode, type StartNodeOptions } from "../node/index.ts";
+import { EngineConfigError } from "../node/ledger/index.ts";
+import { isProfileName } from "../node/http/profile.ts";
+
+const USAGE = `usage: ledger-node [options]
+  --port N               port to listen on (default 8080; 0 picks a free port)
+  --host H               address to bind (default 127.0.0.1)
+  --fixtures-out FILE    write the fixtures JSON to FILE before listening
+  --fault NAME           switch on a named fault (repeatable)
+  --list-faults          print the fault names, one a line, and exit
+  --seed TEXT            genesis seed (any non-empty string)
+  --prune-window N       versions the pruner keeps
+  --block-interval MS    block producer interval in milliseconds
+  --mempool-capacity N   mempool capacity in transactions
+  --genesis-versions N   number of genesis versions
+  --body-limit BYTES     request body limit (default 8 MiB)
+  --no-submit            refuse submissions (403 api_disabled)
+  --header-prefix P      ledger-state header prefix (default per profile: X-NODE- or X-APTOS-)
+  --profile NAME         node (default) or aptos
+  --help                 print this text`;
+
+class UsageError extends Error {}
+
+function nonNegativeInteger(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^[0-9]+$/.test(value) || !Number.isSafeInteger(Number(value))) {
+    throw new UsageError(`--${flag} needs a non-negative integer, got '${value}'`);
+  }
+  return Number(value);
+}
+
+function parseCommandLine(args: string[]): { options: StartNodeOptions; fixturesOut?: string } | "help" | "list-faults" {
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    allowPositionals: false,
+    options: {
+      port: { type: "string" },
+      host: { type: "string" },
+      "fixtures-out": { type: "string" },
+      fault: { type: "string", multiple: true },
+      "list-faults": { type: "boolean" },
+      seed: { type: "string" },
+      "prune-window": { type: "string" },
+      "block-interval": { type: "string" },
+      "mempool-capacity": { type: "string" },
+      "genesis-versions": { type: "string" },
+      "body-limit": { type: "string" },
+      "no-submit": { type: "boolean" },
+      "header-prefix": { type: "string" },
+      profile: { type: "string" },
+      help: { type: "boolean" },
+    },
+  });
+  if (values.help) return "help";
+  if (values["list-faults"]) return "list-faults";
+
+  for (const fault of values.fault ?? []) {
+    if (!FAULT_NAMES.includes(fault)) throw new UsageError(`unknown fault '${fault}' (see --list-faults)`);
+  }
+  const profile = values.profile ?? "node";
+  if (!isProfileName(profile)) throw new UsageError(`--profile must be node or aptos, got '${profile}'`);
+  const port = nonNegativeInteger("port", values.port) ?? 8080;
+  if (port > 65535) throw new UsageError(`--port must be at most 65535, got ${port}`);
+  const bodyLimit = nonNegativeInteger("body-limit", values["body-limit"]);
+  if (bodyLimit === 0) throw new UsageError("--body-limit must be positive");
+
+  const options: StartNodeOptions = {
+    port,
+    host: values.host ?? "127.0.0.1",
+    profile,
+    headerPrefix: values["header-prefix"],
+    bodyLimit,
+    submit: !values["no-submit"],
+    seed: values.seed,
+    pruneWindow: nonNegativeInteger("prune-window", values["prune-window"]),
+    blockIntervalMs: nonNegativeInteger("block-interval", values["block-interval"]),
+    mempoolCapacity: nonNegativeInteger("mempool-capacity", values["mempool-capacity"]),
+    genesisVersions: nonNegativeInteger("genesis-versions", values["genesis-versions"]),
+  };
+  return { options, fixturesOut: values["fixtures-out"] };
+}
+
+async function main(): Promise<number> {
+  let command: ReturnType<typeof parseCommandLine>;
+  try {
+    command = parseCommandLine(process.argv.slice(2));
+  } catch (error) {
+    // parseArgs throws TypeErrors with a code for unknown or malformed flags.
+    if (error instanceof UsageError || (error instanceof TypeError && "code" in error)) {
+      process.stderr.write(`ledger-node: ${error.message}\n${USAGE}\n`);
+      return 2;
+    }
+    throw error;
+  }
+  if (command === "help") {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  if (command === "list-faults") {
+    for (const name of FAULT_NAMES) process.stdout.write(`${name}\n`);
+    return 0;
+  }
+
+  const fixturesOut = command.fixturesOut;
+  let node: RunningNode;
+  try {
+    node = await startNode({
+      ...command.options,
+      // The fixtures file is written before the node listens, so a reader never sees a node without it.
+      beforeListen: (fixtures) => {
+        if (fixturesOut !== undefined) writeFileSync(fixturesOut, `${JSON.stringify(fixtures, null, 2)}\n`);
+      },
+    });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`ledger-node: ${message}\n`);
+    // A configuration the engine refuses is a usage error; anything else (port taken, unwritable file) is not.
+    return error instanceof EngineConfigError ? 2 : 1;
+  }
+  process.stdout.write(`listening on ${node.url}\n`);
+
+  // `on`, not `once`: a second signal (a wrapper relaying to the process group) must not kill the
+  // node halfway through closing.
+  await new Promise<void>((resolve) => {
+    process.on("SIGINT", () => resolve());
+    process.on("SIGTERM", () => resolve());
+  });
+  await node.close();
+  return 0;
+}
+
+process.exitCode = await main();

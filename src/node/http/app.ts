@@ -1,0 +1,96 @@
+// The reference node's HTTP face: a fastify app over a LedgerApi. Every response, success or error,
+// carries the §2.7 headers; every error is a §2.6 error object (design §5 statuses and codes).
+// Unknown paths and unknown methods on known paths are both 404 web_framework_error (the spec's status
+// sets have no 405).
+
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import type { LedgerApi } from "../ledger/api.ts";
+import { requestLedgerInfo, type HttpContext } from "./context.ts";
+import { routeNotFound, toErrorReply, type ErrorReply } from "./errors.ts";
+import { cursorHeader, ledgerHeaders } from "./headers.ts";
+import type { Profile } from "./profile.ts";
+import { registerAccountRoutes } from "./routes/accounts.ts";
+import { registerNodeStatusRoutes } from "./routes/node-status.ts";
+import { registerSpecRoutes } from "./routes/spec.ts";
+import { registerTableRoutes } from "./routes/tables.ts";
+import { registerTransactionRoutes } from "./routes/transactions.ts";
+import type { SpecDocument } from "./spec-document.ts";
+
+export const DEFAULT_BODY_LIMIT = 8 * 1024 * 1024;
+
+export interface HttpOptions {
+  readonly engine: LedgerApi;
+  readonly profile: Profile;
+  readonly spec: SpecDocument;
+  /** Request body limit in bytes; a larger body is 413. */
+  readonly bodyLimit?: number;
+  /** When false, submission is 403 api_disabled. */
+  readonly submitEnabled?: boolean;
+  /** Where a 500 (a bug) is reported; stderr by default. */
+  readonly onInternalError?: (error: unknown, request: FastifyRequest) => void;
+}
+
+export function buildApp(options: HttpOptions): FastifyInstance {
+  const { engine, profile } = options;
+  const context: HttpContext = { engine, profile, submitEnabled: options.submitEnabled ?? true };
+  const onInternalError =
+    options.onInternalError ??
+    ((error, request) => console.error(`internal error on ${request.method} ${request.url}:`, error));
+
+  /** Headers are best effort on an error: if even the ledger info fails, the error still goes out. */
+  function setLedgerHeaders(request: FastifyRequest, reply: FastifyReply): void {
+    try {
+      reply.headers(ledgerHeaders(requestLedgerInfo(engine, request), profile.headerPrefix));
+    } catch (error) {
+      onInternalError(error, request);
+    }
+  }
+
+  function sendError(request: FastifyRequest, reply: FastifyReply, { status, body }: ErrorReply): void {
+    reply.removeHeader(cursorHeader(profile.headerPrefix));
+    setLedgerHeaders(request, reply);
+    reply.code(status).type("application/json; charset=utf-8").send(JSON.stringify(body));
+  }
+
+  const app = Fastify({
+    logger: false,
+    bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    routerOptions: {
+      // The Aptos TS SDK asks for the ledger info at "/v1/".
+      ignoreTrailingSlash: true,
+      // Long path values reach the parameter parsers, which answer 400 rather than fastify's 414.
+      maxParamLength: 4096,
+    },
+    // The body schema checks shapes; it must not quietly turn a number into a type tag string.
+    ajv: { customOptions: { coerceTypes: false } },
+    // Requests refused before routing (undecodable URL, over-long parameter).
+    frameworkErrors: (error, request, reply) => {
+      sendError(request, reply, toErrorReply(error));
+    },
+  });
+
+  app.decorateRequest("ledgerInfo", null);
+  // Only JSON bodies (and, on the submission route, the profile's BCS type) are accepted.
+  app.removeContentTypeParser("text/plain");
+
+  app.addHook("onSend", async (request, reply) => {
+    setLedgerHeaders(request, reply);
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    const errorReply = toErrorReply(error);
+    if (errorReply.status >= 500 && errorReply.body.error_code === "internal_error") onInternalError(error, request);
+    sendError(request, reply, errorReply);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    sendError(request, reply, routeNotFound(request.method, request.url));
+  });
+
+  registerSpecRoutes(app, context, options.spec);
+  registerNodeStatusRoutes(app, context);
+  registerAccountRoutes(app, context);
+  registerTableRoutes(app, context);
+  registerTransactionRoutes(app, context);
+  return app;
+}

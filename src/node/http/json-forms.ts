@@ -1,0 +1,53 @@
+// JSON forms of the engine's results (design §5): addresses as formatAddress, u64 as decimal strings,
+// bytes as 0x hex, gas estimates as JSON integers.
+
+import { formatAddress, toHex } from "../../codec/index.ts";
+import type { GasEstimate, LedgerInfo, ModuleRecord, TransactionSummary } from "../ledger/api.ts";
+
+export function transactionSummaryJson(summary: TransactionSummary): Record<string, unknown> {
+  const protector = summary.replayProtector;
+  return {
+    sender: formatAddress(summary.sender),
+    version: summary.version.toString(),
+    transaction_hash: toHex(summary.hash),
+    replay_protector:
+      protector.type === "sequence_number"
+        ? { type: "sequence_number", sequence_number: protector.sequenceNumber.toString() }
+        : { type: "nonce", nonce: protector.nonce.toString() },
+  };
+}
+
+export function moduleJson(record: ModuleRecord): Record<string, unknown> {
+  return { bytecode: toHex(record.bytecode), abi: record.abi };
+}
+
+/**
+ * JSON integers (design §5). Estimates are far below 2^53, but a bigint cannot be serialised, and a
+ * silent rounding would be wrong: refuse rather than lie.
+ */
+export function gasEstimateJson(estimate: GasEstimate): Record<string, number> {
+  return {
+    deprioritized_gas_estimate: safeNumber(estimate.deprioritized),
+    gas_estimate: safeNumber(estimate.market),
+    prioritized_gas_estimate: safeNumber(estimate.prioritized),
+  };
+}
+
+function safeNumber(value: bigint): number {
+  if (value > BigInt(Number.MAX_SAFE_INTEGER)) throw new RangeError(`gas estimate ${value} exceeds 2^53`);
+  return Number(value);
+}
+
+/** GET /v1 (not in the spec): what Aptos clients read the chain id from. */
+export function ledgerInfoJson(info: LedgerInfo): Record<string, unknown> {
+  return {
+    chain_id: info.chainId,
+    epoch: info.epoch.toString(),
+    ledger_version: info.ledgerVersion.toString(),
+    oldest_ledger_version: info.oldestLedgerVersion.toString(),
+    ledger_timestamp: info.ledgerTimestampUsec.toString(),
+    node_role: "full_node",
+    oldest_block_height: info.oldestBlockHeight.toString(),
+    block_height: info.blockHeight.toString(),
+  };
+}

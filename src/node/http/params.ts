@@ -1,0 +1,67 @@
+// Parsing of path and query values (design §5): a malformed value is 400 web_framework_error, before
+// the engine is asked anything.
+
+import { isIdentifier, parseAddress } from "../../codec/index.ts";
+import type { AddressBytes } from "../ledger/api.ts";
+import { badRequest } from "./errors.ts";
+
+const U64_MAX = (1n << 64n) - 1n;
+const DECIMAL = /^[0-9]+$/;
+
+/** A value as an error message shows it: quoted, and cut short so a huge input does not come back whole. */
+function shown(value: string): string {
+  return JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
+}
+
+/** The query object fastify hands over: a repeated parameter arrives as an array. */
+export type Query = Readonly<Record<string, string | string[] | undefined>>;
+
+/** The single value of a query parameter; a repeated parameter is ambiguous and refused. */
+function single(query: Query, name: string): string | undefined {
+  const value = query[name];
+  if (Array.isArray(value)) throw badRequest(`Query parameter ${name} is given more than once`);
+  return value;
+}
+
+/** Address or table handle in a path: 0x prefix optional (§2.1). */
+export function addressParam(name: string, value: string): AddressBytes {
+  try {
+    return parseAddress(value, { prefixOptional: true });
+  } catch (error) {
+    throw badRequest(`Invalid ${name}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+export function moduleNameParam(value: string): string {
+  if (!isIdentifier(value)) throw badRequest(`Invalid module_name ${shown(value)}: not a Move identifier`);
+  return value;
+}
+
+export function parseU64(name: string, value: string): bigint {
+  if (!DECIMAL.test(value)) throw badRequest(`Invalid ${name} ${shown(value)}: not a u64 decimal integer`);
+  const parsed = BigInt(value);
+  if (parsed > U64_MAX) throw badRequest(`Invalid ${name} ${shown(value)}: above the u64 range`);
+  return parsed;
+}
+
+export function optionalU64(query: Query, name: string): bigint | undefined {
+  const value = single(query, name);
+  return value === undefined ? undefined : parseU64(name, value);
+}
+
+export function optionalString(query: Query, name: string): string | undefined {
+  return single(query, name);
+}
+
+/**
+ * `limit` is a uint16 (§8) that must be at least 1 (design §5: limit=0 is 400); the endpoint's
+ * maximum clamps it, and omitting it gives that maximum, which is also the default page size.
+ */
+export function limitParam(query: Query, maximum: number): number {
+  const value = single(query, "limit");
+  if (value === undefined) return maximum;
+  if (!DECIMAL.test(value)) throw badRequest(`Invalid limit ${shown(value)}: not an integer`);
+  const parsed = Number(value);
+  if (parsed < 1 || parsed > 0xffff) throw badRequest(`Invalid limit ${shown(value)}: outside 1..65535`);
+  return Math.min(parsed, maximum);
+}

@@ -1,0 +1,61 @@
+// §4.3 transaction summaries, §4.4 one module, §4.5 module listing.
+
+import type { FastifyInstance } from "fastify";
+import { moduleBcs, moduleListBcs, transactionSummariesBcs } from "../bcs-forms.ts";
+import { requestLedgerInfo, sendRead, type HttpContext } from "../context.ts";
+import { badRequest } from "../errors.ts";
+import { cursorHeader } from "../headers.ts";
+import { moduleJson, transactionSummaryJson } from "../json-forms.ts";
+import { addressParam, limitParam, moduleNameParam, optionalString, optionalU64, type Query } from "../params.ts";
+
+/** Design §5: default and maximum page sizes. */
+export const SUMMARIES_MAX_LIMIT = 100;
+export const MODULES_MAX_LIMIT = 9999;
+
+/** The cursor is opaque but hex (§2.1); anything else cannot be one the node issued. */
+const HEX_CURSOR = /^(?:0x)?[0-9a-fA-F]+$/;
+
+export function registerAccountRoutes(app: FastifyInstance, { engine, profile }: HttpContext): void {
+  app.get<{ Params: { address: string }; Querystring: Query }>(
+    "/v1/accounts/:address/transaction_summaries",
+    (request, reply) => {
+      const address = addressParam("address", request.params.address);
+      const startVersion = optionalU64(request.query, "start_version");
+      const endVersion = optionalU64(request.query, "end_version");
+      const limit = limitParam(request.query, SUMMARIES_MAX_LIMIT);
+      requestLedgerInfo(engine, request);
+      const summaries = engine.transactionSummaries(address, { startVersion, endVersion, limit });
+      sendRead(request, reply, summaries.map(transactionSummaryJson), () =>
+        transactionSummariesBcs(summaries),
+      );
+    },
+  );
+
+  app.get<{ Params: { address: string; module_name: string }; Querystring: Query }>(
+    "/v1/accounts/:address/module/:module_name",
+    (request, reply) => {
+      const address = addressParam("address", request.params.address);
+      const name = moduleNameParam(request.params.module_name);
+      const requested = optionalU64(request.query, "ledger_version");
+      const info = requestLedgerInfo(engine, request);
+      // The latest version is pinned to the one the headers report.
+      const record = engine.getModule(address, name, requested ?? info.ledgerVersion);
+      sendRead(request, reply, moduleJson(record), () => moduleBcs(record));
+    },
+  );
+
+  app.get<{ Params: { address: string }; Querystring: Query }>(
+    "/v1/accounts/:address/modules",
+    (request, reply) => {
+      const address = addressParam("address", request.params.address);
+      const requested = optionalU64(request.query, "ledger_version");
+      const start = optionalString(request.query, "start");
+      if (start !== undefined && !HEX_CURSOR.test(start)) throw badRequest(`Invalid start: not a hex cursor`);
+      const limit = limitParam(request.query, MODULES_MAX_LIMIT);
+      const info = requestLedgerInfo(engine, request);
+      const page = engine.listModules(address, { version: requested ?? info.ledgerVersion, start, limit });
+      if (page.nextCursor !== undefined) reply.header(cursorHeader(profile.headerPrefix), page.nextCursor);
+      sendRead(request, reply, page.modules.map(moduleJson), () => moduleListBcs(page.modules));
+    },
+  );
+}

@@ -1,0 +1,49 @@
+// §4.8 submission: JSON (design §5 member names) or the profile's BCS content type. Any other content
+// type is a framework-level refusal (400 web_framework_error), and so is a missing body.
+
+import type { FastifyInstance } from "fastify";
+import { decodeSignedTransaction, encodeSignedTransaction, type SignedTransaction } from "../../../codec/index.ts";
+import { LedgerError } from "../../ledger/api.ts";
+import { prefersBcs } from "../accept.ts";
+import { requestLedgerInfo, sendJson, type HttpContext } from "../context.ts";
+import { badRequest } from "../errors.ts";
+
+/** Decodes a BCS signed transaction; refuses non-canonical bytes too, since the hash is over the bytes. */
+function decodeSubmission(bytes: Uint8Array): SignedTransaction {
+  const signed = decodeSignedTransaction(bytes);
+  if (!Buffer.from(encodeSignedTransaction(signed)).equals(Buffer.from(bytes))) {
+    throw new LedgerError(400, "invalid_input", "Invalid BCS signed transaction: non-canonical encoding");
+  }
+  return signed;
+}
+
+export function registerTransactionRoutes(app: FastifyInstance, { engine, profile, submitEnabled }: HttpContext): void {
+  // Encapsulated, so the BCS body parser exists for this route only.
+  void app.register(async (scope) => {
+    scope.addContentTypeParser(profile.bcsSubmissionType, { parseAs: "buffer" }, (_request, body, done) => {
+      done(null, body);
+    });
+
+    scope.post<{ Body: unknown }>(
+      "/v1/transactions",
+      {
+        // Refused before the body is read: nothing about the body matters when submission is off.
+        onRequest: async () => {
+          if (!submitEnabled) throw new LedgerError(403, "api_disabled", "Transaction submission is disabled on this node");
+        },
+      },
+      (request, reply) => {
+        const body = request.body;
+        if (body === undefined) throw badRequest("A submission needs a body");
+        const signed = Buffer.isBuffer(body)
+          ? decodeSubmission(body)
+          : engine.signedTransactionFromJson(body);
+        requestLedgerInfo(engine, request);
+        const result = engine.submit(signed);
+        reply.code(202);
+        if (prefersBcs(request.headers.accept)) reply.send();
+        else sendJson(reply, result.pendingJson);
+      },
+    );
+  });
+}

@@ -1,0 +1,17 @@
+// The node's own copy of the interface description (§4.1), read from disk once at start.
+
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { parse } from "yaml";
+
+export interface SpecDocument {
+  readonly yaml: string;
+  readonly json: string;
+}
+
+export const DEFAULT_SPEC_PATH = fileURLToPath(new URL("../../../schemas/openapi.yaml", import.meta.url));
+
+export function loadSpecDocument(path: string = DEFAULT_SPEC_PATH): SpecDocument {
+  const yaml = readFileSync(path, "utf8");
+  return { yaml, json: JSON.stringify(parse(yaml)) };
+}

@@ -1,0 +1,98 @@
+// startNode: the reference node in-process. Used by `ledger-node`, by the embedded run of
+// `ledger-conformance`, and by tests (which pass a ManualClock and drive time with clock.advance).
+
+import { buildApp, DEFAULT_BODY_LIMIT } from "./http/app.ts";
+import { profileSettings, type ProfileName } from "./http/profile.ts";
+import { DEFAULT_SPEC_PATH, loadSpecDocument } from "./http/spec-document.ts";
+import { createEngine, type Clock, type EngineConfigInput, type EngineFixtures, type LedgerEngine } from "./ledger/index.ts";
+
+/** setInterval's longest delay; a longer one would fire every millisecond. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** Named deviations `--fault` switches on. None exist yet. */
+export const FAULT_NAMES: readonly string[] = [];
+
+export interface StartNodeOptions {
+  /** 0 (the default) picks a free port. */
+  readonly port?: number;
+  readonly host?: string;
+  readonly profile?: ProfileName;
+  /** Overrides the profile's header prefix. */
+  readonly headerPrefix?: string;
+  readonly bodyLimit?: number;
+  /** false: submission is 403 api_disabled. */
+  readonly submit?: boolean;
+  readonly seed?: string;
+  readonly pruneWindow?: bigint | number;
+  readonly blockIntervalMs?: number;
+  readonly mempoolCapacity?: number;
+  readonly genesisVersions?: number;
+  readonly clock?: Clock;
+  /** Any other engine knob (chainId, epochBlocks, …); the named options above take precedence. */
+  readonly engine?: EngineConfigInput;
+  /** The interface description served at /v1/spec*; schemas/openapi.yaml by default. */
+  readonly specPath?: string;
+  /** Called once the engine exists and before the node listens (the CLI writes --fixtures-out here). */
+  readonly beforeListen?: (fixtures: EngineFixtures) => void | Promise<void>;
+}
+
+export interface RunningNode {
+  /** Base URL including /v1, e.g. http://127.0.0.1:40123/v1. */
+  readonly url: string;
+  readonly fixtures: EngineFixtures;
+  readonly clock: Clock;
+  readonly engine: LedgerEngine;
+  close(): Promise<void>;
+}
+
+export async function startNode(options: StartNodeOptions = {}): Promise<RunningNode> {
+  const submit = options.submit ?? true;
+  const { engine, fixtures, config } = createEngine({
+    ...options.engine,
+    seed: options.seed,
+    pruneWindow: options.pruneWindow,
+    blockIntervalMs: options.blockIntervalMs,
+    mempoolCapacity: options.mempoolCapacity,
+    genesisVersions: options.genesisVersions,
+    clock: options.clock,
+    submissionEnabled: submit,
+  });
+  const app = buildApp({
+    engine,
+    profile: profileSettings(options.profile ?? "node", options.headerPrefix),
+    spec: loadSpecDocument(options.specPath ?? DEFAULT_SPEC_PATH),
+    bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    submitEnabled: submit,
+  });
+  await options.beforeListen?.(fixtures);
+
+  // Blocks are produced even when nobody asks (so submissions commit); unref'd so it never keeps the
+  // process alive. With a ManualClock it finds nothing due until the test advances the clock.
+  const producer = setInterval(() => {
+    try {
+      engine.tick();
+    } catch (error) {
+      console.error("block producer failed:", error);
+    }
+  }, Math.min(config.blockIntervalMs, MAX_TIMER_MS));
+  producer.unref();
+
+  let address: string;
+  try {
+    address = await app.listen({ port: options.port ?? 0, host: options.host ?? "127.0.0.1" });
+  } catch (error) {
+    clearInterval(producer);
+    await app.close();
+    throw error;
+  }
+  return {
+    url: `${address}/v1`,
+    fixtures,
+    clock: config.clock,
+    engine,
+    async close() {
+      clearInterval(producer);
+      await app.close();
+    },
+  };
+}
