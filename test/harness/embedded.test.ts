@@ -7,7 +7,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { CHROMIUM_MISSING, hasChromium, renderedDom } from "../support/chromium.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const TSX = join(ROOT, "node_modules/tsx/dist/cli.mjs");
@@ -24,6 +26,8 @@ function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: st
     });
   });
 }
+
+const runs = new Map<string, { dir: string; summary: { requirements: { id: string; status: string }[] } }>();
 
 describe.each(["node", "aptos"])("ledger-conformance against the embedded reference node (profile %s)", (profile) => {
   it("writes summary.json, junit.xml and html/index.html and exits as its summary says", { timeout: 900_000 }, async () => {
@@ -44,5 +48,22 @@ describe.each(["node", "aptos"])("ledger-conformance against the embedded refere
     expect(headers.checks).toBeGreaterThan(0);
     expect(headers.status).toBe("passed");
     expect(summary.requests).toBeGreaterThan(1);
+    runs.set(profile, { dir, summary });
+  });
+});
+
+describe("the HTML report", () => {
+  it("shows the requirement matrix and every requirement's status when opened in a browser", async (context) => {
+    context.skip(!hasChromium(), CHROMIUM_MISSING);
+    const run = runs.get("node");
+    expect(run, "the node-profile run above wrote a report").toBeDefined();
+    const dom = await renderedDom(pathToFileURL(join(run!.dir, "html", "index.html")).href, 2_000);
+    expect(dom).toMatch(/<table class="matrix">/);
+    expect(dom).toMatch(/Conforming|Not conforming/);
+    expect(run!.summary.requirements.length).toBeGreaterThan(10);
+    for (const r of run!.summary.requirements) {
+      expect(dom, r.id).toContain(`id="req-${r.id}"`);
+      expect(dom, r.id).toMatch(new RegExp(`id="req-${r.id.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}">\\s*<summary><span class="badge s-${r.status}">`));
+    }
   });
 });

@@ -1,19 +1,14 @@
 // §4.1: /v1/spec renders the interface offline from the node's own copy of schemas/openapi.yaml, which
 // /v1/spec.yaml and /v1/spec.json serve.
 
-import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { promisify } from "node:util";
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { startNode, type RunningNode } from "../../../src/node/index.ts";
 import { DEFAULT_SPEC_PATH } from "../../../src/node/http/spec-document.ts";
 import { ManualClock } from "../../../src/node/ledger/index.ts";
+import { CHROMIUM_MISSING, hasChromium, renderedDom } from "../../support/chromium.ts";
 import { call, expectError, expectOk, header } from "./helpers.ts";
-
-const CHROMIUM = "/usr/bin/chromium";
 
 let node: RunningNode;
 beforeAll(async () => {
@@ -63,34 +58,13 @@ describe("the spec page", () => {
   });
 
   it("renders every operation in headless Chromium, offline", async (context) => {
-    context.skip(!existsSync(CHROMIUM), `${CHROMIUM} is missing (CI installs Debian's chromium)`);
-    const profile = mkdtempSync(join(tmpdir(), "ledger-node-chromium-"));
-    try {
-      const { stdout } = await promisify(execFile)(
-        CHROMIUM,
-        [
-          "--headless",
-          "--no-sandbox",
-          "--disable-gpu",
-          "--disable-background-networking",
-          "--disable-component-update",
-          "--disable-sync",
-          "--no-first-run",
-          `--user-data-dir=${profile}`,
-          "--virtual-time-budget=10000",
-          "--dump-dom",
-          `${node.url}/spec`,
-        ],
-        { timeout: 60_000, maxBuffer: 64 * 1024 * 1024 },
-      );
+    context.skip(!hasChromium(), CHROMIUM_MISSING);
+    const stdout = await renderedDom(`${node.url}/spec`);
       const spec = (await call(node.url, "/spec.json")).json() as OpenApi;
       const operations = Object.values(spec.paths).flatMap((methods) => Object.values(methods).map((op) => op.operationId));
       expect(operations.length).toBeGreaterThanOrEqual(10);
       // Swagger UI gives every rendered operation an element id ending in its operationId.
       for (const operationId of operations) expect(stdout, operationId).toMatch(new RegExp(`id="operations-[^"]*-${operationId}"`));
       for (const path of Object.keys(spec.paths)) expect(stdout, path).toContain(`data-path="${path}"`);
-    } finally {
-      rmSync(profile, { recursive: true, force: true });
-    }
   });
 });
