@@ -1,0 +1,103 @@
+// §4.8 Submit transaction, bodies that are no transaction at all: none, bytes that are not one BCS
+// signed transaction, text that is not JSON, JSON missing a member of §2.8, and a body far above any
+// limit (§4.8 lists 413; §8 leaves the size unstated, design §5 says 8 MiB by default).
+//
+// Nothing here could be accepted by any node (garbage, or transactions of a fresh key that owns no
+// account), so these checks need no fixture and run against every target, read-only ones included.
+// What they catch is a node that crashes (500), hangs, or takes garbage for a transaction.
+
+import { check, describeEndpoint, type CheckContext, type HttpResponse } from "../src/harness/index.ts";
+import { buildTransfer, strangerSetup } from "./support/submission.ts";
+
+/** Well above design §5's default limit of 8 MiB. */
+const OVERSIZED_BYTES = 9 * 1024 * 1024;
+
+/** A complete submission request of a key no node knows: only what a check removes from it is wrong. */
+function strangerTransaction() {
+  const setup = strangerSetup();
+  return buildTransfer(setup, { sequenceNumber: 0n });
+}
+
+/**
+ * Sends the oversized body and returns the node's answer. A node may answer as soon as it reads the
+ * Content-Length and close the connection while the client is still sending (fine by HTTP); the
+ * client then sees a write error and loses that answer. So when the full send gets no answer, the
+ * same request is sent over a bare socket with only its first 64 KiB, to read the answer the node gives
+ * from the declared length. A node that answers neither way fails the check ("an HTTP answer").
+ */
+async function sendOversized(t: CheckContext): Promise<HttpResponse> {
+  const body = new Uint8Array(OVERSIZED_BYTES);
+  const full = await t.tryRequest({ method: "POST", path: "/transactions", bcs: body });
+  if (full.ok) return full.response;
+  const raw = await t.requestRaw({
+    method: "POST",
+    path: "/transactions",
+    headers: { "content-type": t.profile.bcsSubmissionType, accept: "application/json" },
+    body: body.subarray(0, 64 * 1024),
+    contentLength: OVERSIZED_BYTES,
+    ending: "keep-open",
+  });
+  if (raw.response !== undefined) return raw.response;
+  return t.fail(`an HTTP answer to a ${OVERSIZED_BYTES}-byte body (sent whole: ${full.failure.message}; declared, first 64 KiB sent: ${raw.end}${raw.error ? ` ${raw.error}` : ""})`);
+}
+
+describeEndpoint("submit_transaction", () => {
+  check("4.8/body-required", { variant: "no body, no Content-Type" }, async (t) => {
+    const res = await t.request({ method: "POST", path: "/transactions" });
+    t.expectStatus(res, 400);
+  });
+
+  check("4.8/body-required", { variant: "empty application/json body" }, async (t) => {
+    const res = await t.request({ method: "POST", path: "/transactions", body: "", contentType: "application/json" });
+    t.expectStatus(res, 400);
+  });
+
+  check("4.8/body-required", { variant: "empty BCS body" }, async (t) => {
+    const res = await t.request({ method: "POST", path: "/transactions", bcs: new Uint8Array() });
+    t.expectStatus(res, 400);
+  });
+
+  check("4.8/broken-bcs-rejected", { variant: "garbage bytes" }, async (t) => {
+    const res = await t.request({ method: "POST", path: "/transactions", bcs: new Uint8Array(64).fill(0xff) });
+    t.expectStatus(res, 400);
+  });
+
+  check("4.8/broken-bcs-rejected", { variant: "a signed transaction cut short" }, async (t) => {
+    const { bytes } = strangerTransaction();
+    const res = await t.request({ method: "POST", path: "/transactions", bcs: bytes.subarray(0, bytes.length - 10) });
+    t.expectStatus(res, 400);
+  });
+
+  check("4.8/broken-json-rejected", { variant: "an unterminated object" }, async (t) => {
+    const res = await t.request({ method: "POST", path: "/transactions", body: '{"sender": "0x1", "sequence_number": ', contentType: "application/json" });
+    t.expectStatus(res, 400);
+  });
+
+  check("4.8/broken-json-rejected", { variant: "plain words" }, async (t) => {
+    const res = await t.request({ method: "POST", path: "/transactions", body: "not a transaction", contentType: "application/json" });
+    t.expectStatus(res, 400);
+  });
+
+  check("4.8/json-missing-member-rejected", async (t) => {
+    const { json } = strangerTransaction();
+    const members = ["sender", "sequence_number", "max_gas_amount", "gas_unit_price", "expiration_timestamp_secs", "payload", "signature"];
+    for (const member of members) {
+      t.expect(member in json, `the complete request the suite starts from has ${member}`);
+      const body = Object.fromEntries(Object.entries(json).filter(([k]) => k !== member));
+      const res = await t.request({ method: "POST", path: "/transactions", json: body });
+      t.expect(res.status === 400, `status 400 for a submission without ${member}`, res, `status ${res.status}`);
+    }
+  });
+
+  check("4.8/oversized-body-refused", { timeoutMs: 60_000 }, async (t) => {
+    const res = await sendOversized(t);
+    const accepted = res.status >= 200 && res.status < 300;
+    const serverFailure = res.status >= 500;
+    t.expect(!accepted && !serverFailure, `neither a 2xx nor a 5xx for a ${OVERSIZED_BYTES}-byte body`, res, `status ${res.status}`);
+  });
+
+  check("4.8/oversized-body-413", { timeoutMs: 60_000 }, async (t) => {
+    const res = await sendOversized(t);
+    t.expectStatus(res, 413);
+  });
+});

@@ -1,0 +1,354 @@
+// What the §4.8 suites need to build and send real transactions: the sender's next sequence number
+// (from its transaction summaries, §4.3: the interface has no account endpoint), the chain id (from the
+// §2.7 header), the gas unit price (§4.6), the parameter types of 0x1::aptos_account::transfer (from its
+// ABI, §4.4: the JSON form of the arguments needs them), and a transfer signed with the codec.
+//
+// Sequence numbers: summaries show committed transactions only, so this worker remembers the next
+// number after every transaction it got accepted; a pending one is never reused with another payload.
+
+import {
+  bytesEqual,
+  decodeSignedTransaction,
+  Ed25519Account,
+  encodeMoveValue,
+  encodeSignedTransaction,
+  formatAddress,
+  parseAddress,
+  parseTypeTag,
+  signedTransactionToJson,
+  toHex,
+  transactionHash,
+  type FunctionParams,
+  type RawTransactionInput,
+  type SignedTransaction,
+  type TransactionPayloadInput,
+} from "../../src/codec/index.ts";
+import { CheckSkipped, type CheckContext, type HttpResponse } from "../../src/harness/index.ts";
+
+/** A transfer of this many octas: small, so a run costs the fixtures accounts next to nothing. */
+export const TRANSFER_AMOUNT = 100n;
+/** Enough for a transfer on the family's nodes, small enough for any funded account to cover. */
+export const MAX_GAS_AMOUNT = 20_000n;
+/** How long a valid transaction stays valid (the brief: now + 60 s). */
+const TTL_SECONDS = 60n;
+/** How long an accepted transaction may take to show up in the sender's summaries. */
+export const COMMIT_TIMEOUT_MS = 10_000;
+const POLL_INTERVAL_MS = 250;
+
+/** Which fixtures account sends: different files use different senders, so their sequence numbers never race. */
+export type SenderRole = "accepted" | "rejected";
+
+export interface SubmitSetup {
+  /** The key that signs. */
+  readonly sender: Ed25519Account;
+  /** The sender's address as the fixtures give it (a rotated key's account keeps its first address). */
+  readonly senderBytes: Uint8Array;
+  /** formatAddress of the sender. */
+  readonly senderAddress: string;
+  readonly recipient: string;
+  readonly chainId: number;
+  readonly gasUnitPrice: bigint;
+  /** Chain time (X-NODE-LEDGER-TIMESTAMPUSEC) in whole seconds when the setup was read. */
+  readonly chainNowSeconds: bigint;
+  /** Parameter types of the transfer function, for the JSON form. */
+  readonly functionParams: FunctionParams;
+}
+
+export interface BuiltTransaction {
+  readonly raw: RawTransactionInput;
+  readonly signed: SignedTransaction;
+  /** The BCS body of a BCS submission. */
+  readonly bytes: Uint8Array;
+  /** The body of a JSON submission (design §5 member names). */
+  readonly json: Record<string, unknown>;
+  /** transactionHash of `bytes`, as 0x + 64 hex digits. */
+  readonly hash: string;
+  readonly sequenceNumber: bigint;
+}
+
+export type SubmitFormat = "bcs" | "json";
+
+// The next sequence number each sender may use, as far as this worker knows (committed or pending).
+const nextKnown = new Map<string, bigint>();
+
+/** The fixtures accounts (the check has called t.needsFixture("accounts")), the sender and the recipient for a role. */
+function pickAccounts(t: CheckContext, role: SenderRole): { sender: Ed25519Account; senderBytes: Uint8Array; recipient: string } {
+  const accounts = t.needsFixture("accounts");
+  // The last accounts of the list: other suites tend to start at the first one.
+  const index = Math.max(0, accounts.length - (role === "accepted" ? 1 : 2));
+  const entry = accounts[index] as (typeof accounts)[number];
+  const sender = Ed25519Account.fromHex(entry.privateKey);
+  const other = accounts.find((_, i) => i !== index) ?? entry;
+  return { sender, senderBytes: parseAddress(entry.address), recipient: formatAddress(parseAddress(other.address)) };
+}
+
+/** Reads what signing needs from the node: chain id, chain time and gas price (one §4.6 call), and the transfer ABI. */
+export async function submitSetup(t: CheckContext, role: SenderRole): Promise<SubmitSetup> {
+  const { sender, senderBytes, recipient } = pickAccounts(t, role);
+  const gas = await t.request({ path: "/estimate_gas_price" });
+  t.expectStatus(gas, 200);
+  const gasUnitPrice = (gas.json as { gas_estimate?: unknown } | undefined)?.gas_estimate;
+  t.expect(Number.isSafeInteger(gasUnitPrice), "a gas_estimate integer from /estimate_gas_price (to set gas_unit_price)", gas);
+  const chainHeader = t.header(gas, "CHAIN-ID");
+  const chainId = chainHeader !== undefined && /^[0-9]+$/.test(chainHeader) ? Number(chainHeader) : t.fixtures.chainId;
+  t.expect(chainId !== undefined && chainId <= 255, `a ${t.headerName("CHAIN-ID")} header (the chain id to sign for)`, gas);
+  const usec = t.header(gas, "LEDGER-TIMESTAMPUSEC");
+  const chainNowSeconds = usec !== undefined && /^[0-9]+$/.test(usec) ? BigInt(usec) / 1_000_000n : BigInt(Math.floor(Date.now() / 1000));
+
+  const module = await t.request({ path: "/accounts/0x1/module/aptos_account" });
+  t.expectStatus(module, 200);
+  const functions = (module.json as { abi?: { exposed_functions?: unknown } } | undefined)?.abi?.exposed_functions;
+  const transfer = Array.isArray(functions)
+    ? (functions as { name?: unknown; params?: unknown }[]).find((f) => f.name === "transfer")
+    : undefined;
+  const params = Array.isArray(transfer?.params) ? (transfer.params as unknown[]).filter((p): p is string => typeof p === "string") : undefined;
+  t.expect(params !== undefined, "the ABI of 0x1::aptos_account with a transfer function and its params (for the JSON form)", module);
+  const nonSigner = (params ?? []).filter((p) => !/^&?\s*signer$/.test(p.trim()));
+  const functionParams: FunctionParams = (address, moduleName, functionName) =>
+    address === "0x1" && moduleName === "aptos_account" && functionName === "transfer" ? nonSigner : undefined;
+
+  return {
+    sender,
+    senderBytes,
+    senderAddress: formatAddress(senderBytes),
+    recipient,
+    chainId: chainId as number,
+    gasUnitPrice: BigInt(gasUnitPrice as number),
+    chainNowSeconds,
+    functionParams,
+  };
+}
+
+interface SummaryJson {
+  sender?: unknown;
+  version?: unknown;
+  transaction_hash?: unknown;
+  replay_protector?: { type?: unknown; sequence_number?: unknown };
+}
+
+/** The sender's summaries (§4.3) from `startVersion` (or the most recent ones); fails the check unless 200 with an array. */
+async function summaries(t: CheckContext, address: string, startVersion?: bigint): Promise<{ res: HttpResponse; items: SummaryJson[] }> {
+  const res = await t.request({
+    path: `/accounts/${address}/transaction_summaries`,
+    query: startVersion === undefined ? {} : { start_version: startVersion.toString(), limit: 100 },
+  });
+  t.expectStatus(res, 200);
+  t.expect(Array.isArray(res.json), "the sender's transaction summaries as a JSON array", res);
+  return { res, items: res.json as SummaryJson[] };
+}
+
+function sentBy(summary: SummaryJson, address: Uint8Array): boolean {
+  try {
+    return typeof summary.sender === "string" && bytesEqual(parseAddress(summary.sender), address);
+  } catch {
+    return false;
+  }
+}
+
+/** The highest sequence number among the sender's committed transactions (most recent summaries), if any. */
+export async function lastCommittedSequenceNumber(t: CheckContext, setup: SubmitSetup): Promise<bigint | undefined> {
+  const { items } = await summaries(t, setup.senderAddress);
+  let last: bigint | undefined;
+  for (const s of items) {
+    const seq = s.replay_protector?.sequence_number;
+    if (!sentBy(s, setup.senderBytes) || s.replay_protector?.type !== "sequence_number" || typeof seq !== "string" || !/^[0-9]+$/.test(seq)) continue;
+    if (last === undefined || BigInt(seq) > last) last = BigInt(seq);
+  }
+  return last;
+}
+
+/** The sender's next sequence number: after its last committed transaction (0 without one), or after what this worker got accepted. */
+export async function nextSequenceNumber(t: CheckContext, setup: SubmitSetup): Promise<bigint> {
+  const last = await lastCommittedSequenceNumber(t, setup);
+  const committedNext = last === undefined ? 0n : last + 1n;
+  const known = nextKnown.get(setup.senderAddress) ?? 0n;
+  return committedNext > known ? committedNext : known;
+}
+
+/** Records that `sequenceNumber` is taken (its transaction was accepted, or is pending elsewhere). */
+export function markSequenceNumberUsed(setup: SubmitSetup, sequenceNumber: bigint): void {
+  const known = nextKnown.get(setup.senderAddress) ?? 0n;
+  if (sequenceNumber + 1n > known) nextKnown.set(setup.senderAddress, sequenceNumber + 1n);
+}
+
+export interface TransferOptions {
+  readonly sequenceNumber: bigint;
+  readonly amount?: bigint;
+  readonly chainId?: number;
+  readonly expirationTimestampSecs?: bigint;
+  /** Another payload than the transfer (e.g. a module bundle). */
+  readonly payload?: TransactionPayloadInput;
+}
+
+/** Expiration of a valid transaction: 60 s after the later of chain time and this machine's clock. */
+export function validExpiration(setup: SubmitSetup): bigint {
+  const wall = BigInt(Math.floor(Date.now() / 1000));
+  return (wall > setup.chainNowSeconds ? wall : setup.chainNowSeconds) + TTL_SECONDS;
+}
+
+/** Expiration of an expired transaction: 60 s before the earlier of chain time and this machine's clock. */
+export function pastExpiration(setup: SubmitSetup): bigint {
+  const wall = BigInt(Math.floor(Date.now() / 1000));
+  const now = wall < setup.chainNowSeconds ? wall : setup.chainNowSeconds;
+  return now > TTL_SECONDS ? now - TTL_SECONDS : 0n;
+}
+
+export function transferPayload(setup: SubmitSetup, amount: bigint = TRANSFER_AMOUNT): TransactionPayloadInput {
+  return {
+    EntryFunction: {
+      module: { address: parseAddress("0x1"), name: "aptos_account" },
+      function: "transfer",
+      ty_args: [],
+      args: [encodeMoveValue(parseTypeTag("address"), setup.recipient), encodeMoveValue(parseTypeTag("u64"), amount.toString())],
+    },
+  };
+}
+
+/** A transfer (or the given payload) from the sender, signed with the codec. */
+export function buildTransfer(setup: SubmitSetup, options: TransferOptions): BuiltTransaction {
+  const raw: RawTransactionInput = {
+    sender: setup.senderBytes,
+    sequence_number: options.sequenceNumber,
+    payload: options.payload ?? transferPayload(setup, options.amount),
+    max_gas_amount: MAX_GAS_AMOUNT,
+    gas_unit_price: setup.gasUnitPrice,
+    expiration_timestamp_secs: options.expirationTimestampSecs ?? validExpiration(setup),
+    chain_id: options.chainId ?? setup.chainId,
+  };
+  return finish(setup, raw, setup.sender.signTransaction(raw), options.sequenceNumber);
+}
+
+/** The same transaction with one bit of its ed25519 signature flipped. */
+export function withTamperedSignature(setup: SubmitSetup, tx: BuiltTransaction): BuiltTransaction {
+  const auth = tx.signed.authenticator;
+  if (auth.$kind !== "Ed25519") throw new Error("withTamperedSignature: expected an Ed25519 authenticator");
+  const signature = new Uint8Array(auth.Ed25519.signature);
+  signature[0] = (signature[0] ?? 0) ^ 0x01;
+  const signed = { raw_txn: tx.raw, authenticator: { Ed25519: { public_key: auth.Ed25519.public_key, signature } } };
+  const bytes = encodeSignedTransaction(signed);
+  return finish(setup, tx.raw, decodeSignedTransaction(bytes), tx.sequenceNumber);
+}
+
+function finish(setup: SubmitSetup, raw: RawTransactionInput, signed: SignedTransaction, sequenceNumber: bigint): BuiltTransaction {
+  const bytes = encodeSignedTransaction(signed);
+  return {
+    raw,
+    signed,
+    bytes,
+    json: signedTransactionToJson(signed, { functionParams: setup.functionParams }),
+    hash: toHex(transactionHash(bytes)),
+    sequenceNumber,
+  };
+}
+
+/** Sends a built transaction in one of the two §4.8 formats. */
+export function send(t: CheckContext, tx: BuiltTransaction, format: SubmitFormat, accept: "json" | "bcs" = "json"): Promise<HttpResponse> {
+  return t.request({ method: "POST", path: "/transactions", accept, ...(format === "bcs" ? { bcs: tx.bytes } : { json: tx.json }) });
+}
+
+/** A node that accepted what it should have refused took the sequence number: later checks must skip it. */
+export function noteIfAccepted(setup: SubmitSetup, tx: BuiltTransaction, res: HttpResponse): void {
+  if (res.status >= 200 && res.status < 300) markSequenceNumberUsed(setup, tx.sequenceNumber);
+}
+
+/** Whether a 400 says the sequence number is taken (committed or pending): a race, not a verdict on the transaction. */
+export function isSequenceConflict(res: HttpResponse): boolean {
+  if (res.status !== 400) return false;
+  const body = res.json as { error_code?: unknown; vm_error_code?: unknown } | undefined;
+  return (
+    body?.error_code === "invalid_transaction_update" ||
+    body?.error_code === "sequence_number_too_old" ||
+    (body?.error_code === "vm_error" && body.vm_error_code === 3)
+  );
+}
+
+const ATTEMPTS = 3;
+
+/**
+ * Builds a valid transfer at the sender's next sequence number and sends it; when the node says the
+ * number is taken (another worker's transaction, pending or just committed), moves on to the next one,
+ * at most three times. Returns the last attempt. A 2xx marks the number used.
+ */
+export async function submitValidTransfer(
+  t: CheckContext,
+  setup: SubmitSetup,
+  format: SubmitFormat,
+  accept: "json" | "bcs" = "json",
+): Promise<{ res: HttpResponse; tx: BuiltTransaction }> {
+  let last: { res: HttpResponse; tx: BuiltTransaction } | undefined;
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const sequenceNumber = await nextSequenceNumber(t, setup);
+    const tx = buildTransfer(setup, { sequenceNumber });
+    const res = await send(t, tx, format, accept);
+    last = { res, tx };
+    if (res.status >= 200 && res.status < 300) {
+      markSequenceNumberUsed(setup, sequenceNumber);
+      return last;
+    }
+    if (!isSequenceConflict(res)) return last;
+    markSequenceNumberUsed(setup, sequenceNumber);
+  }
+  return last as { res: HttpResponse; tx: BuiltTransaction };
+}
+
+/** The ledger version a response reports (X-NODE-LEDGER-VERSION), if any. */
+export function ledgerVersionOf(t: CheckContext, res: HttpResponse): bigint | undefined {
+  const v = t.header(res, "LEDGER-VERSION");
+  return v !== undefined && /^[0-9]+$/.test(v) ? BigInt(v) : undefined;
+}
+
+/**
+ * Polls the sender's summaries from `startVersion` until one carries `hash`, for up to COMMIT_TIMEOUT_MS.
+ * Returns the summary found (or undefined) and the last response.
+ */
+export async function waitForCommit(
+  t: CheckContext,
+  setup: SubmitSetup,
+  hash: string,
+  startVersion: bigint,
+): Promise<{ summary: SummaryJson | undefined; res: HttpResponse }> {
+  const deadline = Date.now() + COMMIT_TIMEOUT_MS;
+  for (;;) {
+    const { res, items } = await summaries(t, setup.senderAddress, startVersion);
+    const summary = items.find((s) => typeof s.transaction_hash === "string" && s.transaction_hash.toLowerCase() === hash.toLowerCase());
+    if (summary !== undefined || Date.now() + POLL_INTERVAL_MS > deadline) return { summary, res };
+    await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));
+  }
+}
+
+/**
+ * A sequence number the sender has already used in a committed transaction. Without one, commits a
+ * transfer first; a node that does not commit it within the timeout leaves the check skipped (the
+ * commit itself is 4.8/accepted-transaction-committed's concern).
+ */
+export async function committedSequenceNumber(t: CheckContext, setup: SubmitSetup): Promise<bigint> {
+  const last = await lastCommittedSequenceNumber(t, setup);
+  if (last !== undefined) return last;
+  const { res, tx } = await submitValidTransfer(t, setup, "bcs");
+  t.expect(res.status >= 200 && res.status < 300, "a valid transfer accepted (to get a committed sequence number)", res);
+  const from = ledgerVersionOf(t, res) ?? 0n;
+  const { summary } = await waitForCommit(t, setup, tx.hash, from);
+  if (summary === undefined) throw new CheckSkipped(`the transfer ${tx.hash} was not committed within ${COMMIT_TIMEOUT_MS / 1000} s, so no sequence number is stale yet`);
+  return tx.sequenceNumber;
+}
+
+/**
+ * A fresh key no node has seen, with the family's transfer signature (address, u64) and no request to
+ * the node: its transactions cannot be accepted anywhere (no such account), so malformed variants of
+ * them are safe to send to any target.
+ */
+export function strangerSetup(): SubmitSetup {
+  const sender = Ed25519Account.generate();
+  const params = ["address", "u64"];
+  return {
+    sender,
+    senderBytes: sender.address,
+    senderAddress: formatAddress(sender.address),
+    recipient: "0x1",
+    chainId: 0,
+    gasUnitPrice: 100n,
+    chainNowSeconds: BigInt(Math.floor(Date.now() / 1000)),
+    functionParams: (address, moduleName, functionName) =>
+      address === "0x1" && moduleName === "aptos_account" && functionName === "transfer" ? params : undefined,
+  };
+}
