@@ -1,0 +1,334 @@
+// §4.3 List account transaction summaries: GET /v1/accounts/{address}/transaction_summaries answers
+// 200 with the summaries (§2.3) of the account's committed transactions, always ascending by version,
+// as JSON or as BCS (§4). start_version: the output starts there; only end_version: it ends there;
+// neither: the most recent ones; limit (a uint16, §8): the maximum number. Design §5 fills in the
+// member names, the default and maximum page size (100, larger limits clamped, limit=0 is 400), the
+// error code of malformed values (web_framework_error) and [] for an unknown account: SHOULDs.
+//
+// The account comes from the `transactionsAccount` fixture. The ledger keeps moving while the suite
+// runs, so windows are picked from the ledger headers of the node's own answers, and answers are only
+// compared over windows that later commits cannot change (a full page from a start, or an end at or
+// below a version already reported). Every response is also checked by the harness against the
+// observed-status contract.
+
+import { parseAddress, sha3_256, toHex, TransactionSummaryListBcs } from "../src/codec/index.ts";
+import { check, CheckNotApplicable, describeEndpoint, type CheckContext, type HttpResponse } from "../src/harness/index.ts";
+import { ledgerWindow, U64_MAX, versionAt, type LedgerWindow } from "./support/ledger-window.ts";
+
+/** An account with no transactions: 32 bytes derived from a label, so failures replay exactly. */
+const UNKNOWN_ACCOUNT = toHex(sha3_256(new TextEncoder().encode("ledger-conformance/unknown-account")));
+/** Design §5: default and maximum page size. */
+const PAGE_SIZE = 100;
+
+type ReplayProtector = { type: "sequence_number"; sequence_number: string } | { type: "nonce"; nonce: string };
+interface Summary {
+  readonly sender: string;
+  readonly version: string;
+  readonly transaction_hash: string;
+  readonly replay_protector: ReplayProtector;
+}
+
+interface Window {
+  readonly start_version?: bigint;
+  readonly end_version?: bigint;
+  readonly limit?: number;
+}
+
+interface Page {
+  readonly res: HttpResponse;
+  readonly items: readonly Summary[];
+  readonly versions: readonly bigint[];
+}
+
+const summariesPath = (address: string) => `/accounts/${address}/transaction_summaries`;
+
+/** One 200 page of summaries as JSON, validated against the TransactionSummaryList schema. */
+async function page(t: CheckContext, address: string, window: Window = {}): Promise<Page> {
+  const res = await t.request({ path: summariesPath(address), query: { ...window } });
+  t.expectStatus(res, 200);
+  const items = t.expectBodyMatchesSchema(res) as Summary[];
+  return { res, items, versions: items.map((s) => BigInt(s.version)) };
+}
+
+/** The fixture account and the ledger window a first answer for it reports. */
+async function accountAndWindow(t: CheckContext): Promise<{ account: string; window: LedgerWindow }> {
+  const account = t.needsFixture("transactionsAccount");
+  const first = await page(t, account, { limit: 1 });
+  return { account, window: ledgerWindow(t, first.res) };
+}
+
+/** A start a quarter of the way into the window: room before pruning reaches it, and history after it. */
+const earlyStart = (window: LedgerWindow) => versionAt(window, 1n, 4n);
+
+function isAscending(versions: readonly bigint[]): boolean {
+  return versions.every((v, i) => i === 0 || (versions[i - 1] as bigint) < v);
+}
+
+const showVersions = (versions: readonly bigint[]) => `versions [${versions.join(", ")}]`;
+
+/** A summary in one canonical form, whichever of JSON and BCS it came from. */
+interface Canonical {
+  readonly sender: string;
+  readonly version: string;
+  readonly hash: string;
+  readonly replay: string;
+}
+
+function canonicalFromJson(s: Summary): Canonical {
+  const rp = s.replay_protector;
+  return {
+    sender: toHex(parseAddress(s.sender)),
+    version: BigInt(s.version).toString(),
+    hash: s.transaction_hash.toLowerCase(),
+    replay: rp.type === "nonce" ? `nonce ${BigInt(rp.nonce)}` : `sequence_number ${BigInt(rp.sequence_number)}`,
+  };
+}
+
+function canonicalFromBcs(s: TransactionSummaryListBcs[number]): Canonical {
+  const rp = s.replay_protector;
+  return {
+    sender: toHex(s.sender),
+    version: s.version.toString(),
+    hash: toHex(s.transaction_hash),
+    replay: rp.$kind === "Nonce" ? `nonce ${rp.Nonce}` : `sequence_number ${rp.SequenceNumber}`,
+  };
+}
+
+// --- Malformed values: each is checked twice, its 400 (a MUST, or a SHOULD for limit=0) and its
+// design §5 code web_framework_error (a SHOULD).
+
+interface MalformedCase {
+  readonly requirement: string;
+  readonly variant: string;
+  /** The address to ask for; default the fixture account, or the unknown one without fixtures. */
+  readonly address?: string;
+  readonly query?: Readonly<Record<string, string>>;
+}
+
+const MALFORMED: readonly MalformedCase[] = [
+  { requirement: "4.3/limit-zero-rejected", variant: "limit=0", query: { limit: "0" } },
+  ...[
+    { what: "above 65535", value: "65536" },
+    { what: "negative", value: "-1" },
+    { what: "fractional", value: "1.5" },
+    { what: "not a number", value: "ten" },
+  ].map(({ what, value }) => ({ requirement: "4.3/malformed-limit-rejected", variant: `limit ${what}`, query: { limit: value } })),
+  ...[
+    { what: "not hex", address: "0xzz" },
+    { what: "empty after 0x", address: "0x" },
+    { what: "longer than 64 hex digits", address: `0x1${"0".repeat(64)}` },
+  ].map(({ what, address }) => ({ requirement: "4.3/malformed-address-rejected", variant: `address ${what}`, address })),
+  ...(["start_version", "end_version"] as const).flatMap((name) =>
+    [
+      { what: "not a number", value: "ten" },
+      { what: "negative", value: "-1" },
+      { what: "above 2^64-1", value: (U64_MAX + 1n).toString() },
+    ].map(({ what, value }) => ({ requirement: "4.3/malformed-version-rejected", variant: `${name} ${what}`, query: { [name]: value } })),
+  ),
+];
+
+function sendMalformed(t: CheckContext, c: MalformedCase): Promise<HttpResponse> {
+  const address = c.address ?? t.fixtures.transactionsAccount ?? UNKNOWN_ACCOUNT;
+  return t.request({ path: summariesPath(address), ...(c.query === undefined ? {} : { query: c.query }) });
+}
+
+describeEndpoint("get_account_transaction_summaries", () => {
+  check("4.3/summary-list", async (t) => {
+    const account = t.needsFixture("transactionsAccount");
+    const res = await t.request({ path: summariesPath(account) });
+    t.expectStatus(res, 200);
+    t.expectMediaType(res, "application/json");
+    const items = t.expectBodyMatchesSchema(res) as Summary[];
+    t.expect(items.length > 0, "summaries for the transactions account, which has committed transactions (fixture)", res);
+  });
+
+  // --- Order and limit, for each way of choosing the window.
+
+  const windows: readonly { variant: string; pick: (w: LedgerWindow) => Window }[] = [
+    { variant: "neither start_version nor end_version", pick: () => ({}) },
+    { variant: "start_version", pick: (w) => ({ start_version: earlyStart(w) }) },
+    { variant: "only end_version", pick: (w) => ({ end_version: versionAt(w, 1n, 2n) }) },
+  ];
+
+  for (const { variant, pick } of windows) {
+    check("4.3/ascending-order", { variant }, async (t) => {
+      const { account, window } = await accountAndWindow(t);
+      const p = await page(t, account, { ...pick(window), limit: 25 });
+      t.expect(isAscending(p.versions), "versions strictly ascending", p.res, showVersions(p.versions));
+    });
+  }
+
+  for (const [i, { variant, pick }] of windows.entries()) {
+    const limit = [1, 3, 7][i] as number;
+    check("4.3/limit-respected", { variant: `${variant}, limit=${limit}` }, async (t) => {
+      const { account, window } = await accountAndWindow(t);
+      const p = await page(t, account, { ...pick(window), limit });
+      t.expect(p.items.length <= limit, `at most limit=${limit} summaries`, p.res, `${p.items.length} summaries`);
+    });
+  }
+
+  // --- The window.
+
+  check("4.3/start-version", async (t) => {
+    const { account, window } = await accountAndWindow(t);
+    const start = earlyStart(window);
+    const short = await page(t, account, { start_version: start, limit: 3 });
+    const long = await page(t, account, { start_version: start, limit: 6 });
+    if (short.items.length === 0 && long.items.length === 0) {
+      throw new CheckNotApplicable(`the account has no summaries from version ${start} on`);
+    }
+    for (const p of [short, long]) {
+      t.expect(p.versions.every((v) => v >= start), `every version >= start_version ${start}`, p.res, showVersions(p.versions));
+    }
+    // Both start at the same place: the shorter page is where the longer one begins.
+    const n = Math.min(short.items.length, long.items.length);
+    t.expectEqual(long.items.slice(0, n), short.items.slice(0, n), `the first ${n} summaries from start_version ${start}, with limit 6 and with limit 3`, long.res);
+  });
+
+  check("4.3/end-version", async (t) => {
+    const { account, window } = await accountAndWindow(t);
+    // The middle of the window: the account has summaries after it that the answer must leave out.
+    const end = versionAt(window, 1n, 2n);
+    const p = await page(t, account, { end_version: end, limit: 10 });
+    if (p.items.length === 0) throw new CheckNotApplicable(`the account has no summaries up to version ${end}`);
+    t.expect(p.versions.every((v) => v <= end), `every version <= end_version ${end}`, p.res, showVersions(p.versions));
+  });
+
+  check("4.3/end-version-window", async (t) => {
+    const { account, window } = await accountAndWindow(t);
+    const start = earlyStart(window);
+    const forward = await page(t, account, { start_version: start, limit: 5 });
+    const last = forward.versions[forward.versions.length - 1];
+    if (last === undefined) throw new CheckNotApplicable(`the account has no summaries from version ${start} on`);
+    const k = forward.items.length;
+    const back = await page(t, account, { end_version: last, limit: k });
+    t.expectEqual(back.items, forward.items, `the last ${k} summaries up to end_version ${last} = the ${k} from start_version ${start}`, back.res);
+  });
+
+  check("4.3/default-most-recent", async (t) => {
+    const account = t.needsFixture("transactionsAccount");
+    const recent = await page(t, account);
+    const { latest, oldest } = ledgerWindow(t, recent.res);
+    const last = recent.versions[recent.versions.length - 1];
+    // A page ending at the reported version has left nothing out.
+    if (last !== undefined && last >= latest) return;
+    // Nothing the account committed at or below `latest` may come after the default page's last summary.
+    const from = last === undefined ? oldest : last + 1n;
+    const after = await page(t, account, { start_version: from, limit: PAGE_SIZE });
+    const missed = after.versions.filter((v) => v <= latest);
+    t.expect(
+      missed.length === 0,
+      `the default page (ledger version ${latest}, last summary ${last ?? "none"}) holds the most recent summaries: none between it and version ${latest}`,
+      after.res,
+      `summaries left out at ${showVersions(missed)}`,
+    );
+  });
+
+  check("4.3/address-prefix-optional", async (t) => {
+    const { account, window } = await accountAndWindow(t);
+    // A closed window (it ends at a version already reported) so later commits cannot change it.
+    const closed = { end_version: window.latest, limit: 5 };
+    const withPrefix = await page(t, account, closed);
+    const bare = await page(t, account.replace(/^0x/i, ""), closed);
+    t.expectEqual(bare.items, withPrefix.items, `the summaries for ${account.replace(/^0x/i, "")} = those for ${account}`, bare.res);
+  });
+
+  check("4.3/repeatable", async (t) => {
+    const { account, window } = await accountAndWindow(t);
+    const query = { start_version: versionAt(window, 1n, 2n), limit: 5 };
+    const first = await page(t, account, query);
+    const again = await page(t, account, query);
+    // A full page cannot change; a page that was not full may only have gained later commits.
+    const expected = first.items.length === query.limit ? again.items : again.items.slice(0, first.items.length);
+    t.expectEqual(expected, first.items, "the same window asked again gives the same summaries", again.res);
+  });
+
+  // --- The summaries themselves.
+
+  check("4.3/summary-bcs", async (t) => {
+    const { account, window } = await accountAndWindow(t);
+    const closed = { end_version: window.latest, limit: 10 };
+    const json = await page(t, account, closed);
+    const res = await t.request({ path: summariesPath(account), query: closed, accept: "bcs" });
+    t.expectStatus(res, 200);
+    t.expectMediaType(res, "application/x-bcs");
+    const decoded = t.decodeBcs(res, TransactionSummaryListBcs);
+    t.expectEqual(decoded.map(canonicalFromBcs), json.items.map(canonicalFromJson), "the BCS summaries = the JSON summaries of the same window", res);
+  });
+
+  check("4.3/transaction-hash-form", async (t) => {
+    const account = t.needsFixture("transactionsAccount");
+    const p = await page(t, account);
+    const bad = p.items.map((s) => s.transaction_hash).filter((h) => !/^0x[0-9a-fA-F]{64}$/.test(h));
+    t.expect(bad.length === 0, "every transaction_hash is 0x followed by 64 hex digits", p.res, bad.slice(0, 3).join(", "));
+    const distinct = new Set(p.items.map((s) => s.transaction_hash.toLowerCase()));
+    t.expect(distinct.size === p.items.length, "different transactions have different hashes", p.res, `${distinct.size} distinct hashes for ${p.items.length} summaries`);
+  });
+
+  check("4.3/replay-protector", async (t) => {
+    const account = t.needsFixture("transactionsAccount");
+    const p = await page(t, account);
+    const forms = p.items.map((s) => s.replay_protector);
+    const wrong = forms.filter(
+      (rp) => !(rp.type === "sequence_number" && Object.keys(rp).length === 2) && !(rp.type === "nonce" && Object.keys(rp).length === 2),
+    );
+    t.expect(wrong.length === 0, 'every replay_protector is {type: "sequence_number", sequence_number} or {type: "nonce", nonce}', p.res, JSON.stringify(wrong[0]));
+    // The page is a run of the account's transactions, so the sequence numbers it sent follow each other.
+    const own = toHex(parseAddress(account));
+    const numbers = p.items
+      .filter((s) => toHex(parseAddress(s.sender)) === own)
+      .flatMap((s) => (s.replay_protector.type === "sequence_number" ? [BigInt(s.replay_protector.sequence_number)] : []));
+    const gap = numbers.findIndex((n, i) => i > 0 && n !== (numbers[i - 1] as bigint) + 1n);
+    t.expect(gap === -1, "the account's sequence numbers rise by one from summary to summary", p.res, `sequence numbers [${numbers.join(", ")}]`);
+  });
+
+  // --- Unknown accounts.
+
+  check("4.3/unknown-account", async (t) => {
+    const res = await t.request({ path: summariesPath(UNKNOWN_ACCOUNT) });
+    t.expectStatus(res, 200, 404);
+    if (res.status === 404) t.expectError(res, 404, "account_not_found");
+    else t.expectEqual(res.json, [], "the summaries of an account without transactions", res);
+  });
+
+  check("4.3/unknown-account-empty", async (t) => {
+    const res = await t.request({ path: summariesPath(UNKNOWN_ACCOUNT) });
+    t.expectStatus(res, 200);
+    t.expectEqual(res.json, [], "the summaries of an account without transactions", res);
+  });
+
+  // --- Page size.
+
+  check("4.3/default-page-size", async (t) => {
+    const { account, window } = await accountAndWindow(t);
+    const start = earlyStart(window);
+    const hundred = await page(t, account, { start_version: start, limit: PAGE_SIZE });
+    const unlimited = await page(t, account, { start_version: start });
+    t.expect(unlimited.items.length <= PAGE_SIZE, `at most ${PAGE_SIZE} summaries without limit`, unlimited.res, `${unlimited.items.length}`);
+    // At least as many as limit=100 gave (all 100 when that page was full), and the same ones.
+    t.expect(
+      unlimited.items.length >= hundred.items.length,
+      `without limit, at least the ${hundred.items.length} summaries limit=${PAGE_SIZE} gave`,
+      unlimited.res,
+      `${unlimited.items.length}`,
+    );
+    t.expectEqual(unlimited.items.slice(0, hundred.items.length), hundred.items, `the page without limit begins with the limit=${PAGE_SIZE} page`, unlimited.res);
+  });
+
+  check("4.3/limit-clamped", async (t) => {
+    const { account, window } = await accountAndWindow(t);
+    const p = await page(t, account, { start_version: earlyStart(window), limit: 65535 });
+    t.expect(p.items.length <= PAGE_SIZE, `limit=65535 clamped to ${PAGE_SIZE}`, p.res, `${p.items.length} summaries`);
+  });
+
+  // --- Malformed values.
+
+  for (const c of MALFORMED) {
+    check(c.requirement, { variant: c.variant }, async (t) => {
+      t.expectStatus(await sendMalformed(t, c), 400);
+    });
+    check("4.3/error-codes", { variant: c.variant }, async (t) => {
+      t.expectError(await sendMalformed(t, c), 400, "web_framework_error");
+    });
+  }
+});

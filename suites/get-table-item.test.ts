@@ -1,0 +1,390 @@
+// §4.2 Get table item: POST /v1/tables/{table_handle}/item with the table item request of §2.2
+// ({key_type, value_type, key}, design §5) answers 200 with the item at the given ledger_version
+// (default: the latest), as JSON or as BCS (§4). The spec lists 400, 403, 404, 410, 500, 503 and states
+// only one condition: 410 when the version was pruned. What the spec's types make malformed (the
+// handle, a u64, the required body, a type tag, a key of its type) must be 400; which error code goes
+// with each case is design §5 and a SHOULD (4.2/error-codes).
+//
+// The present key comes from the `table` fixture; versions come from the ledger headers of the node's
+// own answers. Every response is also checked by the harness against the observed-status contract.
+
+import {
+  bytesEqual,
+  CodecError,
+  decodeMoveValue,
+  encodeMoveValue,
+  parseAddress,
+  parseTypeTag,
+  sha3_256,
+  toHex,
+  type TypeTag,
+} from "../src/codec/index.ts";
+import { check, CheckNotApplicable, describeEndpoint, type CheckContext, type HttpResponse, type TableFixture } from "../src/harness/index.ts";
+import { ledgerWindow, U64_MAX, versionAt } from "./support/ledger-window.ts";
+
+/** A handle no table has: 32 bytes derived from a label, so failures replay exactly. */
+const UNKNOWN_HANDLE = toHex(sha3_256(new TextEncoder().encode("ledger-conformance/unknown-table-handle")));
+/** A well-formed request for checks that need no present item. */
+const PLAIN_REQUEST = { key_type: "u64", value_type: "u64", key: "1" } as const;
+
+const itemPath = (handle: string) => `/tables/${handle}/item`;
+const requestOf = (table: TableFixture) => ({ key_type: table.keyType, value_type: table.valueType, key: table.key });
+
+interface ItemQuery {
+  readonly handle?: string;
+  readonly ledgerVersion?: bigint | string;
+  readonly accept?: "json" | "bcs";
+  readonly json?: unknown;
+}
+
+/** POST the fixture's request (or `json`) to the fixture's table (or `handle`). */
+function readItem(t: CheckContext, table: TableFixture, q: ItemQuery = {}): Promise<HttpResponse> {
+  return t.request({
+    method: "POST",
+    path: itemPath(q.handle ?? table.handle),
+    query: { ledger_version: q.ledgerVersion },
+    json: q.json ?? requestOf(table),
+    accept: q.accept ?? "json",
+  });
+}
+
+/** A 200 for the fixture's key at the latest version: the window the checks pick versions from. */
+async function currentWindow(t: CheckContext, table: TableFixture) {
+  const res = await readItem(t, table);
+  t.expectStatus(res, 200);
+  return ledgerWindow(t, res);
+}
+
+/** The fixture's value_type, parsed; a fixture the codec cannot parse makes the check not applicable. */
+function fixtureType(text: string, member: string): TypeTag {
+  try {
+    return parseTypeTag(text);
+  } catch (e) {
+    if (e instanceof CodecError) throw new CheckNotApplicable(`fixture table.${member} ${JSON.stringify(text)} is not a type tag: ${e.message}`);
+    throw e;
+  }
+}
+
+const FRAMEWORK = parseAddress("0x1");
+
+/** Whether the codec can encode values of `tag` without the layout of a user struct. */
+function selfDescribing(tag: TypeTag): boolean {
+  switch (tag.$kind) {
+    case "Signer":
+      return false;
+    case "Vector":
+      return selfDescribing(tag.Vector);
+    case "Struct": {
+      const s = tag.Struct;
+      if (!bytesEqual(s.address, FRAMEWORK)) return false;
+      if (s.module === "string" && s.name === "String") return true;
+      if (s.module === "object" && s.name === "Object") return true;
+      return s.module === "option" && s.name === "Option" && s.type_args.every(selfDescribing);
+    }
+    default:
+      return true;
+  }
+}
+
+/** The JSON body must be a value of `valueType`: it encodes as that type (or, for a user struct, is not null). */
+function expectValueOf(t: CheckContext, valueType: string, value: unknown, res: HttpResponse): void {
+  const tag = fixtureType(valueType, "valueType");
+  if (!selfDescribing(tag)) {
+    t.expect(value !== undefined && value !== null, `a JSON value of ${valueType}`, res);
+    return;
+  }
+  let problem: string | undefined;
+  try {
+    encodeMoveValue(tag, value);
+  } catch (e) {
+    problem = (e as Error).message;
+  }
+  t.expect(problem === undefined, `the JSON body is a value of ${valueType} (its JSON form, docs/architecture.md)`, res, problem);
+}
+
+/** A key of `keyType` that no table is likely to hold; undefined when the suite cannot make one. */
+function unlikelyKey(keyType: TypeTag): unknown {
+  const digest = sha3_256(new TextEncoder().encode("ledger-conformance/absent-table-key"));
+  switch (keyType.$kind) {
+    case "U16":
+      return 0xffff;
+    case "U32":
+      return 0xffffffff;
+    case "U64":
+      return U64_MAX.toString();
+    case "U128":
+      return ((1n << 128n) - 1n).toString();
+    case "U256":
+      return ((1n << 256n) - 1n).toString();
+    case "Address":
+      return toHex(digest);
+    case "Vector":
+      return keyType.Vector.$kind === "U8" ? toHex(digest) : undefined;
+    case "Struct": {
+      const s = keyType.Struct;
+      return bytesEqual(s.address, FRAMEWORK) && s.module === "string" && s.name === "String" ? "ledger-conformance: absent key" : undefined;
+    }
+    default:
+      return undefined; // bool and u8 have too few values to be sure one is absent
+  }
+}
+
+// --- Error cases: each is checked twice, its status (a MUST) and its design §5 code (a SHOULD).
+
+interface ErrorCase {
+  /** The MUST requirement the status belongs to. */
+  readonly requirement: string;
+  readonly variant: string;
+  /** Statuses the MUST accepts. */
+  readonly statuses: readonly number[];
+  /** Status and code(s) design §5 gives the case. */
+  readonly design: { readonly status: number; readonly codes: readonly string[] };
+  readonly send: (t: CheckContext) => Promise<HttpResponse>;
+}
+
+/** The fixture's table and request when there is one, else a well-formed request to a table-less handle. */
+function anyTable(t: CheckContext): TableFixture {
+  return t.fixtures.table ?? { handle: UNKNOWN_HANDLE, keyType: PLAIN_REQUEST.key_type, valueType: PLAIN_REQUEST.value_type, key: PLAIN_REQUEST.key };
+}
+
+const post = (t: CheckContext, handle: string, body: { body?: string; contentType?: string }) =>
+  t.request({ method: "POST", path: itemPath(handle), ...body });
+
+const BODY_400 = { status: 400, codes: ["web_framework_error", "invalid_input"] } as const;
+const FRAMEWORK_400 = { status: 400, codes: ["web_framework_error"] } as const;
+const INPUT_400 = { status: 400, codes: ["invalid_input"] } as const;
+
+const ERROR_CASES: readonly ErrorCase[] = [
+  // Missing items.
+  {
+    requirement: "4.2/missing-item-not-found",
+    variant: "the fixture's key in a table-less handle",
+    statuses: [404],
+    design: { status: 404, codes: ["table_item_not_found"] },
+    send: (t) => readItem(t, t.needsFixture("table"), { handle: UNKNOWN_HANDLE }),
+  },
+  {
+    requirement: "4.2/missing-item-not-found",
+    variant: "an absent key in the fixture's table",
+    statuses: [404],
+    design: { status: 404, codes: ["table_item_not_found"] },
+    send: async (t) => {
+      const table = t.needsFixture("table");
+      const key = unlikelyKey(fixtureType(table.keyType, "keyType"));
+      if (key === undefined) throw new CheckNotApplicable(`cannot make an absent key of type ${table.keyType}`);
+      const res = await readItem(t, table, { json: { ...requestOf(table), key } });
+      // The table may really hold this key; the table-less handle case still covers a node that finds everything.
+      if (res.status === 200) throw new CheckNotApplicable(`the key ${JSON.stringify(key)} chosen as absent is present in the table`);
+      return res;
+    },
+  },
+  // Versions outside the window.
+  {
+    requirement: "4.2/future-version-rejected",
+    variant: "X-NODE-LEDGER-VERSION + 1000000",
+    statuses: [400, 404],
+    design: { status: 404, codes: ["version_not_found"] },
+    send: async (t) => {
+      const table = t.needsFixture("table");
+      const { latest } = await currentWindow(t, table);
+      const ahead = latest + 1_000_000n > U64_MAX ? U64_MAX : latest + 1_000_000n;
+      return readItem(t, table, { ledgerVersion: ahead });
+    },
+  },
+  {
+    requirement: "4.2/future-version-rejected",
+    variant: "2^64-1",
+    statuses: [400, 404],
+    design: { status: 404, codes: ["version_not_found"] },
+    send: (t) => readItem(t, t.needsFixture("table"), { ledgerVersion: U64_MAX }),
+  },
+  ...(["just below the oldest", "0"] as const).map(
+    (variant): ErrorCase => ({
+      requirement: "4.2/pruned-version-gone",
+      variant: `ledger_version ${variant}`,
+      statuses: [410],
+      design: { status: 410, codes: ["version_pruned"] },
+      send: async (t) => {
+        const table = t.needsFixture("table");
+        const { oldest } = await currentWindow(t, table);
+        if (oldest === 0n) {
+          throw new CheckNotApplicable("X-NODE-LEDGER-OLDEST-VERSION is 0: the node has pruned nothing, so no version lies below the oldest");
+        }
+        return readItem(t, table, { ledgerVersion: variant === "0" ? 0n : oldest - 1n });
+      },
+    }),
+  ),
+  // Malformed path and query values.
+  ...[
+    { what: "not hex", handle: "0xzz" },
+    { what: "longer than 32 bytes", handle: `0x1${"0".repeat(64)}` },
+    { what: "empty after 0x", handle: "0x" },
+  ].map(
+    ({ what, handle }): ErrorCase => ({
+      requirement: "4.2/malformed-handle-rejected",
+      variant: `table_handle ${what}`,
+      statuses: [400],
+      design: FRAMEWORK_400,
+      send: (t) => readItem(t, anyTable(t), { handle }),
+    }),
+  ),
+  ...[
+    { what: "non-numeric", value: "ten" },
+    { what: "negative", value: "-1" },
+    { what: "above 2^64-1", value: (U64_MAX + 1n).toString() },
+    { what: "fractional", value: "1.5" },
+  ].map(
+    ({ what, value }): ErrorCase => ({
+      requirement: "4.2/malformed-ledger-version-rejected",
+      variant: `ledger_version ${what}`,
+      statuses: [400],
+      design: FRAMEWORK_400,
+      send: (t) => readItem(t, anyTable(t), { ledgerVersion: value }),
+    }),
+  ),
+  // The body.
+  {
+    requirement: "4.2/body-required",
+    variant: "no body, no Content-Type",
+    statuses: [400],
+    design: BODY_400,
+    send: (t) => post(t, anyTable(t).handle, {}),
+  },
+  {
+    requirement: "4.2/body-required",
+    variant: "empty body, Content-Type application/json",
+    statuses: [400],
+    design: BODY_400,
+    send: (t) => post(t, anyTable(t).handle, { body: "", contentType: "application/json" }),
+  },
+  ...[
+    { what: "not JSON", body: '{"key_type": "u64", "value_type": "u64", "key": ' },
+    { what: "a JSON array", body: '["u64", "u64", "1"]' },
+    { what: "without key", body: '{"key_type": "u64", "value_type": "u64"}' },
+    { what: "without key_type", body: '{"value_type": "u64", "key": "1"}' },
+    { what: "key_type a number", body: '{"key_type": 5, "value_type": "u64", "key": "1"}' },
+    { what: "value_type an object", body: '{"key_type": "u64", "value_type": {"type": "u64"}, "key": "1"}' },
+  ].map(
+    ({ what, body }): ErrorCase => ({
+      requirement: "4.2/malformed-body-rejected",
+      variant: `body ${what}`,
+      statuses: [400],
+      design: BODY_400,
+      send: (t) => post(t, anyTable(t).handle, { body, contentType: "application/json" }),
+    }),
+  ),
+  // Type tags and keys.
+  ...[
+    { variant: "key_type not a type", keyType: "not a type" },
+    { variant: "key_type unclosed vector", keyType: "vector<u64" },
+    { variant: "key_type struct without name", keyType: "0x1::table" },
+  ].map(
+    ({ variant, keyType }): ErrorCase => ({
+      requirement: "4.2/invalid-type-rejected",
+      variant,
+      statuses: [400],
+      design: INPUT_400,
+      send: (t) => readItem(t, anyTable(t), { json: { ...PLAIN_REQUEST, key_type: keyType } }),
+    }),
+  ),
+  {
+    // The key is present, so a node that parses value_type only after finding the item still meets it.
+    requirement: "4.2/invalid-type-rejected",
+    variant: "value_type not a type, for a present key",
+    statuses: [400],
+    design: INPUT_400,
+    send: (t) => {
+      const table = t.needsFixture("table");
+      return readItem(t, table, { json: { ...requestOf(table), value_type: "not a type" } });
+    },
+  },
+  ...[
+    { variant: "u64 key given as a boolean", keyType: "u64", key: true },
+    { variant: "u64 key above 2^64-1", keyType: "u64", key: (U64_MAX + 1n).toString() },
+    { variant: "u8 key 256", keyType: "u8", key: 256 },
+    { variant: "address key not hex", keyType: "address", key: "0xzz" },
+  ].map(
+    ({ variant, keyType, key }): ErrorCase => ({
+      requirement: "4.2/key-mismatch-rejected",
+      variant,
+      statuses: [400],
+      design: INPUT_400,
+      send: (t) => readItem(t, anyTable(t), { json: { ...PLAIN_REQUEST, key_type: keyType, key } }),
+    }),
+  ),
+];
+
+describeEndpoint("get_table_item", () => {
+  check("4.2/item-found", async (t) => {
+    const table = t.needsFixture("table");
+    const res = await readItem(t, table);
+    t.expectStatus(res, 200);
+    t.expectMediaType(res, "application/json");
+    expectValueOf(t, table.valueType, t.expectBodyMatchesSchema(res), res);
+  });
+
+  check("4.2/item-at-ledger-version", async (t) => {
+    const table = t.needsFixture("table");
+    // The latest version at which the key was just read: present there, and inside the window.
+    const { latest } = await currentWindow(t, table);
+    const res = await readItem(t, table, { ledgerVersion: latest });
+    t.expectStatus(res, 200);
+    t.expectMediaType(res, "application/json");
+    expectValueOf(t, table.valueType, t.expectBodyMatchesSchema(res), res);
+  });
+
+  check("4.2/item-bcs", async (t) => {
+    const table = t.needsFixture("table");
+    const tag = fixtureType(table.valueType, "valueType");
+    if (!selfDescribing(tag)) throw new CheckNotApplicable(`values of ${table.valueType} cannot be decoded without the struct's layout`);
+    // Both forms at one explicit version, so a block committed in between changes neither.
+    const { latest } = await currentWindow(t, table);
+    const json = await readItem(t, table, { ledgerVersion: latest });
+    t.expectStatus(json, 200);
+    const bcs = await readItem(t, table, { ledgerVersion: latest, accept: "bcs" });
+    t.expectStatus(bcs, 200);
+    t.expectMediaType(bcs, "application/x-bcs");
+    try {
+      decodeMoveValue(tag, bcs.body);
+    } catch (e) {
+      t.fail(`the BCS body is exactly one value of ${table.valueType}`, bcs, (e as Error).message);
+    }
+    let fromJson: Uint8Array;
+    try {
+      fromJson = encodeMoveValue(tag, json.json);
+    } catch (e) {
+      return t.fail(`the JSON body is a value of ${table.valueType}`, json, (e as Error).message);
+    }
+    // Same value: the JSON form encodes to exactly the BCS body (address forms and the like aside).
+    t.expectEqual(toHex(bcs.body), toHex(fromJson), `the BCS body = BCS of the JSON value ${JSON.stringify(json.json)} at ledger_version ${latest}`, bcs);
+  });
+
+  check("4.2/window-versions-readable", async (t) => {
+    const table = t.needsFixture("table");
+    const window = await currentWindow(t, table);
+    // The oldest version is the boundary a node may get wrong by one; the middle has room to spare.
+    for (const version of [window.oldest, versionAt(window, 1n, 2n)]) {
+      const res = await readItem(t, table, { ledgerVersion: version });
+      if (res.status === 410) {
+        // Pruning may have passed this version since the window was read: only then is 410 right.
+        const now = await currentWindow(t, table);
+        t.expect(now.oldest > version, `410 only once ledger_version ${version} is below the oldest version (now ${now.oldest})`, res);
+        continue;
+      }
+      t.expectStatus(res, 200, 404);
+      const code = (res.json as { error_code?: unknown } | undefined)?.error_code;
+      t.expect(res.status === 200 || code !== "version_not_found", `version ${version}, inside the window, is not reported as version_not_found`, res);
+    }
+  });
+
+  for (const c of ERROR_CASES) {
+    check(c.requirement, { variant: c.variant }, async (t) => {
+      const res = await c.send(t);
+      t.expectStatus(res, ...c.statuses);
+    });
+    check("4.2/error-codes", { variant: c.variant }, async (t) => {
+      const res = await c.send(t);
+      t.expectError(res, c.design.status, ...c.design.codes);
+    });
+  }
+});
