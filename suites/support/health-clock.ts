@@ -1,0 +1,79 @@
+// The §4.7 rule compares the node's latest ledger timestamp with the node's own clock, which the suite
+// cannot read. It uses its own clock instead, trusted to be within a tolerance of the node's, and
+// brackets the ledger timestamp the node judged between the ones reported just before and just after
+// (the ledger never goes back, §2.7). What holds for every node clock and every ledger timestamp in
+// those brackets can be asserted; the rest is undecided and asserted neither way.
+//
+// The tolerance is LEDGER_CONFORMANCE_CLOCK_TOLERANCE_MS when set; else, as in properties/health.test.ts,
+// 25 ms for a loopback target (the node reads the same kernel clock) and 5000 ms for any other.
+
+import { isLoopbackUrl } from "../../src/harness/config.ts";
+import { CheckNotApplicable, type CheckContext, type HttpResponse } from "../../src/harness/index.ts";
+
+export const CLOCK_TOLERANCE_ENV = "LEDGER_CONFORMANCE_CLOCK_TOLERANCE_MS";
+const LOOPBACK_TOLERANCE_MS = 25;
+const REMOTE_TOLERANCE_MS = 5_000;
+
+/** How far the node's clock may be from the suite's, in microseconds. */
+export function clockToleranceUsec(t: CheckContext): bigint {
+  const raw = process.env[CLOCK_TOLERANCE_ENV]?.trim();
+  if (raw === undefined || raw === "") return BigInt(isLoopbackUrl(t.config.target) ? LOOPBACK_TOLERANCE_MS : REMOTE_TOLERANCE_MS) * 1000n;
+  if (!/^[0-9]+$/.test(raw)) throw new Error(`${CLOCK_TOLERANCE_ENV} must be a whole number of milliseconds, got ${JSON.stringify(raw)}`);
+  return BigInt(raw) * 1000n;
+}
+
+/** The suite's clock, microseconds since the Unix epoch. */
+export function nowUsec(): bigint {
+  return BigInt(Date.now()) * 1000n;
+}
+
+/** X-NODE-LEDGER-TIMESTAMPUSEC of a 200, or the check ends not_applicable (its absence fails 2.7/required-headers-on-success). */
+export function ledgerTimestamp(t: CheckContext, res: HttpResponse): bigint {
+  const value = t.header(res, "LEDGER-TIMESTAMPUSEC");
+  if (value === undefined || !/^[0-9]{1,20}$/.test(value)) {
+    throw new CheckNotApplicable(`needs ${t.headerName("LEDGER-TIMESTAMPUSEC")} on the ${res.status} answer to judge the lag (found ${JSON.stringify(value)})`);
+  }
+  return BigInt(value);
+}
+
+/** GET /-/healthy without duration_secs: a 200 whose ledger timestamp, and when the suite read it. */
+export async function probeLedgerTime(t: CheckContext): Promise<{ ledgerUsec: bigint; readAtUsec: bigint }> {
+  const res = await t.request({ path: "/-/healthy" });
+  const readAtUsec = nowUsec();
+  t.expectStatus(res, 200);
+  return { ledgerUsec: ledgerTimestamp(t, res), readAtUsec };
+}
+
+export type Verdict = "must-be-healthy" | "must-be-unhealthy" | "undecided";
+
+export interface JudgedHealth {
+  readonly res: HttpResponse;
+  readonly verdict: Verdict;
+  /** Why, in words, for messages and not_applicable reasons. */
+  readonly reasoning: string;
+}
+
+/**
+ * GET /-/healthy?duration_secs=D between two probes, and what §4.7 demands of its answer: healthy when
+ * the oldest ledger timestamp it can have judged is within D of the latest node clock it can have had,
+ * unhealthy when the newest one is older than D before the earliest clock.
+ */
+export async function judgedHealthCheck(t: CheckContext, durationSecs: bigint): Promise<JudgedHealth> {
+  const tolerance = clockToleranceUsec(t);
+  const before = await probeLedgerTime(t);
+  const sentUsec = nowUsec();
+  const res = await t.request({ path: "/-/healthy", query: { duration_secs: durationSecs } });
+  const receivedUsec = nowUsec();
+  const after = await probeLedgerTime(t);
+  const threshold = durationSecs * 1_000_000n;
+  const latestClock = receivedUsec + tolerance;
+  const earliestClock = sentUsec - tolerance;
+  const seconds = (usec: bigint) => `${(Number(usec) / 1e6).toFixed(3)} s`;
+  const reasoning =
+    `ledger timestamp between ${before.ledgerUsec} and ${after.ledgerUsec}, node clock between ${earliestClock} and ${latestClock} ` +
+    `(the suite's clock ± ${seconds(tolerance)}, ${CLOCK_TOLERANCE_ENV}); lag ${seconds(sentUsec - after.ledgerUsec)} to ` +
+    `${seconds(receivedUsec - before.ledgerUsec)} by the suite's clock, duration_secs=${durationSecs}`;
+  if (before.ledgerUsec >= latestClock - threshold) return { res, verdict: "must-be-healthy", reasoning };
+  if (after.ledgerUsec < earliestClock - threshold) return { res, verdict: "must-be-unhealthy", reasoning };
+  return { res, verdict: "undecided", reasoning };
+}
