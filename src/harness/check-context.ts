@@ -352,6 +352,7 @@ export class CheckContext {
   #observedContext() {
     return {
       catalog: this.#h.catalog,
+      errorCodes: this.#h.contract.errorCodes,
       headerPrefix: this.profile.headerPrefix,
       tracker: this.#h.tracker,
       ...(this.fixtures.chainId === undefined ? {} : { fixturesChainId: this.fixtures.chainId }),

@@ -82,4 +82,4 @@ export type { Fixtures, FixtureAccount, TableFixture, FixtureName } from "./fixt
 export type { Profile, ProfileName, RunConfig } from "./config.ts";
 export type { Requirement, Level } from "./requirements.ts";
 export type { CheckResult, ResultStatus, Failure, RequestRecord, ConformanceMeta } from "./results.ts";
-export { OBSERVED, ERROR_CODES, LEDGER_HEADERS } from "./observed-contract.ts";
+export { OBSERVED, LEDGER_HEADERS } from "./observed-contract.ts";

@@ -25,31 +25,6 @@ export const OBSERVED = {
   acceptSelects: "4/accept-selects-media-type",
 } as const;
 
-/** §7.2, exactly. */
-export const ERROR_CODES: readonly string[] = [
-  "account_not_found",
-  "resource_not_found",
-  "module_not_found",
-  "struct_field_not_found",
-  "version_not_found",
-  "transaction_not_found",
-  "table_item_not_found",
-  "block_not_found",
-  "state_value_not_found",
-  "version_pruned",
-  "block_pruned",
-  "invalid_input",
-  "invalid_transaction_update",
-  "sequence_number_too_old",
-  "vm_error",
-  "rejected_by_filter",
-  "health_check_failed",
-  "mempool_is_full",
-  "internal_error",
-  "web_framework_error",
-  "bcs_not_supported",
-  "api_disabled",
-];
 
 /** §2.7: the ledger-state headers (suffix after the prefix), their integer type, and whether a 200 needs them. */
 export const LEDGER_HEADERS = [
@@ -65,6 +40,8 @@ export const LEDGER_HEADERS = [
 
 export interface ObservedContext {
   readonly catalog: RequirementCatalog;
+  /** §7.2, from the contract. */
+  readonly errorCodes: readonly string[];
   /** e.g. "X-NODE-". */
   readonly headerPrefix: string;
   readonly fixturesChainId?: number;
@@ -105,7 +82,7 @@ export function observeResponse(ctx: ObservedContext, ex: ObservedExchange): Che
     verdict(OBSERVED.errorObject, errorObjectProblem(res));
     const code = (res.json as { error_code?: unknown } | undefined)?.error_code;
     if (typeof code === "string") {
-      verdict(OBSERVED.errorCodeKnown, ERROR_CODES.includes(code) ? undefined : { expected: `error_code one of §7.2 (${ERROR_CODES.join(", ")})`, found: JSON.stringify(code) });
+      verdict(OBSERVED.errorCodeKnown, ctx.errorCodes.includes(code) ? undefined : { expected: `error_code one of §7.2 (${ctx.errorCodes.join(", ")})`, found: JSON.stringify(code) });
     }
     const cursor = header("CURSOR");
     verdict(OBSERVED.noCursorOnError, cursor === undefined ? undefined : { expected: `no ${ctx.headerPrefix}CURSOR on an error`, found: `${ctx.headerPrefix}CURSOR: ${cursor}` });

@@ -54,11 +54,14 @@ type Json = Record<string, unknown>;
 
 export class ApiContract {
   readonly operations: readonly OperationContract[];
+  /** The §7.2 codes, as the document's ErrorCode schema enumerates them (test/schemas checks them against the spec). */
+  readonly errorCodes: readonly string[];
   readonly #byId: Map<string, OperationContract>;
   readonly #matchers: { op: OperationContract; regex: RegExp }[];
 
-  private constructor(operations: OperationContract[]) {
+  private constructor(operations: OperationContract[], errorCodes: readonly string[]) {
     this.operations = operations;
+    this.errorCodes = errorCodes;
     this.#byId = new Map(operations.map((op) => [op.id, op]));
     this.#matchers = operations.map((op) => ({ op, regex: templateRegex(stripVersionPrefix(op.template)) }));
   }
@@ -105,7 +108,10 @@ export class ApiContract {
         });
       }
     }
-    return new ApiContract(operations);
+    const errorCode = (components.schemas as Json | undefined)?.ErrorCode as Json | undefined;
+    const errorCodes = Array.isArray(errorCode?.enum) ? errorCode.enum.map(String) : [];
+    if (errorCodes.length === 0) throw new Error("the OpenAPI document's ErrorCode schema enumerates no values");
+    return new ApiContract(operations, errorCodes);
   }
 
   operation(id: string): OperationContract {
