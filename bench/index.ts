@@ -7,6 +7,7 @@ import { runNodeReadScaling } from "./node-read-scaling.ts";
 import { runNodeStartup } from "./node-startup.ts";
 import { runNodeThroughput } from "./node-throughput.ts";
 import { parseCommandLine, USAGE, UsageError, type BenchOptions } from "./options.ts";
+import { runSelfCheck } from "./self-check.ts";
 
 type Section = (options: BenchOptions) => Promise<void>;
 
@@ -14,11 +15,13 @@ const SECTIONS: Readonly<Record<string, Section>> = {
   "node-throughput": runNodeThroughput,
   "node-startup": runNodeStartup,
   "node-read-scaling": runNodeReadScaling,
+  "self-check": runSelfCheck,
 };
 
 /** In the order `npm run bench` runs them. */
 const PARTS: Readonly<Record<string, readonly string[]>> = {
   node: ["node-throughput", "node-startup", "node-read-scaling"],
+  "self-check": ["self-check"],
 };
 
 /** The sections the named parts or sections stand for, each once, in order; every part when none is named. */

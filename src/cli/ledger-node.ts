@@ -4,7 +4,7 @@
 
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { FAULT_NAMES, startNode, type RunningNode, type StartNodeOptions } from "../node/index.ts";
+import { FAULT_NAMES, FAULTS, startNode, type RunningNode, type StartNodeOptions } from "../node/index.ts";
 import { EngineConfigError } from "../node/ledger/index.ts";
 import { isProfileName } from "../node/http/profile.ts";
 
@@ -13,7 +13,7 @@ const USAGE = `usage: ledger-node [options]
   --host H               address to bind (default 127.0.0.1)
   --fixtures-out FILE    write the fixtures JSON to FILE before listening
   --fault NAME           switch on a named fault (repeatable)
-  --list-faults          print the fault names, one a line, and exit
+  --list-faults          print the faults, one a line (name, two spaces, description), and exit
   --seed TEXT            genesis seed (any non-empty string)
   --prune-window N       versions the pruner keeps
   --block-interval MS    block producer interval in milliseconds
@@ -83,6 +83,7 @@ function parseCommandLine(args: string[]): { options: StartNodeOptions; fixtures
     blockIntervalMs: nonNegativeInteger("block-interval", values["block-interval"]),
     mempoolCapacity: nonNegativeInteger("mempool-capacity", values["mempool-capacity"]),
     genesisVersions: nonNegativeInteger("genesis-versions", values["genesis-versions"]),
+    faults: values.fault ?? [],
   };
   return { options, fixturesOut: values["fixtures-out"] };
 }
@@ -104,7 +105,7 @@ async function main(): Promise<number> {
     return 0;
   }
   if (command === "list-faults") {
-    for (const name of FAULT_NAMES) process.stdout.write(`${name}\n`);
+    for (const fault of FAULTS) process.stdout.write(`${fault.name}  ${fault.description}\n`);
     return 0;
   }
 

@@ -1,6 +1,8 @@
 // startNode: the reference node in-process. Used by `ledger-node`, by the embedded run of
 // `ledger-conformance`, and by tests (which pass a ManualClock and drive time with clock.advance).
 
+import type { FastifyRequest } from "fastify";
+import { activateFaults } from "./faults/index.ts";
 import { buildApp, DEFAULT_BODY_LIMIT } from "./http/app.ts";
 import { profileSettings, type ProfileName } from "./http/profile.ts";
 import { DEFAULT_SPEC_PATH, loadSpecDocument } from "./http/spec-document.ts";
@@ -9,8 +11,8 @@ import { createEngine, type Clock, type EngineConfigInput, type EngineFixtures, 
 /** setInterval's longest delay; a longer one would fire every millisecond. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-/** Named deviations `--fault` switches on. None exist yet. */
-export const FAULT_NAMES: readonly string[] = [];
+/** Named deviations `--fault` switches on (src/node/faults/). */
+export { FAULT_NAMES, FAULTS, UnknownFaultError, type Fault, type FaultArea } from "./faults/index.ts";
 
 export interface StartNodeOptions {
   /** 0 (the default) picks a free port. */
@@ -32,6 +34,10 @@ export interface StartNodeOptions {
   readonly engine?: EngineConfigInput;
   /** The interface description served at /v1/spec*; schemas/openapi.yaml by default. */
   readonly specPath?: string;
+  /** Named faults to switch on (FAULT_NAMES); an unknown name throws UnknownFaultError. */
+  readonly faults?: readonly string[];
+  /** Where a 500 (a bug, or a fault that makes one) is reported; stderr by default. */
+  readonly onInternalError?: (error: unknown, request: FastifyRequest) => void;
   /** Called once the engine exists and before the node listens (the CLI writes --fixtures-out here). */
   readonly beforeListen?: (fixtures: EngineFixtures) => void | Promise<void>;
 }
@@ -47,6 +53,7 @@ export interface RunningNode {
 
 export async function startNode(options: StartNodeOptions = {}): Promise<RunningNode> {
   const submit = options.submit ?? true;
+  const profile = profileSettings(options.profile ?? "node", options.headerPrefix);
   const { engine, fixtures, config } = createEngine({
     ...options.engine,
     seed: options.seed,
@@ -57,12 +64,15 @@ export async function startNode(options: StartNodeOptions = {}): Promise<Running
     clock: options.clock,
     submissionEnabled: submit,
   });
+  const faults = activateFaults(options.faults ?? [], { profile, clock: config.clock, domain: config.domain });
   const app = buildApp({
     engine,
-    profile: profileSettings(options.profile ?? "node", options.headerPrefix),
+    profile,
     spec: loadSpecDocument(options.specPath ?? DEFAULT_SPEC_PATH),
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     submitEnabled: submit,
+    faults,
+    ...(options.onInternalError === undefined ? {} : { onInternalError: options.onInternalError }),
   });
   await options.beforeListen?.(fixtures);
 

@@ -4,6 +4,7 @@
 // sets have no 405).
 
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import type { ActiveFaults } from "../faults/index.ts";
 import type { LedgerApi } from "../ledger/api.ts";
 import { requestLedgerInfo, type HttpContext } from "./context.ts";
 import { routeNotFound, toErrorReply, type ErrorReply } from "./errors.ts";
@@ -28,10 +29,13 @@ export interface HttpOptions {
   readonly submitEnabled?: boolean;
   /** Where a 500 (a bug) is reported; stderr by default. */
   readonly onInternalError?: (error: unknown, request: FastifyRequest) => void;
+  /** Named faults (src/node/faults/) switched on: they wrap the engine and add hooks. */
+  readonly faults?: ActiveFaults;
 }
 
 export function buildApp(options: HttpOptions): FastifyInstance {
-  const { engine, profile } = options;
+  const { profile } = options;
+  const engine = options.faults?.wrapEngine(options.engine) ?? options.engine;
   const context: HttpContext = { engine, profile, submitEnabled: options.submitEnabled ?? true };
   const onInternalError =
     options.onInternalError ??
@@ -86,6 +90,9 @@ export function buildApp(options: HttpOptions): FastifyInstance {
   app.setNotFoundHandler((request, reply) => {
     sendError(request, reply, routeNotFound(request.method, request.url));
   });
+
+  // After the app's own hooks, so a fault's onSend sees the reply as the node would send it.
+  options.faults?.install(app);
 
   registerSpecRoutes(app, context, options.spec);
   registerNodeStatusRoutes(app, context);

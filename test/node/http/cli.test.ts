@@ -59,10 +59,10 @@ describe("ledger-node", () => {
     expect(await exited).toBe(0);
   });
 
-  it("lists the faults, one a line, and exits 0", () => {
+  it("lists the faults, one a line (name, two spaces, description), and exits 0", () => {
     const result = run(["--list-faults"]);
     expect(result.status).toBe(0);
-    expect(result.stdout).toMatch(/^([a-z0-9-]+\n)*$/);
+    expect(result.stdout).toMatch(/^([a-z0-9-]+ {2}\S[^\n]*\n)+$/);
   });
 
   it.each([

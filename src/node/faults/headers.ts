@@ -1,0 +1,122 @@
+// Faults in the §2.7 ledger-state headers: missing where required, in the wrong form, a cursor where
+// none may be, and values that go backwards.
+
+import { LedgerError, type LedgerInfo } from "../ledger/api.ts";
+import { cursorHeader } from "../http/headers.ts";
+import { overrideApi, queryValue, routeOf, type Fault } from "./fault.ts";
+
+const missingBlockHeightHeaders: Fault = {
+  name: "missing-block-height-headers",
+  area: "headers",
+  description: "leaves out X-NODE-BLOCK-HEIGHT and X-NODE-OLDEST-BLOCK-HEIGHT, as if they were optional",
+  breaks: ["2.7/required-headers-on-success"],
+  http: (app, { profile }) => {
+    app.addHook("onSend", async (_request, reply) => {
+      reply.removeHeader(`${profile.headerPrefix}BLOCK-HEIGHT`);
+      reply.removeHeader(`${profile.headerPrefix}OLDEST-BLOCK-HEIGHT`);
+    });
+  },
+};
+
+const timestampHeaderInSeconds: Fault = {
+  name: "timestamp-header-in-seconds",
+  area: "headers",
+  description: "writes X-NODE-LEDGER-TIMESTAMPUSEC as seconds with a fraction (1700000000.123456) instead of integer microseconds",
+  breaks: ["2.7/header-integer-forms"],
+  http: (app, { profile }) => {
+    const name = `${profile.headerPrefix}LEDGER-TIMESTAMPUSEC`;
+    app.addHook("onSend", async (_request, reply) => {
+      const value = reply.getHeader(name);
+      if (typeof value !== "string" || !/^[0-9]+$/.test(value)) return;
+      const usec = BigInt(value);
+      reply.header(name, `${usec / 1_000_000n}.${(usec % 1_000_000n).toString().padStart(6, "0")}`);
+    });
+  },
+};
+
+const cursorOnErrors: Fault = {
+  name: "cursor-on-errors",
+  area: "headers",
+  description: "echoes the start cursor of a module listing in X-NODE-CURSOR on its error responses too",
+  breaks: ["2.7/no-cursor-on-error"],
+  http: (app, { profile }) => {
+    app.addHook("onSend", async (request, reply) => {
+      if (reply.statusCode < 400 || routeOf(request) !== "/v1/accounts/:address/modules") return;
+      const start = queryValue(request, "start");
+      if (start !== undefined) reply.header(cursorHeader(profile.headerPrefix), start);
+    });
+  },
+};
+
+/** How far the lagging replica is behind the live ledger, in ledger time. */
+const REPLICA_LAG_USEC = 3_000_000n;
+
+/**
+ * Two replicas behind a round-robin balancer, one of them 3 s behind the other: every other request sees
+ * the older ledger, in its headers and in what it reads (a version the live replica reported is in the
+ * lagging one's future). Each replica is consistent with itself; together they go backwards.
+ */
+const laggingReplica: Fault = {
+  name: "lagging-replica",
+  area: "headers",
+  description: "every other request is served by a replica 3 s behind: the X-NODE-* ledger state goes backwards between responses",
+  breaks: ["2.7/ledger-state-monotonic"],
+  engine: (api, { clock }) => {
+    /** Live ledger infos seen lately, oldest first: where the lagging replica's view comes from. */
+    const seen: LedgerInfo[] = [];
+    let requests = 0;
+    /** The view the current request reads (handlers run synchronously after info()). */
+    let served: LedgerInfo | undefined;
+
+    function laggingView(live: LedgerInfo): LedgerInfo {
+      const cutoff = live.ledgerTimestampUsec - REPLICA_LAG_USEC;
+      let view = seen[0] ?? live;
+      for (const info of seen) if (info.ledgerTimestampUsec <= cutoff) view = info;
+      // Forget what even the lagging replica has moved past.
+      while (seen.length > 1 && (seen[1] as LedgerInfo).ledgerTimestampUsec <= cutoff) seen.shift();
+      return view;
+    }
+
+    function notAtReplica(version: bigint | undefined): void {
+      if (served !== undefined && version !== undefined && version > served.ledgerVersion)
+        throw new LedgerError(404, "version_not_found", `Ledger version ${version} is newer than the latest version ${served.ledgerVersion}`);
+    }
+
+    return overrideApi(api, {
+      info: () => {
+        const live = api.info();
+        if (seen[seen.length - 1]?.ledgerVersion !== live.ledgerVersion) seen.push(live);
+        requests++;
+        served = requests % 2 === 0 ? laggingView(live) : live;
+        return served;
+      },
+      getModule: (address, name, version) => {
+        notAtReplica(version);
+        return api.getModule(address, name, version);
+      },
+      listModules: (address, options) => {
+        notAtReplica(options.version);
+        return api.listModules(address, options);
+      },
+      getTableItem: (handle, request, version) => {
+        notAtReplica(version);
+        return api.getTableItem(handle, request, version);
+      },
+      transactionSummaries: (address, options) => {
+        const latest = served?.ledgerVersion;
+        return api.transactionSummaries(address, options).filter((s) => latest === undefined || s.version <= latest);
+      },
+      isHealthy: (durationSecs) => {
+        if (durationSecs === undefined || served === undefined) return api.isHealthy(durationSecs);
+        return served.ledgerTimestampUsec + durationSecs * 1_000_000n >= clock.nowUsec();
+      },
+    });
+  },
+};
+
+export const HEADER_FAULTS: readonly Fault[] = [
+  missingBlockHeightHeaders,
+  timestampHeaderInSeconds,
+  cursorOnErrors,
+  laggingReplica,
+];

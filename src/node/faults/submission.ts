@@ -1,0 +1,127 @@
+// Faults in submission (§4.8): validation steps skipped (signature, chain id, sequence number), and
+// transaction hashes in the wrong form or over the wrong bytes.
+//
+// A node that skips a validation step takes the transaction into its mempool and answers 202; the VM
+// discards it later. That is what these faults do: they answer 202 with the pending transaction where
+// the engine refused it for the one reason the fault overlooks, and the transaction never commits.
+
+import {
+  encodeSignedTransaction,
+  parseAddress,
+  sha3_256,
+  signedTransactionToJson,
+  toHex,
+  transactionHash,
+  type FunctionParams,
+  type SignedTransaction,
+} from "../../codec/index.ts";
+import { LedgerError, type LedgerApi, type SubmitResult } from "../ledger/api.ts";
+import { VmStatus } from "../ledger/vm-status.ts";
+import { overrideApi, replyMediaType, routeOf, type Fault, type FaultContext } from "./fault.ts";
+
+const SIGNER_PARAM = /^&?\s*signer$/;
+
+/** The non-signer parameters of an entry function, from the module's ABI as the API serves it. */
+function functionParamsOf(api: LedgerApi): FunctionParams {
+  return (moduleAddress, moduleName, functionName) => {
+    try {
+      const fn = api
+        .getModule(parseAddress(moduleAddress), moduleName)
+        .abi.exposed_functions.find((f) => f.name === functionName && f.is_entry);
+      if (fn === undefined) return undefined;
+      const first = fn.params.findIndex((p) => !SIGNER_PARAM.test(p.trim()));
+      return first < 0 ? [] : fn.params.slice(first);
+    } catch {
+      return undefined;
+    }
+  };
+}
+
+/** The 202 a node gives a transaction it takes into its mempool without the check that refuses it. */
+function takenAnyway(api: LedgerApi, signed: SignedTransaction, { domain }: FaultContext): SubmitResult {
+  const hash = transactionHash(encodeSignedTransaction(signed), domain);
+  let json: Record<string, unknown> = {};
+  try {
+    json = signedTransactionToJson(signed, { functionParams: functionParamsOf(api) });
+  } catch {
+    // No JSON form (an unknown function): the hash alone still identifies it.
+  }
+  return { hash, signed, pendingJson: { hash: toHex(hash), ...json } };
+}
+
+/** A submit that answers 202 where the engine refuses with one of these VM statuses. */
+function overlooking(statuses: readonly number[]) {
+  return (api: LedgerApi, ctx: FaultContext): LedgerApi =>
+    overrideApi(api, {
+      submit: (signed) => {
+        try {
+          return api.submit(signed);
+        } catch (error) {
+          if (error instanceof LedgerError && error.code === "vm_error" && statuses.includes(error.vmErrorCode ?? -1))
+            return takenAnyway(api, signed, ctx);
+          throw error;
+        }
+      },
+    });
+}
+
+const signatureNotVerified: Fault = {
+  name: "signature-not-verified",
+  area: "submission",
+  description: "takes a submission into the mempool without verifying its signature",
+  breaks: ["4.8/tampered-signature-rejected"],
+  engine: overlooking([VmStatus.INVALID_SIGNATURE]),
+};
+
+const chainIdNotChecked: Fault = {
+  name: "chain-id-not-checked",
+  area: "submission",
+  description: "accepts a transaction signed for another chain id",
+  breaks: ["4.8/wrong-chain-id-rejected"],
+  engine: overlooking([VmStatus.BAD_CHAIN_ID]),
+};
+
+const staleSequenceNumberAccepted: Fault = {
+  name: "stale-sequence-number-accepted",
+  area: "submission",
+  description: "accepts a sequence number the account has already used (checked only when the block executes)",
+  breaks: ["4.8/stale-sequence-number-rejected"],
+  engine: overlooking([VmStatus.SEQUENCE_NUMBER_TOO_OLD]),
+};
+
+const summaryHashUnprefixed: Fault = {
+  name: "summary-hash-unprefixed",
+  area: "submission",
+  description: "writes transaction_hash in transaction summaries as bare hex, without the 0x prefix",
+  breaks: ["4.3/transaction-hash-form"],
+  http: (app) => {
+    app.addHook("onSend", async (request, reply, payload) => {
+      if (reply.statusCode !== 200 || typeof payload !== "string" || replyMediaType(reply) !== "application/json") return payload;
+      if (routeOf(request) !== "/v1/accounts/:address/transaction_summaries") return payload;
+      const summaries = JSON.parse(payload) as { transaction_hash?: string }[];
+      return JSON.stringify(summaries.map((s) => ({ ...s, transaction_hash: s.transaction_hash?.replace(/^0x/, "") })));
+    });
+  },
+};
+
+const pendingHashUnsalted: Fault = {
+  name: "pending-hash-unsalted",
+  area: "submission",
+  description: "reports the hash of an accepted transaction as SHA3-256 of its BCS bytes, without the APTOS::Transaction salt",
+  breaks: ["4.8/pending-transaction-hash"],
+  engine: (api) =>
+    overrideApi(api, {
+      submit: (signed) => {
+        const result = api.submit(signed);
+        return { ...result, pendingJson: { ...result.pendingJson, hash: toHex(sha3_256(encodeSignedTransaction(signed))) } };
+      },
+    }),
+};
+
+export const SUBMISSION_FAULTS: readonly Fault[] = [
+  signatureNotVerified,
+  chainIdNotChecked,
+  staleSequenceNumberAccepted,
+  summaryHashUnprefixed,
+  pendingHashUnsalted,
+];

@@ -1,0 +1,101 @@
+// One self-check run: the reference node started in-process (with faults or none) on a free loopback
+// port, its fixtures written to a file, and the conformance command run against it as a node team runs
+// it, the whole suite, as a child process: `node --import tsx src/cli/ledger-conformance.ts --target URL
+// --fixtures F --report-dir D`. Spawned with node directly (not npx, which leaves orphans when killed)
+// and asynchronously, since the node it tests answers from this process's event loop. The Allure
+// sub-report is skipped (LEDGER_CONFORMANCE_ALLURE=off): only summary.json is read.
+// Used by test/self-check/*.test.ts and by bench/self-check.ts.
+
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { startNode } from "../../src/node/index.ts";
+import type { Summary, SummaryRequirement } from "../../reporters/summary.ts";
+
+export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const CLI = ["--import", "tsx", "src/cli/ledger-conformance.ts"];
+
+/** A whole-suite run takes ~20 s on an idle machine; this bounds a hung one. */
+export const RUN_TIMEOUT_MS = 240_000;
+
+export interface RunOptions {
+  /** Fault names (src/node/faults/); none for the clean node. */
+  readonly faults?: readonly string[];
+  readonly profile?: "node" | "aptos";
+  /** A fresh directory for the fixtures file and the reports. */
+  readonly dir: string;
+}
+
+export interface ConformanceRun {
+  /** The command's exit status (null when it was killed). */
+  readonly exitCode: number | null;
+  readonly summary: Summary | undefined;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly durationMs: number;
+}
+
+export async function runConformance(options: RunOptions): Promise<ConformanceRun> {
+  const started = performance.now();
+  mkdirSync(options.dir, { recursive: true });
+  const fixturesFile = join(options.dir, "fixtures.json");
+  const reportDir = join(options.dir, "reports");
+  const profile = options.profile ?? "node";
+  const node = await startNode({
+    port: 0,
+    host: "127.0.0.1",
+    profile,
+    faults: options.faults ?? [],
+    // Faults that make 500s would fill the test output with stack traces: the 500 itself is the point.
+    onInternalError: () => undefined,
+    beforeListen: (fixtures) => writeFileSync(fixturesFile, `${JSON.stringify(fixtures, null, 2)}\n`),
+  });
+  try {
+    const args = [...CLI, "--target", node.url, "--fixtures", fixturesFile, "--report-dir", reportDir, "--profile", profile, "--quiet"];
+    const { exitCode, stdout, stderr } = await spawnCommand(args);
+    const summaryFile = join(reportDir, "summary.json");
+    const summary = existsSync(summaryFile) ? (JSON.parse(readFileSync(summaryFile, "utf8")) as Summary) : undefined;
+    return { exitCode, summary, stdout, stderr, durationMs: performance.now() - started };
+  } finally {
+    await node.close();
+  }
+}
+
+function spawnCommand(args: readonly string[]): Promise<{ exitCode: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1", LEDGER_CONFORMANCE_ALLURE: "off" } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill("SIGKILL"), RUN_TIMEOUT_MS);
+    child.once("error", (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.once("close", (exitCode) => {
+      clearTimeout(timer);
+      resolve({ exitCode, stdout, stderr });
+    });
+  });
+}
+
+/** The requirements of a run with the given status. */
+export function requirementsWith(summary: Summary | undefined, status: SummaryRequirement["status"]): SummaryRequirement[] {
+  return (summary?.requirements ?? []).filter((r) => r.status === status);
+}
+
+/** Runs `task` over `items` with at most `limit` running at once; results in the order of `items`. */
+export async function mapBounded<T, R>(items: readonly T[], limit: number, task: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await task(items[index] as T, index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
