@@ -1,0 +1,216 @@
+// §4.3 List account transaction summaries, as laws over generated windows: start_version and
+// end_version (either, both or neither) placed at the account's own summaries (give or take two
+// versions) or anywhere in the ledger window the node reports, and limit from 1 to 150 or absent.
+//
+// Each answer is cross-checked against other windows of the same account, which is where a node that
+// merely returns a plausible page goes wrong: a summary the window should have started or ended with,
+// found by a differently shaped request, is a counterexample. Committed history does not change, so
+// those cross-checks hold even when the ledger moved between the two requests; only the same-state law
+// needs two answers at the same X-NODE-LEDGER-VERSION (it retries until it gets them).
+
+import { isDeepStrictEqual } from "node:util";
+import fc from "fast-check";
+import { describeEndpoint, type CheckContext, type HttpResponse } from "../src/harness/index.ts";
+import { law } from "./support/law.ts";
+import { currentWindow, ledgerState, PPM, versionAt, type LedgerWindow } from "./support/ledger-state.ts";
+
+/** Versions this close to the oldest may be pruned while a run is under way; windows start above them. */
+const PRUNING_MARGIN = 100n;
+
+type Position = { readonly kind: "summary"; readonly index: number; readonly delta: number } | { readonly kind: "window"; readonly ppm: number };
+type Mode = "start" | "end" | "both" | "neither";
+
+interface WindowCase {
+  readonly mode: Mode;
+  readonly start: Position;
+  readonly end: Position;
+  readonly limit: number | null;
+}
+
+const position: fc.Arbitrary<Position> = fc.oneof(
+  fc.record({ kind: fc.constant("summary" as const), index: fc.nat(), delta: fc.integer({ min: -2, max: 2 }) }),
+  fc.record({ kind: fc.constant("window" as const), ppm: fc.integer({ min: 0, max: PPM }) }),
+);
+
+const limit = fc.option(fc.oneof(fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 150 })), { nil: null });
+
+const windows = (modes: readonly Mode[]): fc.Arbitrary<WindowCase> =>
+  fc.record({ mode: fc.constantFrom(...modes), start: position, end: position, limit });
+
+interface Account {
+  readonly address: string;
+  /** Versions of the account's most recent summaries when the property started: where positions land. */
+  readonly recent: readonly bigint[];
+}
+
+interface Query {
+  readonly start_version?: string;
+  readonly end_version?: string;
+  readonly limit?: number;
+}
+
+interface Page {
+  readonly res: HttpResponse;
+  readonly query: Query;
+  /** The summaries, when the answer is a 200 with a JSON array of them. */
+  readonly items: readonly unknown[];
+  readonly versions: readonly bigint[];
+  /** X-NODE-LEDGER-VERSION of the answer. */
+  readonly ledgerVersion: bigint | undefined;
+}
+
+async function setup(t: CheckContext): Promise<Account> {
+  const address = t.needsFixture("transactionsAccount");
+  const first = await page(t, address, {});
+  return { address, recent: first?.versions ?? [] };
+}
+
+function versionOf(p: Position, w: LedgerWindow, account: Account): bigint {
+  const margin = (w.latest - w.oldest) / 10n < PRUNING_MARGIN ? (w.latest - w.oldest) / 10n : PRUNING_MARGIN;
+  const low = w.oldest + margin;
+  let v: bigint;
+  if (p.kind === "window" || account.recent.length === 0) v = versionAt(low, w.latest, p.kind === "window" ? p.ppm : 0);
+  else v = (account.recent[p.index % account.recent.length] as bigint) + BigInt(p.delta);
+  return v < low ? low : v > w.latest ? w.latest : v;
+}
+
+function queryOf(c: WindowCase, w: LedgerWindow, account: Account): Query {
+  const start = c.mode === "start" || c.mode === "both" ? { start_version: versionOf(c.start, w, account).toString() } : {};
+  const end = c.mode === "end" || c.mode === "both" ? { end_version: versionOf(c.end, w, account).toString() } : {};
+  return { ...start, ...end, ...(c.limit === null ? {} : { limit: c.limit }) };
+}
+
+/**
+ * The page for `query`. Undefined when the node answered 410 because a version of the query fell below
+ * the oldest before it answered (the answer's own header says so); empty when start_version is above the
+ * answer's ledger version and the node answered 404 (the interface leaves that case open). Any other
+ * status fails the run: every window the properties ask for lies inside the ledger window.
+ */
+async function page(t: CheckContext, address: string, query: Query): Promise<Page | undefined> {
+  const res = await t.request({ path: `/accounts/${address}/transaction_summaries`, query: { ...query } });
+  const s = ledgerState(t, res);
+  const oldest = s.oldestVersion;
+  const asked = [query.start_version, query.end_version].filter((v): v is string => v !== undefined).map(BigInt);
+  if (res.status === 410 && oldest !== undefined && asked.some((v) => v < oldest)) return undefined;
+  const start = query.start_version === undefined ? undefined : BigInt(query.start_version);
+  if (res.status === 404 && start !== undefined && s.ledgerVersion !== undefined && start > s.ledgerVersion) {
+    return { res, query, items: [], versions: [], ledgerVersion: s.ledgerVersion };
+  }
+  t.expect(res.status === 200, "200: every version of the window is inside the ledger window the node reported", res);
+  const items = res.json as unknown;
+  const ok = Array.isArray(items) && items.every((i) => typeof (i as { version?: unknown })?.version === "string" && /^[0-9]{1,20}$/.test((i as { version: string }).version));
+  t.expect(ok, "a JSON array of transaction summaries, each with a u64 version string (§2.3)", res);
+  const list = items as { version: string }[];
+  return { res, query, items: list, versions: list.map((i) => BigInt(i.version)), ledgerVersion: s.ledgerVersion };
+}
+
+const describeQuery = (q: Query) => JSON.stringify(q);
+const list = (versions: readonly bigint[]) => (versions.length === 0 ? "(none)" : versions.join(", "));
+
+describeEndpoint("get_account_transaction_summaries", () => {
+  law("4.3/summaries-order-law", { numRuns: 25 }, setup, () => windows(["start", "end", "both", "neither"]), async (t, c, account) => {
+    const w = await currentWindow(t);
+    const p = await page(t, account.address, queryOf(c, w, account));
+    if (p === undefined) return;
+    const ascending = p.versions.every((v, i) => i === 0 || v > (p.versions[i - 1] as bigint));
+    t.expect(ascending, "versions in strictly ascending order (§4.3 \"always in ascending order of version\")", p.res, list(p.versions));
+    if (c.limit !== null) t.expect(p.versions.length <= c.limit, `at most limit=${c.limit} summaries (§4.3)`, p.res, `${p.versions.length} summaries`);
+  });
+
+  law("4.3/summaries-window-law", { numRuns: 25 }, setup, () => windows(["start", "end", "both", "neither"]), async (t, c, account) => {
+    const w = await currentWindow(t);
+    const q = queryOf(c, w, account);
+    const p = await page(t, account.address, q);
+    if (p === undefined) return;
+    const at = p.ledgerVersion ?? w.latest;
+
+    if (q.start_version !== undefined) {
+      const s = BigInt(q.start_version);
+      t.expect(p.versions.every((v) => v >= s), `every summary at or after start_version ${s} (§4.3 "Output starts at that version")`, p.res, list(p.versions));
+      // None of the account's summaries lies between start_version and the first one returned.
+      const first = p.versions[0];
+      const probe =
+        first === undefined
+          ? await page(t, account.address, { limit: 1 })
+          : first > s
+            ? await page(t, account.address, { end_version: (first - 1n).toString(), limit: 1 })
+            : undefined;
+      const skipped = probe?.versions.filter((v) => v >= s && v <= at && (first === undefined || v < first)) ?? [];
+      t.expect(
+        skipped.length === 0,
+        `the output to start at the account's first summary at or after start_version ${s} (§4.3); ${describeQuery(probe?.query ?? {})} shows one it left out`,
+        probe?.res ?? p.res,
+        `left out ${list(skipped)}; the window answered ${list(p.versions)} at ${t.headerName("LEDGER-VERSION")} ${at}`,
+      );
+    }
+
+    if (c.mode === "end") {
+      const e = BigInt(q.end_version as string);
+      t.expect(p.versions.every((v) => v <= e), `every summary at or before end_version ${e} (§4.3 "the output ends at that version")`, p.res, list(p.versions));
+    }
+
+    if (c.mode === "both") {
+      // end_version is "used when start_version is absent": with start_version the answer is start_version's alone.
+      const alone = await page(t, account.address, { start_version: q.start_version, ...(q.limit === undefined ? {} : { limit: q.limit }) });
+      if (alone !== undefined && alone.ledgerVersion !== undefined && p.ledgerVersion !== undefined && alone.ledgerVersion >= p.ledgerVersion) {
+        // Later commits can only add summaries after the earlier answer's last one.
+        const prefix = p.items.every((item, i) => isDeepStrictEqual(item, alone.items[i]));
+        t.expect(
+          prefix,
+          `with start_version, end_version not used (§4.3): the answer to be ${describeQuery({ start_version: q.start_version, limit: q.limit })}'s (its start, as later commits leave it)`,
+          p.res,
+          `with end_version: ${list(p.versions)}; without: ${list(alone.versions)}`,
+        );
+      }
+    }
+
+    if (c.mode === "neither") {
+      // The most recent: none of the account's summaries after the last one returned, up to this answer's ledger version.
+      const last = p.versions[p.versions.length - 1];
+      const probe = await page(t, account.address, { start_version: (last === undefined ? w.oldest : last + 1n).toString(), limit: 1 });
+      const newer = probe?.versions.filter((v) => v <= at && (last === undefined || v > last)) ?? [];
+      t.expect(
+        newer.length === 0,
+        `the most recent summaries (§4.3 "Default"): ${describeQuery(probe?.query ?? {})} shows a later one committed at or before ${t.headerName("LEDGER-VERSION")} ${at}`,
+        probe?.res ?? p.res,
+        `later ${list(newer)}; the default window answered ${list(p.versions)}`,
+      );
+    }
+  });
+
+  law("4.3/summaries-end-window-law", { numRuns: 15 }, setup, () => windows(["end"]), async (t, c, account) => {
+    const w = await currentWindow(t);
+    const q = queryOf(c, w, account);
+    const e = BigInt(q.end_version as string);
+    const p = await page(t, account.address, q);
+    if (p === undefined) return;
+    const last = p.versions[p.versions.length - 1];
+    const probe = await page(t, account.address, { start_version: (last === undefined ? w.oldest : last + 1n).toString(), limit: 1 });
+    const skipped = probe?.versions.filter((v) => v <= e && (last === undefined || v > last)) ?? [];
+    t.expect(
+      skipped.length === 0,
+      `the account's last summaries up to end_version ${e} (design §5 "with only end_version it ends there"); ${describeQuery(probe?.query ?? {})} shows one after the last returned`,
+      probe?.res ?? p.res,
+      `left out ${list(skipped)}; the window answered ${list(p.versions)}`,
+    );
+  });
+
+  law("4.3/summaries-same-state-law", { numRuns: 20 }, setup, () => windows(["start", "end", "both", "neither"]), async (t, c, account) => {
+    const w = await currentWindow(t);
+    const q = queryOf(c, w, account);
+    // Two answers at the same ledger version; the ledger moves about once a second, so a few tries find them.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const first = await page(t, account.address, q);
+      const second = await page(t, account.address, q);
+      if (first === undefined || second === undefined) return;
+      if (first.ledgerVersion === undefined || first.ledgerVersion !== second.ledgerVersion) continue;
+      t.expect(
+        isDeepStrictEqual(first.items, second.items),
+        `the same summaries for the same window at the same ${t.headerName("LEDGER-VERSION")} ${first.ledgerVersion}`,
+        second.res,
+        `first ${list(first.versions)}, then ${list(second.versions)}`,
+      );
+      return;
+    }
+  });
+});

@@ -1,0 +1,225 @@
+// Pruning (§1, §4.2, §4.4, §4.5) as laws over generated ledger versions: below
+// X-NODE-LEDGER-OLDEST-VERSION every versioned read is 410; inside the window it never is; above
+// X-NODE-LEDGER-VERSION it is a client error. Versions are placed relative to the window the node
+// reports just before each run (never constants), at its edges and anywhere in it, and each answer is
+// judged by its own headers when it carries them (the window moves while the suite runs).
+//
+// With them, the §2.7 header laws over generated sequences of reads: in every answer the oldest
+// version and block height are not above the current ones, and from one answer to the next the ledger
+// version, timestamp and block height never go back. The harness checks both on every response of the
+// run under the same ids; as properties they get a seed, a shrunk sequence and a replay command.
+
+import fc from "fast-check";
+import { type CheckContext, type HttpResponse } from "../src/harness/index.ts";
+import { law } from "./support/law.ts";
+import { currentWindow, ledgerState, PPM, U64_MAX, versionAt, type LedgerState, type LedgerWindow } from "./support/ledger-state.ts";
+import { errorCodeOf, requirePruning, versionedReads, type VersionedRead } from "./support/versioned-reads.ts";
+
+/** Versions this close to the oldest may be pruned between the probe and the read; inside-window runs stay above them. */
+const PRUNING_MARGIN = 100n;
+
+type Below = { readonly read: number } & ({ readonly kind: "edge"; readonly k: bigint } | { readonly kind: "anywhere"; readonly ppm: number });
+type Inside = { readonly read: number } & ({ readonly kind: "top"; readonly k: bigint } | { readonly kind: "anywhere"; readonly ppm: number });
+type Above = { readonly read: number } & ({ readonly kind: "ahead"; readonly k: bigint } | { readonly kind: "u64-max" });
+
+const below: fc.Arbitrary<Below> = fc.oneof(
+  fc.record({ read: fc.nat(), kind: fc.constant("edge" as const), k: fc.bigInt({ min: 0n, max: 10n }) }),
+  fc.record({ read: fc.nat(), kind: fc.constant("anywhere" as const), ppm: fc.integer({ min: 0, max: PPM }) }),
+);
+const inside: fc.Arbitrary<Inside> = fc.oneof(
+  fc.record({ read: fc.nat(), kind: fc.constant("top" as const), k: fc.bigInt({ min: 0n, max: 10n }) }),
+  fc.record({ read: fc.nat(), kind: fc.constant("anywhere" as const), ppm: fc.integer({ min: 0, max: PPM }) }),
+);
+const above: fc.Arbitrary<Above> = fc.oneof(
+  { weight: 3, arbitrary: fc.record({ read: fc.nat(), kind: fc.constant("ahead" as const), k: fc.bigInt({ min: 1n, max: 10n }) }) },
+  { weight: 2, arbitrary: fc.record({ read: fc.nat(), kind: fc.constant("ahead" as const), k: fc.bigInt({ min: 1n, max: 1_000_000_000_000n }) }) },
+  { weight: 1, arbitrary: fc.record({ read: fc.nat(), kind: fc.constant("u64-max" as const) }) },
+);
+
+function belowVersion(w: LedgerWindow, b: Below): bigint {
+  const highest = w.oldest - 1n;
+  if (b.kind === "edge") return b.k > highest ? 0n : highest - b.k;
+  return versionAt(0n, highest, b.ppm);
+}
+
+function insideVersion(w: LedgerWindow, i: Inside): bigint {
+  const margin = (w.latest - w.oldest) / 10n < PRUNING_MARGIN ? (w.latest - w.oldest) / 10n : PRUNING_MARGIN;
+  const low = w.oldest + margin;
+  if (i.kind === "top") return w.latest - i.k < low ? low : w.latest - i.k;
+  return versionAt(low, w.latest, i.ppm);
+}
+
+function aboveVersion(w: LedgerWindow, a: Above): bigint {
+  if (a.kind === "u64-max" || w.latest + a.k > U64_MAX) return U64_MAX;
+  return w.latest + a.k;
+}
+
+interface Reads {
+  readonly reads: readonly VersionedRead[];
+  /** Whether the node prunes anything (X-NODE-LEDGER-OLDEST-VERSION above 0). */
+  readonly prunes: boolean;
+}
+
+async function reads(t: CheckContext): Promise<Reads> {
+  const w = await currentWindow(t);
+  return { reads: await versionedReads(t), prunes: w.oldest > 0n };
+}
+
+async function prunedReads(t: CheckContext): Promise<Reads> {
+  const setup = await reads(t);
+  requirePruning(t, setup.prunes);
+  return setup;
+}
+
+function pick(setup: Reads, index: number): VersionedRead {
+  return setup.reads[index % setup.reads.length] as VersionedRead;
+}
+
+async function readAt(t: CheckContext, read: VersionedRead, version: bigint): Promise<{ res: HttpResponse; s: LedgerState }> {
+  const res = await t.request(read.request(version.toString()));
+  return { res, s: ledgerState(t, res) };
+}
+
+const oldestName = (t: CheckContext) => t.headerName("LEDGER-OLDEST-VERSION");
+const latestName = (t: CheckContext) => t.headerName("LEDGER-VERSION");
+
+law("1/pruned-version-law", { numRuns: 20 }, prunedReads, () => below, async (t, b, setup) => {
+  const w = await currentWindow(t);
+  const read = pick(setup, b.read);
+  const v = belowVersion(w, b);
+  const { res, s } = await readAt(t, read, v);
+  // Pruning only moves forward, so the window before the request bounds it; the answer's own header, when present, is exact.
+  const oldest = s.oldestVersion ?? w.oldest;
+  if (v >= oldest) {
+    t.expect(res.status !== 410, `not 410: ledger_version ${v} of ${read.name} is inside the window the answer itself reports (${oldestName(t)} ${oldest})`, res);
+    return;
+  }
+  t.expect(res.status === 410, `410: ledger_version ${v} of ${read.name} is below ${oldestName(t)} ${oldest}, so it was pruned`, res);
+});
+
+law("1/window-version-law", { numRuns: 20 }, reads, () => inside, async (t, i, setup) => {
+  const w = await currentWindow(t);
+  const read = pick(setup, i.read);
+  const v = insideVersion(w, i);
+  const { res, s } = await readAt(t, read, v);
+  const oldest = s.oldestVersion ?? w.oldest;
+  const latest = s.ledgerVersion ?? w.latest;
+  if (v < oldest) {
+    // Pruned between the probe and the read (the answer says so): then it is the pruned law's case.
+    t.expect(res.status === 410, `410: ledger_version ${v} fell below ${oldestName(t)} ${oldest} before the node answered`, res);
+    return;
+  }
+  const code = errorCodeOf(res.json);
+  t.expect(
+    res.status === 200 || (res.status === 404 && code !== "version_not_found"),
+    `200, or 404 for ${read.name} absent at that version, never 410 or version_not_found: ledger_version ${v} is inside [${oldest}, ${latest}] (${oldestName(t)}, ${latestName(t)})`,
+    res,
+  );
+});
+
+law("4/future-version-law", { numRuns: 20 }, reads, () => above, async (t, a, setup) => {
+  const w = await currentWindow(t);
+  const read = pick(setup, a.read);
+  const v = aboveVersion(w, a);
+  const { res, s } = await readAt(t, read, v);
+  if (s.ledgerVersion !== undefined && v <= s.ledgerVersion) {
+    // The ledger reached v before the node answered: v is no longer in the future.
+    t.expect(res.status !== 410, `not 410: ledger_version ${v} is at or below the answer's ${latestName(t)} ${s.ledgerVersion}`, res);
+    return;
+  }
+  t.expect(
+    res.status === 400 || res.status === 404,
+    `a client error (400 or 404), never 200 or 410: ledger_version ${v} of ${read.name} is above ${latestName(t)} ${s.ledgerVersion ?? w.latest}`,
+    res,
+  );
+});
+
+type Misplaced = { readonly side: "below"; readonly b: Below } | { readonly side: "above"; readonly a: Above };
+
+law(
+  "4/version-code-law",
+  { numRuns: 15 },
+  reads,
+  (setup) =>
+    setup.prunes
+      ? fc.oneof(below.map((b): Misplaced => ({ side: "below", b })), above.map((a): Misplaced => ({ side: "above", a })))
+      : above.map((a): Misplaced => ({ side: "above", a })),
+  async (t, m, setup) => {
+    const w = await currentWindow(t);
+    const read = pick(setup, m.side === "below" ? m.b.read : m.a.read);
+    const v = m.side === "below" ? belowVersion(w, m.b) : aboveVersion(w, m.a);
+    const { res, s } = await readAt(t, read, v);
+    const code = errorCodeOf(res.json);
+    if (m.side === "below") {
+      const oldest = s.oldestVersion ?? w.oldest;
+      if (v >= oldest) return; // the answer's own window holds v: no code to demand
+      t.expect(res.status === 410 && code === "version_pruned", `410 version_pruned: ledger_version ${v} is below ${oldestName(t)} ${oldest}`, res);
+    } else {
+      if (s.ledgerVersion !== undefined && v <= s.ledgerVersion) return; // the ledger reached v: no code to demand
+      t.expect(res.status === 404 && code === "version_not_found", `404 version_not_found: ledger_version ${v} is above ${latestName(t)} ${s.ledgerVersion ?? w.latest}`, res);
+    }
+  },
+);
+
+// --- §2.7 header laws over generated sequences of reads
+
+type Step =
+  | { readonly kind: "read"; readonly read: number; readonly ppm: number | null }
+  | { readonly kind: "health" }
+  | { readonly kind: "gas" };
+
+const steps: fc.Arbitrary<Step[]> = fc.array(
+  fc.oneof(
+    { weight: 3, arbitrary: fc.record({ kind: fc.constant("read" as const), read: fc.nat(), ppm: fc.option(fc.integer({ min: 0, max: PPM })) }) },
+    { weight: 1, arbitrary: fc.constant<Step>({ kind: "health" }) },
+    { weight: 1, arbitrary: fc.constant<Step>({ kind: "gas" }) },
+  ),
+  { minLength: 2, maxLength: 6 },
+);
+
+/** Runs the steps in order (after a probe that places versions) and returns every answer with its state. */
+async function runSteps(t: CheckContext, list: readonly Step[], setup: Reads): Promise<{ res: HttpResponse; s: LedgerState }[]> {
+  const w = await currentWindow(t);
+  const answers: { res: HttpResponse; s: LedgerState }[] = [];
+  for (const step of list) {
+    const res =
+      step.kind === "health"
+        ? await t.request({ path: "/-/healthy" })
+        : step.kind === "gas"
+          ? await t.request({ path: "/estimate_gas_price" })
+          : await t.request(pick(setup, step.read).request(step.ppm === null ? undefined : insideVersion(w, { read: 0, kind: "anywhere", ppm: step.ppm }).toString()));
+    answers.push({ res, s: ledgerState(t, res) });
+  }
+  return answers;
+}
+
+law("2.7/header-consistency", { numRuns: 15 }, reads, () => steps, async (t, list, setup) => {
+  for (const { res, s } of await runSteps(t, list, setup)) {
+    if (s.oldestVersion !== undefined && s.ledgerVersion !== undefined) {
+      t.expect(s.oldestVersion <= s.ledgerVersion, `${oldestName(t)} ${s.oldestVersion} <= ${latestName(t)} ${s.ledgerVersion} in one answer (§2.7)`, res);
+    }
+    if (s.oldestBlockHeight !== undefined && s.blockHeight !== undefined) {
+      t.expect(
+        s.oldestBlockHeight <= s.blockHeight,
+        `${t.headerName("OLDEST-BLOCK-HEIGHT")} ${s.oldestBlockHeight} <= ${t.headerName("BLOCK-HEIGHT")} ${s.blockHeight} in one answer (§2.7)`,
+        res,
+      );
+    }
+  }
+});
+
+law("2.7/ledger-state-monotonic", { numRuns: 15 }, reads, () => steps, async (t, list, setup) => {
+  const answers = await runSteps(t, list, setup);
+  for (let n = 1; n < answers.length; n++) {
+    const before = (answers[n - 1] as { s: LedgerState }).s;
+    const { res, s } = answers[n] as { res: HttpResponse; s: LedgerState };
+    const back: string[] = [];
+    const compare = (name: string, earlier: bigint | undefined, later: bigint | undefined) => {
+      if (earlier !== undefined && later !== undefined && later < earlier) back.push(`${t.headerName(name)} ${later} < ${earlier}`);
+    };
+    compare("LEDGER-VERSION", before.ledgerVersion, s.ledgerVersion);
+    compare("LEDGER-TIMESTAMPUSEC", before.timestampUsec, s.timestampUsec);
+    compare("BLOCK-HEIGHT", before.blockHeight, s.blockHeight);
+    t.expect(back.length === 0, "the ledger state at least as far as the answer before it in the sequence (§2.7)", res, back.join(", "));
+  }
+});

@@ -1,0 +1,56 @@
+// §4.2 Get table item, as laws over generated keys of the fixtures' table: a key of the key type is a
+// well-formed request, answered with the item or 404 (never 400 or 500); a key that is not a value of
+// the key type is bad input, 400. Keys are generated from the key type itself (the fixture's key, its
+// neighbours and any value of the type), read at the latest version.
+
+import fc from "fast-check";
+import { CheckNotApplicable, describeEndpoint, type CheckContext, type HttpResponse, type TableFixture } from "../src/harness/index.ts";
+import { law } from "./support/law.ts";
+import { valuesOf, wrongValuesOf } from "./support/move-values.ts";
+import { errorCodeOf } from "./support/versioned-reads.ts";
+
+interface Table {
+  readonly table: TableFixture;
+  /** Values of the key type, the fixture's (present) key among them. */
+  readonly keys: fc.Arbitrary<unknown>;
+  /** Values of the key type, without the fixture's key: mostly keys with no item. */
+  readonly otherKeys: fc.Arbitrary<unknown>;
+  readonly wrongKeys: fc.Arbitrary<unknown>;
+}
+
+async function table(t: CheckContext): Promise<Table> {
+  const table = t.needsFixture("table");
+  const keys = valuesOf(table.keyType);
+  const wrongKeys = wrongValuesOf(table.keyType);
+  if (keys === undefined || wrongKeys === undefined) {
+    throw new CheckNotApplicable(`no generator for keys of type ${table.keyType} (primitives, addresses, vectors and 0x1::string::String have one)`);
+  }
+  // The fixture's key comes up often: it is present, so the 200 side of the law is exercised too.
+  return { table, keys: fc.oneof({ weight: 1, arbitrary: fc.constant(table.key) }, { weight: 4, arbitrary: keys }), otherKeys: keys, wrongKeys };
+}
+
+function itemRequest(t: CheckContext, table: TableFixture, key: unknown): Promise<HttpResponse> {
+  return t.request({ method: "POST", path: `/tables/${table.handle}/item`, json: { key_type: table.keyType, value_type: table.valueType, key } });
+}
+
+describeEndpoint("get_table_item", () => {
+  law("4.2/table-key-law", { numRuns: 25 }, table, (s) => s.keys, async (t, key, { table }) => {
+    const res = await itemRequest(t, table, key);
+    t.expect(
+      res.status === 200 || res.status === 404,
+      `200 (the item) or 404 (no item under the key): ${JSON.stringify(key)} is a value of the key type ${table.keyType}`,
+      res,
+    );
+  });
+
+  law("4.2/table-wrong-key-law", { numRuns: 25 }, table, (s) => s.wrongKeys, async (t, key, { table }) => {
+    const res = await itemRequest(t, table, key);
+    t.expect(res.status === 400, `400: ${JSON.stringify(key)} is not a value of the key type ${table.keyType} (§2.2)`, res);
+  });
+
+  law("4.2/table-key-code-law", { numRuns: 15 }, table, (s) => s.otherKeys, async (t, key, { table }) => {
+    const res = await itemRequest(t, table, key);
+    if (res.status !== 404) return; // the item exists, or the key law's failure: no code to demand
+    t.expect(errorCodeOf(res.json) === "table_item_not_found", `404 table_item_not_found: no item under ${JSON.stringify(key)} in table ${table.handle}`, res);
+  });
+});

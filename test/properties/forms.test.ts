@@ -1,0 +1,52 @@
+// The §2.1 and §8 form properties against the reference node behind proxies that break one law each.
+
+import { afterAll, beforeAll, describe, it } from "vitest";
+import { startNode, type RunningNode } from "../../src/node/index.ts";
+import { conformanceAgainst, expectCaught, fixturesFile, removeScratch } from "./support/conformance-run.ts";
+import { errorAnswer, splitPath, throughProxy, withQuery, type Alteration } from "./support/law-breaking-proxy.ts";
+
+let node: RunningNode;
+let fixtures: string;
+
+beforeAll(async () => {
+  node = await startNode({});
+  fixtures = fixturesFile(node.fixtures);
+}, 60_000);
+afterAll(async () => {
+  await node.close();
+  removeScratch();
+});
+
+const run = (alteration: Alteration, id: string) => throughProxy(node.url, alteration, (url) => conformanceAgainst({ url, fixtures }, id));
+
+describe.concurrent("form properties against law-breaking nodes", () => {
+  it("the address law catches a node that does not find accounts written without 0x", async () => {
+    const id = "2.1/address-forms-law";
+    const needsPrefix: Alteration = async (exchange, forward) => {
+      const answer = await forward();
+      return /^\/v1\/accounts\/(?!0x)[^/]+\//.test(splitPath(exchange).pathname) ? errorAnswer(answer, 404, "account_not_found") : answer;
+    };
+    expectCaught(await run(needsPrefix, id), id);
+  }, 120_000);
+
+  it("the u64 law catches a node that answers 500 to a malformed version", async () => {
+    const id = "2.1/u64-forms-law";
+    const crashOnBadU64: Alteration = async (exchange, forward) => {
+      const answer = await forward();
+      const q = splitPath(exchange).query;
+      const versions = ["ledger_version", "start_version", "end_version"].map((name) => q.get(name)).filter((v) => v !== null);
+      return answer.status === 400 && versions.length > 0 ? errorAnswer(answer, 500, "internal_error") : answer;
+    };
+    expectCaught(await run(crashOnBadU64, id), id);
+  }, 120_000);
+
+  it("the limit law catches a node that clamps a limit outside uint16 instead of refusing it", async () => {
+    const id = "8/limit-forms-law";
+    const clamp: Alteration = (exchange, forward) => {
+      const limit = splitPath(exchange).query.get("limit");
+      const bad = limit !== null && !(/^[0-9]+$/.test(limit) && BigInt(limit) <= 65_535n);
+      return bad ? forward({ path: withQuery(exchange, (q) => q.set("limit", "100")) }) : forward();
+    };
+    expectCaught(await run(clamp, id), id);
+  }, 120_000);
+});

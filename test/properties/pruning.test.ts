@@ -1,0 +1,82 @@
+// The pruning properties and the §2.7 header laws against the reference node behind proxies that break
+// one law each.
+
+import { afterAll, beforeAll, describe, it } from "vitest";
+import { startNode, type RunningNode } from "../../src/node/index.ts";
+import { conformanceAgainst, expectCaught, fixturesFile, removeScratch } from "./support/conformance-run.ts";
+import { errorAnswer, jsonOf, splitPath, throughProxy, withHeaders, withJson, withQuery, type Alteration, type Answer } from "./support/law-breaking-proxy.ts";
+
+let node: RunningNode;
+let fixtures: string;
+
+beforeAll(async () => {
+  node = await startNode({});
+  fixtures = fixturesFile(node.fixtures);
+}, 60_000);
+afterAll(async () => {
+  await node.close();
+  removeScratch();
+});
+
+const run = (alteration: Alteration, id: string) => throughProxy(node.url, alteration, (url) => conformanceAgainst({ url, fixtures }, id));
+
+const header = (answer: Answer, name: string) => BigInt(answer.headers[name.toLowerCase()] ?? "0");
+
+/** Rewrites answers to requests that carry a ledger_version, given that version. */
+function onVersioned(change: (answer: Answer, version: bigint, forward: () => Promise<Answer>) => Promise<Answer> | Answer): Alteration {
+  return async (exchange, forward) => {
+    const answer = await forward();
+    const v = splitPath(exchange).query.get("ledger_version");
+    if (v === null || !/^[0-9]+$/.test(v)) return answer;
+    return change(answer, BigInt(v), () => forward({ path: withQuery(exchange, (q) => q.delete("ledger_version")) }));
+  };
+}
+
+describe.concurrent("pruning properties against law-breaking nodes", () => {
+  it("the pruned law catches a node that answers pruned versions with the latest state", async () => {
+    const id = "1/pruned-version-law";
+    expectCaught(await run(onVersioned((answer, _v, latest) => (answer.status === 410 ? latest() : answer)), id), id);
+  }, 120_000);
+
+  it("the window law catches a node that claims its whole window but serves only its last 10 versions", async () => {
+    const id = "1/window-version-law";
+    const servesLastTen = onVersioned((answer, v) => {
+      const oldest = header(answer, "x-node-ledger-oldest-version");
+      const latest = header(answer, "x-node-ledger-version");
+      return v >= oldest && v < latest - 10n ? errorAnswer(answer, 410, "version_pruned") : answer;
+    });
+    expectCaught(await run(servesLastTen, id), id);
+  }, 120_000);
+
+  it("the future law catches a node that answers versions above the latest with the latest state", async () => {
+    const id = "4/future-version-law";
+    expectCaught(await run(onVersioned((answer, _v, latest) => (answer.status === 404 && (jsonOf(answer) as { error_code?: string }).error_code === "version_not_found" ? latest() : answer)), id), id);
+  }, 120_000);
+
+  it("the version code law (SHOULD) warns about a node whose 410 says invalid_input", async () => {
+    const id = "4/version-code-law";
+    expectCaught(await run(onVersioned((answer) => (answer.status === 410 ? withJson(answer, { ...(jsonOf(answer) as object), error_code: "invalid_input" }) : answer)), id), id);
+  }, 120_000);
+
+  it("the header consistency law catches a node whose oldest version is above its ledger version", async () => {
+    const id = "2.7/header-consistency";
+    const invert: Alteration = async (_exchange, forward) => {
+      const answer = await forward();
+      const latest = answer.headers["x-node-ledger-version"];
+      return latest === undefined ? answer : withHeaders(answer, { "x-node-ledger-oldest-version": (BigInt(latest) + 1n).toString() });
+    };
+    expectCaught(await run(invert, id), id);
+  }, 120_000);
+
+  it("the monotonic law (SHOULD) warns about a node whose ledger version goes back on every other answer", async () => {
+    const id = "2.7/ledger-state-monotonic";
+    let n = 0;
+    const goesBack: Alteration = async (_exchange, forward) => {
+      const answer = await forward();
+      const latest = answer.headers["x-node-ledger-version"];
+      n += 1;
+      return latest === undefined || n % 2 === 0 ? answer : withHeaders(answer, { "x-node-ledger-version": (BigInt(latest) - 5n).toString() });
+    };
+    expectCaught(await run(goesBack, id), id);
+  }, 120_000);
+});

@@ -1,0 +1,47 @@
+// The §4.2 table item properties against the reference node behind proxies that break one law each.
+
+import { afterAll, beforeAll, describe, it } from "vitest";
+import { startNode, type RunningNode } from "../../src/node/index.ts";
+import { conformanceAgainst, expectCaught, fixturesFile, removeScratch } from "./support/conformance-run.ts";
+import { errorAnswer, isPath, jsonOf, throughProxy, withJson, type Alteration, type Answer } from "./support/law-breaking-proxy.ts";
+
+let node: RunningNode;
+let fixtures: string;
+
+beforeAll(async () => {
+  node = await startNode({});
+  fixtures = fixturesFile(node.fixtures);
+}, 60_000);
+afterAll(async () => {
+  await node.close();
+  removeScratch();
+});
+
+const ITEM = /^\/v1\/tables\/[^/]+\/item$/;
+
+/** Rewrites the table item answers of one status. */
+function onItem(status: number, change: (answer: Answer) => Answer): Alteration {
+  return async (exchange, forward) => {
+    const answer = await forward();
+    return isPath(exchange, ITEM) && answer.status === status ? change(answer) : answer;
+  };
+}
+
+const run = (alteration: Alteration, id: string) => throughProxy(node.url, alteration, (url) => conformanceAgainst({ url, fixtures }, id));
+
+describe.concurrent("4.2 table item properties against law-breaking nodes", () => {
+  it("the key law catches a node that answers 500 for a key with no item", async () => {
+    const id = "4.2/table-key-law";
+    expectCaught(await run(onItem(404, (a) => errorAnswer(a, 500, "internal_error")), id), id);
+  }, 120_000);
+
+  it("the wrong-key law catches a node that answers a key of the wrong type with 404", async () => {
+    const id = "4.2/table-wrong-key-law";
+    expectCaught(await run(onItem(400, (a) => errorAnswer(a, 404, "table_item_not_found")), id), id);
+  }, 120_000);
+
+  it("the key code law (SHOULD) warns about a node whose 404 has another code", async () => {
+    const id = "4.2/table-key-code-law";
+    expectCaught(await run(onItem(404, (a) => withJson(a, { ...(jsonOf(a) as object), error_code: "resource_not_found" })), id), id);
+  }, 120_000);
+});
