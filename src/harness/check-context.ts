@@ -165,6 +165,8 @@ export class CheckContext {
       return { ok: true, response };
     } catch (e) {
       if (!(e instanceof RequestFailure)) throw e;
+      // The target stopped answering earlier in the run: this check could not run, which is not a pass.
+      if (e.kind === "not_sent") throw new CheckSkipped(e.message);
       this.#requests.push(e.record);
       this.#lastCurl = e.curl;
       return { ok: false, failure: e };
@@ -185,6 +187,8 @@ export class CheckContext {
         ...(spec.contentLength === undefined ? {} : { contentLength: spec.contentLength }),
       });
     const replay = renderRawReplay(url, bytes);
+    const hung = this.#h.client.unresponsive;
+    if (hung !== undefined) throw new CheckSkipped(hung);
     await this.#h.client.beginRequest();
     const markBefore = this.#h.tracker.mark();
     const result = await rawExchange({
@@ -194,6 +198,7 @@ export class CheckContext {
       timeoutMs: this.config.timeoutMs,
       maxResponseBytes: this.config.maxResponseBytes,
     });
+    this.#h.client.noteAnswered(result.answer !== undefined);
     this.#lastCurl = replay;
     const method = spec.method ?? "GET";
     this.#requests.push({

@@ -41,7 +41,9 @@ export type RequestFailureKind =
   | "deadline"
   | "too_large"
   | "closed"
-  | "other";
+  | "other"
+  /** Not sent: the target answered none of the last requests (see HttpClientOptions.unresponsiveAfter). */
+  | "not_sent";
 
 /** No usable HTTP answer came back. */
 export class RequestFailure extends Error {
@@ -64,13 +66,23 @@ export interface HttpClientOptions {
   readonly rateLimit?: number;
   /** Where curl lines put bodies too large to inline. */
   readonly bodiesDir?: string;
+  /**
+   * After this many requests in a row got no answer (timeouts, refused), the target is taken as hung
+   * and later requests are not sent: a hung node then costs seconds, not a timeout per request.
+   * Default 5.
+   */
+  readonly unresponsiveAfter?: number;
 }
+
+/** The kinds of failure that say the target is not answering at all (a reset or a cap does not). */
+const SILENT_KINDS: ReadonlySet<RequestFailureKind> = new Set(["refused", "connect_timeout", "headers_timeout", "body_timeout", "deadline"]);
 
 export class HttpClient {
   readonly #agent: Agent;
   readonly #options: HttpClientOptions;
   #count = 0;
   #nextSlot = 0;
+  #silentStreak = 0;
 
   constructor(options: HttpClientOptions) {
     this.#options = options;
@@ -91,6 +103,18 @@ export class HttpClient {
     return this.#options;
   }
 
+  /** Why the target counts as hung, or undefined while it answers. */
+  get unresponsive(): string | undefined {
+    const limit = this.#options.unresponsiveAfter ?? 5;
+    if (this.#silentStreak < limit) return undefined;
+    return `not sent: the target gave no HTTP answer to the last ${this.#silentStreak} requests`;
+  }
+
+  /** Raw exchanges report here whether an answer came, so that the hung-target count stays true. */
+  noteAnswered(answered: boolean): void {
+    if (answered) this.#silentStreak = 0;
+  }
+
   curlFor(request: HttpRequest): string {
     return renderCurl(request, this.#options.bodiesDir === undefined ? {} : { bodiesDir: this.#options.bodiesDir });
   }
@@ -109,15 +133,18 @@ export class HttpClient {
 
   /** Sends the request; resolves with any HTTP answer, rejects with RequestFailure when none came. */
   async send(request: HttpRequest): Promise<HttpResponse> {
-    await this.beginRequest();
     const curl = this.curlFor(request);
     const started = performance.now();
     const { timeoutMs, maxResponseBytes } = this.#options;
     const fail = (kind: RequestFailureKind, message: string, status: number | null = null): never => {
       const durationMs = Math.round(performance.now() - started);
       const record: RequestRecord = { method: request.method, url: request.url, status, durationMs, curl, error: message };
+      if (SILENT_KINDS.has(kind)) this.#silentStreak += 1;
       throw new RequestFailure(kind, message, request, curl, record);
     };
+    const hung = this.unresponsive;
+    if (hung !== undefined) return fail("not_sent", hung);
+    await this.beginRequest();
     let answer: Awaited<ReturnType<typeof undiciRequest>>;
     try {
       answer = await undiciRequest(request.url, {
@@ -149,6 +176,7 @@ export class HttpClient {
       const [kind, message] = classify(e, timeoutMs);
       return fail(kind, `${message} (while reading the body of a ${answer.statusCode} answer)`, answer.statusCode);
     }
+    this.#silentStreak = 0;
     const body = new Uint8Array(Buffer.concat(chunks));
     const durationMs = Math.round(performance.now() - started);
     const headers = flattenHeaders(answer.headers);

@@ -4,7 +4,7 @@
 
 import fc from "fast-check";
 import { check, type CheckOptions } from "./check.ts";
-import { CheckContext, CheckFailure } from "./check-context.ts";
+import { CheckContext, CheckFailure, CheckSkipped } from "./check-context.ts";
 import { shellQuote } from "./curl.ts";
 import type { Failure, RequestRecord } from "./results.ts";
 
@@ -44,8 +44,10 @@ export async function runProperty<T>(
   const config = t.config;
   let lastFailingRequests: readonly RequestRecord[] = [];
   let noAnswer: CheckFailure | undefined;
+  let skipped: CheckSkipped | undefined;
   const property = fc.asyncProperty(arbitrary, async (value) => {
     // Once the target stopped answering, every further run (shrinking) would only wait for timeouts.
+    if (skipped) throw skipped;
     if (noAnswer) throw noAnswer;
     const start = t.requests.length;
     try {
@@ -53,6 +55,7 @@ export async function runProperty<T>(
       if (verdict === false) throw new Error("the predicate returned false");
     } catch (e) {
       lastFailingRequests = t.requests.slice(start);
+      if (e instanceof CheckSkipped) skipped = e;
       if (e instanceof CheckFailure && e.failure.message.includes("expected: an HTTP answer")) noAnswer = e;
       throw e;
     }
@@ -65,6 +68,8 @@ export async function runProperty<T>(
     interruptAfterTimeLimit: options.budgetMs ?? 120_000,
     markInterruptAsFailure: false,
   });
+  // The property could not run to its end (the client stopped sending to a hung target): not a verdict.
+  if (skipped) throw skipped;
   if (!details.failed) return undefined;
   const error = details.errorInstance;
   const cause = error instanceof CheckFailure ? error.failure.message : error instanceof Error ? `${error.name}: ${error.message}` : String(error);

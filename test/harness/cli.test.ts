@@ -99,6 +99,9 @@ describe("ledger-conformance", () => {
       expect(failed.length).toBeGreaterThan(0);
       expect(failed[0].failures[0].message).toMatch(/no HTTP answer/);
       expect(failed[0].failures[0].curl).toMatch(/^curl /);
+      // Once the target is taken as hung, the checks left are skipped with the reason, not failed by timeouts.
+      const skipped = summary.requirements.filter((x: { status: string; reason?: string }) => x.status === "skipped" && /no HTTP answer to the last/.test(x.reason ?? ""));
+      expect(skipped.length).toBeGreaterThan(0);
       expect(r.stdout).toMatch(/NOT CONFORMING/);
     } finally {
       await silent.close();
@@ -117,7 +120,10 @@ describe("ledger-conformance", () => {
     expect(byId["4.6/gas-estimate-object"].status).toBe("passed");
     expect(byId["4.6/gas-estimate-bcs"].status).toBe("failed");
     expect(byId["4.6/gas-estimate-bcs"].failures[0].message).toMatch(/27 bytes, of which the value takes 26/);
-    expect(byId["2.6/error-object"]).toMatchObject({ status: "skipped", reason: "untested" });
+    // The small node's 404 for everything else is a well-formed error object.
+    expect(byId["2.6/error-object"].status).toBe("passed");
+    const counted = summary.counts.passed + summary.counts.failed + summary.counts.skipped + summary.counts.notApplicable + summary.counts.warned;
+    expect(counted).toBe(summary.requirements.length);
     const junit = readFileSync(join(dir, "junit.xml"), "utf8");
     expect(junit).toMatch(/<testsuites /);
     expect(junit).toMatch(/4\.6\/gas-estimate-bcs/);
@@ -137,11 +143,13 @@ describe("ledger-conformance", () => {
     const dir = reportDir();
     const expected = join(dir, "baseline.txt");
     writeFileSync(expected, "# known deviations\n4.6/gas-estimate-bcs\n");
-    const ok = await cli(["--target", `${node.origin}/v1`, "--report-dir", dir, "--baseline", expected, "--quiet"]);
+    // Only the gas suite: the small node answers nothing else, which would fail other MUSTs.
+    const gas = ["--only", "estimate-gas-price"];
+    const ok = await cli(["--target", `${node.origin}/v1`, "--report-dir", dir, "--baseline", expected, "--quiet", ...gas]);
     expect(ok.code).toBe(0);
     const stale = join(dir, "stale.json");
     writeFileSync(stale, JSON.stringify(["4.6/gas-estimate-bcs", "4.6/gas-estimate-object"]));
-    const bad = await cli(["--target", `${node.origin}/v1`, "--report-dir", dir, "--baseline", stale, "--quiet"]);
+    const bad = await cli(["--target", `${node.origin}/v1`, "--report-dir", dir, "--baseline", stale, "--quiet", ...gas]);
     expect(bad.code).toBe(1);
     expect(bad.stdout).toMatch(/unexpectedly passing/);
   });

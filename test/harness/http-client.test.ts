@@ -61,6 +61,22 @@ describe("HttpClient", () => {
     expect(c.requestCount).toBe(1);
   });
 
+  it("stops sending once the target answered none of the last requests, and starts again after an answer", async () => {
+    const s = await silentServer();
+    servers.push(s);
+    const c = client({ timeoutMs: 200, unresponsiveAfter: 2 });
+    const url = `${s.origin}/v1/-/healthy`;
+    for (let i = 0; i < 2; i++) expect((await failure(c.send({ method: "GET", url, headers: {} }))).kind).not.toBe("not_sent");
+    expect(c.unresponsive).toMatch(/no HTTP answer to the last 2 requests/);
+    const started = Date.now();
+    const skipped = await failure(c.send({ method: "GET", url, headers: {} }));
+    expect(skipped.kind).toBe("not_sent");
+    expect(Date.now() - started).toBeLessThan(100);
+    expect(c.requestCount).toBe(2);
+    c.noteAnswered(true);
+    expect(c.unresponsive).toBeUndefined();
+  });
+
   it("fails a response whose body stalls after the headers", async () => {
     const s = await silentServer("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"partial\":");
     servers.push(s);
