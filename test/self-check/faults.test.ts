@@ -52,13 +52,15 @@ describe("the fault registry", () => {
     );
   });
 
-  it("declares for every fault at least one requirement, each an id of the catalog", () => {
+  it("declares for every fault at least one requirement, each an id of the catalog, at least one a MUST", () => {
     const catalog = loadRequirements(ApiContract.load().operations.map((o) => o.id));
     const problems: string[] = [];
     for (const fault of FAULTS) {
       if (fault.breaks.length === 0) problems.push(`${fault.name}: declares no requirement`);
       const unknown = fault.breaks.filter((id) => !catalog.has(id));
       if (unknown.length > 0) problems.push(`${fault.name}: unknown ${unknown.join(", ")}`);
+      // A fault is a deviation that makes the node non-conforming: a SHOULD alone would only warn, exit 0.
+      if (!fault.breaks.some((id) => catalog.has(id) && catalog.get(id).level === "MUST")) problems.push(`${fault.name}: breaks no MUST requirement`);
     }
     expect(problems, problems.join("\n")).toEqual([]);
   });

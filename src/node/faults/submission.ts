@@ -1,5 +1,5 @@
 // Faults in submission (§4.8): validation steps skipped (signature, chain id, sequence number), and
-// transaction hashes in the wrong form or over the wrong bytes.
+// transaction hashes in the wrong form.
 //
 // A node that skips a validation step takes the transaction into its mempool and answers 202; the VM
 // discards it later. That is what these faults do: they answer 202 with the pending transaction where
@@ -8,7 +8,6 @@
 import {
   encodeSignedTransaction,
   parseAddress,
-  sha3_256,
   signedTransactionToJson,
   toHex,
   transactionHash,
@@ -104,24 +103,9 @@ const summaryHashUnprefixed: Fault = {
   },
 };
 
-const pendingHashUnsalted: Fault = {
-  name: "pending-hash-unsalted",
-  area: "submission",
-  description: "reports the hash of an accepted transaction as SHA3-256 of its BCS bytes, without the APTOS::Transaction salt",
-  breaks: ["4.8/pending-transaction-hash"],
-  engine: (api) =>
-    overrideApi(api, {
-      submit: (signed) => {
-        const result = api.submit(signed);
-        return { ...result, pendingJson: { ...result.pendingJson, hash: toHex(sha3_256(encodeSignedTransaction(signed))) } };
-      },
-    }),
-};
-
 export const SUBMISSION_FAULTS: readonly Fault[] = [
   signatureNotVerified,
   chainIdNotChecked,
   staleSequenceNumberAccepted,
   summaryHashUnprefixed,
-  pendingHashUnsalted,
 ];
