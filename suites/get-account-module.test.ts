@@ -18,6 +18,7 @@ import {
   type ModuleRecordJson,
   type ModuleUnderTest,
 } from "./support/account-modules.ts";
+import { knownChange } from "./support/known-history.ts";
 import { ledgerWindow, U64_MAX, versionAt, type LedgerWindow } from "./support/ledger-window.ts";
 
 const MOVE_MAGIC = "0xa11ceb0b";
@@ -86,6 +87,18 @@ describeEndpoint("get_account_module", () => {
     const res = await t.request({ path: modulePath(m), query: { ledger_version: versionAt(window, 1n, 2n) } });
     t.expectStatus(res, 200, 404);
     if (res.status === 200) t.expectBodyMatchesSchema(res);
+  });
+
+  check("4.4/module-at-ledger-version", { variant: "before and at a known publication (fixture history.modulePublished)" }, async (t) => {
+    const { fixture, at, before } = await knownChange(t, "modulePublished");
+    const m = { account: fixture.address, name: fixture.name };
+    const published = await t.request({ path: modulePath(m), query: { ledger_version: at } });
+    t.expectStatus(published, 200);
+    const record = t.expectBodyMatchesSchema(published) as ModuleRecordJson;
+    t.expectEqual(record.abi?.name, fixture.name, `the module read at ledger_version=${at} is ${fixture.name}`, published);
+    // One version earlier the module did not exist yet: an answer from the latest state would have it.
+    const earlier = await t.request({ path: modulePath(m), query: { ledger_version: before } });
+    t.expectError(earlier, 404, "module_not_found");
   });
 
   for (const { variant, form } of ADDRESS_PATH_FORMS) {

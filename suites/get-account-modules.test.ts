@@ -11,6 +11,7 @@
 import { ModuleListBcs, toHex } from "../src/codec/index.ts";
 import { check, CheckNotApplicable, describeEndpoint, type CheckContext, type HttpResponse } from "../src/harness/index.ts";
 import { ADDRESS_PATH_FORMS, MALFORMED_ADDRESSES, MALFORMED_U64, moduleAccount, type ModuleRecordJson } from "./support/account-modules.ts";
+import { knownChange } from "./support/known-history.ts";
 import { ledgerWindow, U64_MAX, versionAt, type LedgerWindow } from "./support/ledger-window.ts";
 
 /** Design §5: default and maximum page size. */
@@ -138,6 +139,19 @@ describeEndpoint("get_account_modules", () => {
     const res = await t.request({ path: modulesPath(address), query: { ledger_version: versionAt(window, 1n, 2n) } });
     t.expectStatus(res, 200);
     t.expectBodyMatchesSchema(res);
+  });
+
+  check("4.5/listing-at-ledger-version", { variant: "before and at a known publication (fixture history.modulePublished)" }, async (t) => {
+    const { fixture, at, before } = await knownChange(t, "modulePublished");
+    // The whole listing at one version, following the cursor at that same version.
+    const names = async (version: bigint) => {
+      const pages = await walk(t, fixture.address, version, 100, 10_000);
+      return { names: pages.flatMap((p) => p.records.map(moduleName)), res: (pages[0] as Page).res };
+    };
+    const published = await names(at);
+    t.expect(published.names.includes(fixture.name), `${fixture.name} in the listing of ${fixture.address} at ledger_version=${at}`, published.res, published.names.join(", "));
+    const earlier = await names(before);
+    t.expect(!earlier.names.includes(fixture.name), `no ${fixture.name} in the listing of ${fixture.address} at ledger_version=${before}, the version before its publication`, earlier.res, earlier.names.join(", "));
   });
 
   for (const { variant, form } of ADDRESS_PATH_FORMS) {

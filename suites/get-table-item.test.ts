@@ -20,6 +20,7 @@ import {
   type TypeTag,
 } from "../src/codec/index.ts";
 import { check, CheckNotApplicable, describeEndpoint, type CheckContext, type HttpResponse, type TableFixture } from "../src/harness/index.ts";
+import { knownChange } from "./support/known-history.ts";
 import { ledgerWindow, U64_MAX, versionAt } from "./support/ledger-window.ts";
 
 /** A handle no table has: 32 bytes derived from a label, so failures replay exactly. */
@@ -331,6 +332,16 @@ describeEndpoint("get_table_item", () => {
     t.expectStatus(res, 200);
     t.expectMediaType(res, "application/json");
     expectValueOf(t, table.valueType, t.expectBodyMatchesSchema(res), res);
+  });
+
+  check("4.2/item-at-ledger-version", { variant: "before and at a known insert (fixture history.tableItemInserted)" }, async (t) => {
+    const { fixture, at, before } = await knownChange(t, "tableItemInserted");
+    const inserted = await readItem(t, fixture, { ledgerVersion: at });
+    t.expectStatus(inserted, 200);
+    expectValueOf(t, fixture.valueType, t.expectBodyMatchesSchema(inserted), inserted);
+    // One version earlier the item did not exist yet: an answer from the latest state would have it.
+    const earlier = await readItem(t, fixture, { ledgerVersion: before });
+    t.expectError(earlier, 404, "table_item_not_found");
   });
 
   check("4.2/item-bcs", async (t) => {

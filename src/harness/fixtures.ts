@@ -18,6 +18,14 @@ export interface TableFixture {
   readonly key: unknown;
 }
 
+/** A versioned change the node made inside its window (an extension of design §3; every member optional). */
+export interface HistoryFixture {
+  /** A module absent at version - 1 and present at version. */
+  readonly modulePublished?: { readonly address: string; readonly name: string; readonly version: string };
+  /** A table item absent at version - 1 and present at version. */
+  readonly tableItemInserted?: TableFixture & { readonly version: string };
+}
+
 export interface Fixtures {
   readonly chainId?: number;
   readonly accounts?: readonly FixtureAccount[];
@@ -25,11 +33,26 @@ export interface Fixtures {
   readonly moduleAccount?: string;
   readonly moduleName?: string;
   readonly table?: TableFixture;
+  readonly history?: HistoryFixture;
 }
 
 export type FixtureName = keyof Fixtures;
 
 const hexString = { type: "string", pattern: "^0x[0-9a-fA-F]+$" } as const;
+const u64String = { type: "string", pattern: "^(0|[1-9][0-9]{0,19})$" } as const;
+
+function tableSchema(extraRequired: readonly string[]) {
+  return {
+    type: "object",
+    required: ["handle", "keyType", "valueType", "key", ...extraRequired],
+    properties: {
+      handle: hexString,
+      keyType: { type: "string", minLength: 1 },
+      valueType: { type: "string", minLength: 1 },
+      ...(extraRequired.includes("version") ? { version: u64String } : {}),
+    },
+  };
+}
 
 const FIXTURES_SCHEMA = {
   type: "object",
@@ -47,17 +70,21 @@ const FIXTURES_SCHEMA = {
     transactionsAccount: hexString,
     moduleAccount: hexString,
     moduleName: { type: "string", minLength: 1 },
-    table: {
+    table: tableSchema([]),
+    history: {
       type: "object",
-      required: ["handle", "keyType", "valueType", "key"],
       properties: {
-        handle: hexString,
-        keyType: { type: "string", minLength: 1 },
-        valueType: { type: "string", minLength: 1 },
+        modulePublished: {
+          type: "object",
+          required: ["address", "name", "version"],
+          properties: { address: hexString, name: { type: "string", minLength: 1 }, version: u64String },
+        },
+        tableItemInserted: tableSchema(["version"]),
       },
     },
   },
 } as const;
+
 
 const validateFixtures = new Ajv({ allErrors: true }).compile(FIXTURES_SCHEMA);
 

@@ -78,7 +78,7 @@ export {
 } from "./check-context.ts";
 export type { HttpResponse, HttpRequest } from "./http-client.ts";
 export { RequestFailure } from "./http-client.ts";
-export type { Fixtures, FixtureAccount, TableFixture, FixtureName } from "./fixtures.ts";
+export type { Fixtures, FixtureAccount, HistoryFixture, TableFixture, FixtureName } from "./fixtures.ts";
 export type { Profile, ProfileName, RunConfig } from "./config.ts";
 export type { Requirement, Level } from "./requirements.ts";
 export type { CheckResult, ResultStatus, Failure, RequestRecord, ConformanceMeta } from "./results.ts";

@@ -94,6 +94,10 @@ describe("signTransfers", () => {
     moduleAccount: "0x1",
     moduleName: "coin",
     table: { handle: "0x6", keyType: "u64", valueType: "address", key: "7" },
+    history: {
+      modulePublished: { address: "0x1", name: "randomness", version: "10" },
+      tableItemInserted: { handle: "0x6", keyType: "u64", valueType: "address", key: "8", version: "11" },
+    },
   };
 
   it("signs distinct valid transactions, round-robin over the accounts with sequence numbers counting up", () => {

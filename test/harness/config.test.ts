@@ -23,6 +23,17 @@ describe("fixtures", () => {
     expect(parseFixtures({})).toEqual({});
   });
 
+  it("accepts the history extension, and names a version that is not a u64 string", () => {
+    const history = {
+      modulePublished: { address: "0x1", name: "randomness", version: "1500" },
+      tableItemInserted: { handle: "0xc3", keyType: "u64", valueType: "address", key: "120", version: "1375" },
+    };
+    expect(parseFixtures({ ...full, history })).toEqual({ ...full, history });
+    expect(parseFixtures({ history: {} })).toEqual({ history: {} });
+    expect(() => parseFixtures({ history: { modulePublished: { address: "0x1", name: "randomness", version: 1500 } } })).toThrow(/\/history\/modulePublished\/version/);
+    expect(() => parseFixtures({ history: { tableItemInserted: { handle: "0xc3", keyType: "u64", valueType: "address", key: "1" } } })).toThrow(/version/);
+  });
+
   it("rejects wrong member types with every problem named", () => {
     expect(() => parseFixtures({ chainId: 300, moduleAccount: "1", table: { handle: "0x1" } })).toThrow(/\/chainId.*\/moduleAccount.*\/table/s);
     expect(() => parseFixtures({ accounts: [{ address: "0x1" }] })).toThrow(FixturesError);

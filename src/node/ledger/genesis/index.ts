@@ -22,6 +22,11 @@ export interface EngineFixtures {
   readonly moduleAccount: string;
   readonly moduleName: string;
   readonly table: { readonly handle: string; readonly keyType: string; readonly valueType: string; readonly key: unknown };
+  /** Beyond design §3: known changes inside the window, so that a read at an older version can be told from a read at the latest. */
+  readonly history: {
+    readonly modulePublished: { readonly address: string; readonly name: string; readonly version: string };
+    readonly tableItemInserted: { readonly handle: string; readonly keyType: string; readonly valueType: string; readonly key: unknown; readonly version: string };
+  };
 }
 
 export type TableChange = "insert" | "update" | "delete";
@@ -163,6 +168,19 @@ export function runGenesis(context: GenesisContext): GenesisReport {
     moduleAccount: "0x1",
     moduleName: "coin",
     table: { handle: toHex(fixtureTable.handle), keyType: fixtureTable.keyType, valueType: fixtureTable.valueType, key: FIXTURE_KEY },
+    history: {
+      modulePublished: { address: "0x1", name: RANDOMNESS_MODULE.name, version: report.randomnessPublishedAt.toString() },
+      tableItemInserted: insertedFixtureItem(tables, report.tableChanges),
+    },
   };
   return { keys, tables, fixtures, plan, transferVersions, ...report, bot };
+}
+
+/** A late insert into the fixture table that nothing changes afterwards: absent before its version, present from it on. */
+function insertedFixtureItem(tables: readonly GenesisTable[], changes: GenesisReport["tableChanges"]): EngineFixtures["history"]["tableItemInserted"] {
+  const table = tables.find((t) => t.name === FIXTURE_TABLE) as GenesisTable;
+  const mine = changes.filter((c) => c.table === FIXTURE_TABLE);
+  const insert = mine.find((c) => c.change === "insert" && mine.filter((o) => o.key === c.key).length === 1);
+  if (insert === undefined) throw new Error(`genesis: no late insert into ${FIXTURE_TABLE}`);
+  return { handle: toHex(table.handle), keyType: table.keyType, valueType: table.valueType, key: insert.key, version: insert.version.toString() };
 }
