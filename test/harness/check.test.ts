@@ -79,7 +79,7 @@ function harness(overrides: Partial<RunConfig> = {}): Harness {
 }
 
 const must = () => catalog().get("4.6/gas-estimate-object");
-const should = () => catalog().get("4.6/estimates-ordered");
+const should = () => catalog().get("4.7/health-message");
 
 describe("runCheck", () => {
   it("passes a check whose assertions hold, recording its requests and the observed results", async () => {
@@ -112,14 +112,12 @@ describe("runCheck", () => {
   });
 
   it("warns, without failing the test, when a SHOULD assertion does not hold", async () => {
-    gasBody = JSON.stringify({ deprioritized_gas_estimate: 300, gas_estimate: 100, prioritized_gas_estimate: 150 });
     const out = await runCheck(harness(), should(), async (t) => {
-      const res = await t.request({ path: "/estimate_gas_price" });
-      const body = t.expectBodyMatchesSchema(res);
-      t.expect(body.deprioritized_gas_estimate <= body.gas_estimate, "deprioritized <= gas_estimate", res);
+      const res = await t.request({ path: "/-/healthy" });
+      t.expect((res.json as { message?: unknown }).message === "healthy", 'message "healthy"', res);
     });
     expect(out.own.status).toBe("warned");
-    expect(out.own.failures[0]?.message).toMatch(/expected: deprioritized <= gas_estimate/);
+    expect(out.own.failures[0]?.message).toMatch(/expected: message "healthy"/);
     expect(out.vitest.kind).toBe("pass");
   });
 
@@ -161,7 +159,7 @@ describe("runCheck", () => {
 
   it("fails a check that asserts nothing", async () => {
     const out = await runCheck(harness(), should(), async (t) => {
-      await t.request({ path: "/estimate_gas_price" });
+      await t.request({ path: "/-/healthy" });
     });
     expect(out.own.status).toBe("failed");
     expect(out.own.failures[0]?.message).toMatch(/made no assertion/);

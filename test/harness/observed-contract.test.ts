@@ -116,14 +116,14 @@ describe("observed contract on a 200", () => {
     expect(second.results.find((r) => r.requirement === OBSERVED.chainId && r.status === "failed")?.failures[0]?.message).toMatch(/fixtures chainId is 4.*earlier response said 4/s);
   });
 
-  it("warns (SHOULD) when the ledger version goes back after a later response was received", async () => {
+  it("fails (MUST, §2.7) when the ledger version goes back after a later response was received", async () => {
     const t = context();
     // The first response sets the mark (nothing to compare with), the second moves forward, the third goes back.
     await observe(json(200, gas, ledgerHeaders("X-NODE-", { "LEDGER-VERSION": "200" })), {}, t);
     await observe(json(200, gas, ledgerHeaders("X-NODE-", { "LEDGER-VERSION": "250" })), {}, t);
     const { results } = await observe(json(200, gas, ledgerHeaders("X-NODE-", { "LEDGER-VERSION": "150" })), {}, t);
     const mono = results.filter((r) => r.requirement === OBSERVED.monotonic);
-    expect(mono.map((r) => r.status)).toEqual(["passed", "warned"]);
+    expect(mono.map((r) => r.status)).toEqual(["passed", "failed"]);
     expect(mono[1]?.failures[0]?.message).toMatch(/LEDGER-VERSION 150 < 250/);
   });
 

@@ -33,7 +33,8 @@ describe("requirement catalog", () => {
     for (const id of ["2.7/required-headers-on-success", "2.6/error-object", "7.1/status-in-endpoint-set", "7.2/error-code-known"]) {
       expect(catalog.has(id)).toBe(true);
     }
-    expect(catalog.get("4.6/estimates-ordered").level).toBe("SHOULD");
+    expect(catalog.get("4.6/estimates-ordered").level).toBe("MUST");
+    expect(catalog.get("4.7/health-message").level).toBe("SHOULD");
   });
 
   it("accepts a well-formed catalog and finds entries by id", () => {

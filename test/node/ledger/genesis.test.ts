@@ -53,7 +53,7 @@ describe("determinism", () => {
 describe("the fixtures", () => {
   it("have design §3's members and name funded accounts whose keys sign for them", () => {
     const f = t.fixtures;
-    expect(Object.keys(f).sort()).toEqual(["accounts", "chainId", "moduleAccount", "moduleName", "table", "transactionsAccount"]);
+    expect(Object.keys(f).sort()).toEqual(["accounts", "chainId", "history", "moduleAccount", "moduleName", "table", "transactionsAccount"]);
     expect(f.chainId).toBe(4);
     expect(f.accounts.length).toBeGreaterThanOrEqual(3);
     for (const account of f.accounts) {
@@ -66,6 +66,18 @@ describe("the fixtures", () => {
     expect(f.table).toEqual({ handle: expect.stringMatching(/^0x[0-9a-f]{64}$/), keyType: "u64", valueType: "address", key: "7" });
     expect(t.engine.getTableItem(parseAddress(f.table.handle), { keyType: "u64", valueType: "address", key: "7" }).json).toMatch(/^0x/);
     expect(t.engine.getModule(parseAddress(f.moduleAccount), f.moduleName).abi.name).toBe("coin");
+  });
+
+  it("name a module publication and a table insert inside the window: absent just before, present at their version", () => {
+    const { modulePublished: m, tableItemInserted: i } = t.fixtures.history;
+    const oldest = t.engine.ledger.oldestVersion;
+    for (const at of [BigInt(m.version), BigInt(i.version)]) expect(at - 1n).toBeGreaterThanOrEqual(oldest);
+    const address = parseAddress(m.address);
+    expect(() => t.engine.getModule(address, m.name, BigInt(m.version) - 1n)).toThrow(/^Module .* not found at ledger version/);
+    expect(t.engine.getModule(address, m.name, BigInt(m.version)).abi.name).toBe(m.name);
+    const item = { keyType: i.keyType, valueType: i.valueType, key: i.key };
+    expect(() => t.engine.getTableItem(parseAddress(i.handle), item, BigInt(i.version) - 1n)).toThrow(/^Table item not found/);
+    expect(t.engine.getTableItem(parseAddress(i.handle), item, BigInt(i.version)).json).toBeDefined();
   });
 
   it("every funded account can submit", () => {
