@@ -1,6 +1,7 @@
-// The default run: no --target, so the command starts the reference node in-process on a free
-// loopback port with its own fixtures, runs whatever suites exist, writes the three reports, and exits
-// with the code its summary implies. Both profiles.
+// The default run, `npm run conformance`: no --target, so the command starts the reference node
+// in-process on a free loopback port with its own fixtures, runs every suite and property, writes the
+// three reports, and exits 0. (Both profiles against a node given by --target, with every MUST of §2.7
+// and §4.1–§4.8 shown passed, are test/self-check/clean-node.test.ts.)
 
 import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -29,8 +30,9 @@ function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: st
 
 const runs = new Map<string, { dir: string; summary: { requirements: { id: string; status: string }[] } }>();
 
-describe.each(["node", "aptos"])("ledger-conformance against the embedded reference node (profile %s)", (profile) => {
-  it("writes summary.json, junit.xml and html/index.html and exits as its summary says", { timeout: 900_000 }, async () => {
+describe("ledger-conformance against the embedded reference node", () => {
+  it("writes summary.json, junit.xml and html/index.html and exits 0", { timeout: 900_000 }, async () => {
+    const profile = "node";
     const dir = mkdtempSync(join(tmpdir(), "embedded-run-"));
     dirs.push(dir);
     const r = await cli(["--report-dir", dir, "--profile", profile, "--quiet"]);
@@ -39,10 +41,9 @@ describe.each(["node", "aptos"])("ledger-conformance against the embedded refere
     expect(summary.target).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
     expect(existsSync(join(dir, "junit.xml"))).toBe(true);
     expect(readFileSync(join(dir, "html", "index.html"), "utf8")).toContain("ledger-conformance");
-    const mustFailed = summary.requirements.some((x: { level: string; status: string }) => x.level === "MUST" && x.status === "failed");
-    expect(summary.conforming).toBe(!mustFailed);
-    const expected = mustFailed || (summary.errors?.length ?? 0) > 0 ? 1 : 0;
-    expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(expected);
+    expect(summary.counts.failed, `${r.stdout}\n${r.stderr}`).toBe(0);
+    expect(summary.conforming).toBe(true);
+    expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(0);
     // Whatever suites exist, the cross-cutting header rules ran on the responses they received, under this profile's prefix.
     const headers = summary.requirements.find((x: { id: string }) => x.id === "2.7/required-headers-on-success");
     expect(headers.checks).toBeGreaterThan(0);
