@@ -5,10 +5,10 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { startNode, type RunningNode } from "../../src/node/index.ts";
-import { conformanceAgainst, expectClean, fixturesFile, removeScratch } from "./support/conformance-run.ts";
+import { conformanceAgainst, expectClean } from "./support/conformance-run.ts";
+import { referenceNodeForFile } from "./support/reference-node.ts";
 
 const CATALOG = fileURLToPath(new URL("../../schemas/requirements/", import.meta.url));
 
@@ -19,23 +19,13 @@ function propertyIds(): string[] {
   return [...ids, "2.7/header-consistency", "2.7/ledger-state-monotonic"];
 }
 
-let node: RunningNode;
-let fixtures: string;
-
-beforeAll(async () => {
-  node = await startNode({});
-  fixtures = fixturesFile(node.fixtures);
-}, 60_000);
-afterAll(async () => {
-  await node.close();
-  removeScratch();
-});
+const target = referenceNodeForFile();
 
 describe("the properties against the reference node", () => {
   it("all hold: exit 0, every property requirement passed, and the seed printed", async () => {
     const ids = propertyIds();
     expect(ids.length).toBeGreaterThanOrEqual(20);
-    const run = await conformanceAgainst({ url: node.url, fixtures }, "properties");
+    const run = await conformanceAgainst(target, "properties");
     expectClean(run, ids);
     expect(run.stdout).toMatch(/properties: seed \d+ \(chosen for this run; replay the whole run with --seed \d+\)/);
   }, 180_000);

@@ -1,25 +1,15 @@
 // The §4.5 cursor properties against the reference node behind proxies that break one law each.
 
-import { afterAll, beforeAll, describe, it } from "vitest";
-import { startNode, type RunningNode } from "../../src/node/index.ts";
-import { conformanceAgainst, expectCaught, fixturesFile, removeScratch } from "./support/conformance-run.ts";
-import { errorAnswer, isPath, splitPath, throughProxy, withHeaders, withQuery, type Alteration } from "./support/law-breaking-proxy.ts";
+import { describe, it } from "vitest";
+import { expectCaught } from "./support/conformance-run.ts";
+import { errorAnswer, isPath, splitPath, withHeaders, withQuery, type Alteration } from "./support/law-breaking-proxy.ts";
+import { againstAltered, referenceNodeForFile } from "./support/reference-node.ts";
 
-let node: RunningNode;
-let fixtures: string;
-
-beforeAll(async () => {
-  node = await startNode({});
-  fixtures = fixturesFile(node.fixtures);
-}, 60_000);
-afterAll(async () => {
-  await node.close();
-  removeScratch();
-});
+const target = referenceNodeForFile();
 
 const MODULES = /^\/v1\/accounts\/[^/]+\/modules$/;
 
-const run = (alteration: Alteration, id: string) => throughProxy(node.url, alteration, (url) => conformanceAgainst({ url, fixtures }, id));
+const run = (alteration: Alteration, id: string) => againstAltered(target, alteration, id);
 
 describe.concurrent("4.5 cursor properties against law-breaking nodes", () => {
   it("the walk law catches a node that drops the cursor after the second page", async () => {

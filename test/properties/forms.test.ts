@@ -1,23 +1,13 @@
 // The §2.1 and §8 form properties against the reference node behind proxies that break one law each.
 
-import { afterAll, beforeAll, describe, it } from "vitest";
-import { startNode, type RunningNode } from "../../src/node/index.ts";
-import { conformanceAgainst, expectCaught, fixturesFile, removeScratch } from "./support/conformance-run.ts";
-import { errorAnswer, splitPath, throughProxy, withQuery, type Alteration } from "./support/law-breaking-proxy.ts";
+import { describe, it } from "vitest";
+import { expectCaught } from "./support/conformance-run.ts";
+import { errorAnswer, splitPath, withQuery, type Alteration } from "./support/law-breaking-proxy.ts";
+import { againstAltered, referenceNodeForFile } from "./support/reference-node.ts";
 
-let node: RunningNode;
-let fixtures: string;
+const target = referenceNodeForFile();
 
-beforeAll(async () => {
-  node = await startNode({});
-  fixtures = fixturesFile(node.fixtures);
-}, 60_000);
-afterAll(async () => {
-  await node.close();
-  removeScratch();
-});
-
-const run = (alteration: Alteration, id: string) => throughProxy(node.url, alteration, (url) => conformanceAgainst({ url, fixtures }, id));
+const run = (alteration: Alteration, id: string) => againstAltered(target, alteration, id);
 
 describe.concurrent("form properties against law-breaking nodes", () => {
   it("the address law catches a node that does not find accounts written without 0x", async () => {

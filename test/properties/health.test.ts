@@ -4,29 +4,18 @@
 // a clock tolerance of 0 the property holds (exact to the second and below), and nodes that answer 200
 // whatever the lag, or move the boundary by one second either way, are caught.
 
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startNode, type RunningNode } from "../../src/node/index.ts";
+import { describe, expect, it } from "vitest";
 import { ManualClock } from "../../src/node/ledger/index.ts";
-import { conformance, expectCaught, expectClean, fixturesFile, removeScratch } from "./support/conformance-run.ts";
+import { conformance, expectCaught, expectClean } from "./support/conformance-run.ts";
 import { errorAnswer, jsonOf, startLawBreakingProxy, splitPath, unchanged, withJson, withQuery, type Alteration } from "./support/law-breaking-proxy.ts";
+import { referenceNodeForFile } from "./support/reference-node.ts";
 
 const THRESHOLD = "4.7/health-threshold-law";
 const CODE = "4.7/health-lag-code-law";
 const EXACT = { LEDGER_CONFORMANCE_CLOCK_TOLERANCE_MS: "0" };
 
-let node: RunningNode;
-let clock: ManualClock;
-let fixtures: string;
-
-beforeAll(async () => {
-  clock = new ManualClock(Date.now());
-  node = await startNode({ clock, blockIntervalMs: 10_000 });
-  fixtures = fixturesFile(node.fixtures);
-}, 60_000);
-afterAll(async () => {
-  await node.close();
-  removeScratch();
-});
+const clock = new ManualClock(Date.now());
+const target = referenceNodeForFile({ clock, blockIntervalMs: 10_000 });
 
 /** The node's clock follows the wall clock, set as each request passes (the test drives it). */
 function drivenClock(alteration: Alteration): Alteration {
@@ -49,9 +38,9 @@ function shiftedThreshold(delta: bigint): Alteration {
 }
 
 async function runAgainst(alteration: Alteration, only: string, extra: string[] = []) {
-  const proxy = await startLawBreakingProxy(node.url, drivenClock(alteration));
+  const proxy = await startLawBreakingProxy(target.url, drivenClock(alteration));
   try {
-    return await conformance(["--target", proxy.url, "--fixtures", fixtures, "--only", only, ...extra], { env: EXACT });
+    return await conformance(["--target", proxy.url, "--fixtures", target.fixtures, "--only", only, ...extra], { env: EXACT });
   } finally {
     await proxy.close();
   }

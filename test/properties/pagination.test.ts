@@ -2,22 +2,12 @@
 // each property must fail with its seed, shrunk path, curl lines and a replay command, and the replay
 // command must reproduce exactly that case.
 
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startNode, type RunningNode } from "../../src/node/index.ts";
-import { conformance, conformanceAgainst, expectCaught, fixturesFile, removeScratch, replayArgs, requirementOf } from "./support/conformance-run.ts";
+import { describe, expect, it } from "vitest";
+import { conformance, conformanceAgainst, expectCaught, replayArgs, requirementOf } from "./support/conformance-run.ts";
 import { isPath, jsonOf, splitPath, throughProxy, withJson, withQuery, type Alteration } from "./support/law-breaking-proxy.ts";
+import { againstAltered, referenceNodeForFile } from "./support/reference-node.ts";
 
-let node: RunningNode;
-let fixtures: string;
-
-beforeAll(async () => {
-  node = await startNode({});
-  fixtures = fixturesFile(node.fixtures);
-}, 60_000);
-afterAll(async () => {
-  await node.close();
-  removeScratch();
-});
+const target = referenceNodeForFile();
 
 const SUMMARIES = /^\/v1\/accounts\/[^/]+\/transaction_summaries$/;
 
@@ -30,13 +20,13 @@ function alterPages(change: (items: unknown[], query: URLSearchParams) => unknow
   };
 }
 
-const run = (alteration: Alteration, id: string) => throughProxy(node.url, alteration, (url) => conformanceAgainst({ url, fixtures }, id));
+const run = (alteration: Alteration, id: string) => againstAltered(target, alteration, id);
 
 describe.concurrent("4.3 pagination properties against law-breaking nodes", () => {
   it("the order law catches a node that returns pages in descending order, and its replay command replays that case", async () => {
     const id = "4.3/summaries-order-law";
-    await throughProxy(node.url, alterPages((items) => [...items].reverse()), async (url) => {
-      const caught = expectCaught(await conformanceAgainst({ url, fixtures }, id), id);
+    await throughProxy(target.url, alterPages((items) => [...items].reverse()), async (url) => {
+      const caught = expectCaught(await conformanceAgainst({ url, fixtures: target.fixtures }, id), id);
       const replay = await conformance(replayArgs(caught));
       const again = requirementOf(replay, id).failures.map((f) => f.message).find((m) => m.includes("property failed"));
       expect(replay.code).toBe(1);

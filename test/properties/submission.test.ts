@@ -1,23 +1,13 @@
 // The §4.8 tampering properties against the reference node behind proxies that break one law each.
 
-import { afterAll, beforeAll, describe, it } from "vitest";
-import { startNode, type RunningNode } from "../../src/node/index.ts";
-import { conformanceAgainst, expectCaught, fixturesFile, removeScratch } from "./support/conformance-run.ts";
-import { errorAnswer, isPath, throughProxy, withJson, type Alteration, type Answer } from "./support/law-breaking-proxy.ts";
+import { describe, it } from "vitest";
+import { expectCaught } from "./support/conformance-run.ts";
+import { errorAnswer, isPath, withJson, type Alteration, type Answer } from "./support/law-breaking-proxy.ts";
+import { againstAltered, referenceNodeForFile } from "./support/reference-node.ts";
 
-let node: RunningNode;
-let fixtures: string;
+const target = referenceNodeForFile();
 
-beforeAll(async () => {
-  node = await startNode({});
-  fixtures = fixturesFile(node.fixtures);
-}, 60_000);
-afterAll(async () => {
-  await node.close();
-  removeScratch();
-});
-
-const run = (alteration: Alteration, id: string) => throughProxy(node.url, alteration, (url) => conformanceAgainst({ url, fixtures }, id));
+const run = (alteration: Alteration, id: string) => againstAltered(target, alteration, id);
 
 /** Rewrites the node's 400 answers to BCS submissions. */
 function onRefusedBcs(change: (answer: Answer) => Answer): Alteration {

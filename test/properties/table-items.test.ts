@@ -1,21 +1,11 @@
 // The §4.2 table item properties against the reference node behind proxies that break one law each.
 
-import { afterAll, beforeAll, describe, it } from "vitest";
-import { startNode, type RunningNode } from "../../src/node/index.ts";
-import { conformanceAgainst, expectCaught, fixturesFile, removeScratch } from "./support/conformance-run.ts";
-import { errorAnswer, isPath, jsonOf, throughProxy, withJson, type Alteration, type Answer } from "./support/law-breaking-proxy.ts";
+import { describe, it } from "vitest";
+import { expectCaught } from "./support/conformance-run.ts";
+import { errorAnswer, isPath, jsonOf, withJson, type Alteration, type Answer } from "./support/law-breaking-proxy.ts";
+import { againstAltered, referenceNodeForFile } from "./support/reference-node.ts";
 
-let node: RunningNode;
-let fixtures: string;
-
-beforeAll(async () => {
-  node = await startNode({});
-  fixtures = fixturesFile(node.fixtures);
-}, 60_000);
-afterAll(async () => {
-  await node.close();
-  removeScratch();
-});
+const target = referenceNodeForFile();
 
 const ITEM = /^\/v1\/tables\/[^/]+\/item$/;
 
@@ -27,7 +17,7 @@ function onItem(status: number, change: (answer: Answer) => Answer): Alteration 
   };
 }
 
-const run = (alteration: Alteration, id: string) => throughProxy(node.url, alteration, (url) => conformanceAgainst({ url, fixtures }, id));
+const run = (alteration: Alteration, id: string) => againstAltered(target, alteration, id);
 
 describe.concurrent("4.2 table item properties against law-breaking nodes", () => {
   it("the key law catches a node that answers 500 for a key with no item", async () => {
