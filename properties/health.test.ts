@@ -7,8 +7,7 @@
 // clock tolerance. The node's "current time" lies in [sent - tolerance, received + tolerance]; an answer
 // is demanded only when the rule gives the same result for every clock in that interval.
 //
-// The tolerance is LEDGER_CONFORMANCE_CLOCK_TOLERANCE_MS (the variable the health suite reads; the
-// harness has no flag for it). Unset, it is 25 ms on a loopback target, where node and suite read the
+// The tolerance is the run's --clock-tolerance, as for the health suite. Unset, it is 25 ms on a loopback target, where node and suite read the
 // same kernel clock (through different APIs and processes they agree to under a millisecond; 25 ms is
 // margin) and still decide 97.5% of the answers of a node making a block a second at duration_secs=0;
 // on any other target it is 5000 ms, as for the health suite. At 0, against a node whose clock follows
@@ -20,13 +19,10 @@
 
 import fc from "fast-check";
 import { CheckNotApplicable, describeEndpoint, type CheckContext, type HttpResponse } from "../src/harness/index.ts";
-import { isLoopbackUrl } from "../src/harness/config.ts";
 import { law } from "./support/law.ts";
 import { currentWindow, ledgerState } from "./support/ledger-state.ts";
 
-const CLOCK_TOLERANCE_ENV = "LEDGER_CONFORMANCE_CLOCK_TOLERANCE_MS";
-const LOOPBACK_TOLERANCE_MS = 25;
-const REMOTE_TOLERANCE_MS = 5_000;
+const CLOCK_TOLERANCE_FLAG = "--clock-tolerance";
 
 type Threshold =
   | { readonly kind: "absent" }
@@ -67,15 +63,8 @@ interface HealthRun {
   unhealthyRuns: number;
 }
 
-function clockToleranceMs(target: string): number {
-  const raw = process.env[CLOCK_TOLERANCE_ENV]?.trim();
-  if (raw === undefined || raw === "") return isLoopbackUrl(target) ? LOOPBACK_TOLERANCE_MS : REMOTE_TOLERANCE_MS;
-  if (!/^[0-9]+$/.test(raw)) throw new Error(`${CLOCK_TOLERANCE_ENV} must be a whole number of milliseconds, got ${JSON.stringify(raw)}`);
-  return Number(raw);
-}
-
 async function setup(t: CheckContext): Promise<HealthRun> {
-  return { toleranceMs: clockToleranceMs(t.config.target), newestLedgerUsec: undefined, unhealthyRuns: 0 };
+  return { toleranceMs: t.config.clockToleranceMs, newestLedgerUsec: undefined, unhealthyRuns: 0 };
 }
 
 async function durationOf(t: CheckContext, threshold: Threshold, run: HealthRun): Promise<bigint | undefined> {
@@ -107,7 +96,7 @@ async function judgedHealth(t: CheckContext, threshold: Threshold, run: HealthRu
   const earliestClock = BigInt(sentMs - run.toleranceMs) * 1000n;
   const latestClock = BigInt(receivedMs + run.toleranceMs) * 1000n;
   const threshold_ = durationSecs * 1_000_000n;
-  const clocks = `the node's clock between ${earliestClock} and ${latestClock} µs (sent at ${sentMs} ms, answered by ${receivedMs} ms, ± ${run.toleranceMs} ms, ${CLOCK_TOLERANCE_ENV})`;
+  const clocks = `the node's clock between ${earliestClock} and ${latestClock} µs (sent at ${sentMs} ms, answered by ${receivedMs} ms, ± ${run.toleranceMs} ms, ${CLOCK_TOLERANCE_FLAG})`;
   if (own !== undefined) {
     const evidence = `${t.headerName("LEDGER-TIMESTAMPUSEC")} ${own} on the answer, ${clocks}, duration_secs=${durationSecs}`;
     if (own >= latestClock - threshold_) return { res, durationSecs, verdict: "healthy", evidence };
@@ -158,7 +147,7 @@ describeEndpoint("healthy", () => {
     (_t, run) => {
       if (run.unhealthyRuns === 0) {
         throw new CheckNotApplicable(
-          `no generated duration_secs was decidedly exceeded: the ledger never lagged more than the threshold beyond the clock tolerance of ${run.toleranceMs} ms (${CLOCK_TOLERANCE_ENV})`,
+          `no generated duration_secs was decidedly exceeded: the ledger never lagged more than the threshold beyond the clock tolerance of ${run.toleranceMs} ms (${CLOCK_TOLERANCE_FLAG})`,
         );
       }
     },

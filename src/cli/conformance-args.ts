@@ -2,7 +2,7 @@
 // problem is a UsageError: the command prints it with the usage text and exits 2.
 
 import { parseArgs } from "node:util";
-import { isProfileName, type ProfileName } from "../harness/config.ts";
+import { CLOCK_TOLERANCE_ENV, isProfileName, type ProfileName } from "../harness/config.ts";
 
 export const USAGE = `usage: ledger-conformance [options]
   --target URL          base URL of the node, including /v1 (default: start the reference node in-process)
@@ -19,6 +19,8 @@ export const USAGE = `usage: ledger-conformance [options]
   --path P              fast-check replay path (with --seed and --only ID) of one failing case
   --depth N             multiplies property runs (default 1)
   --rate-limit RPS      at most RPS requests per second (runs one worker)
+  --clock-tolerance MS  how far the node's clock may be from this machine's when health thresholds
+                        are judged (default: 25 on loopback, 5000 otherwise; or ${CLOCK_TOLERANCE_ENV})
   --quiet               no progress lines, only the final table
   --help                print this text
 exit status: 0 every MUST holds; 1 some MUST failed (or a baseline entry passed); 2 usage or
@@ -43,10 +45,12 @@ export interface ConformanceArgs {
   readonly replayPath?: string;
   readonly depth: number;
   readonly rateLimit?: number;
+  /** --clock-tolerance, else the environment variable; undefined: the default for the target. */
+  readonly clockToleranceMs?: number;
   readonly quiet: boolean;
 }
 
-export function parseConformanceArgs(argv: readonly string[]): ConformanceArgs | "help" {
+export function parseConformanceArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): ConformanceArgs | "help" {
   let values;
   try {
     ({ values } = parseArgs({
@@ -68,6 +72,7 @@ export function parseConformanceArgs(argv: readonly string[]): ConformanceArgs |
         path: { type: "string" },
         depth: { type: "string" },
         "rate-limit": { type: "string" },
+        "clock-tolerance": { type: "string" },
         quiet: { type: "boolean" },
         help: { type: "boolean" },
       },
@@ -92,6 +97,13 @@ export function parseConformanceArgs(argv: readonly string[]): ConformanceArgs |
   }
   if (values.path !== undefined && values.seed === undefined) throw new UsageError("--path needs --seed");
   const depth = positiveNumber("depth", values.depth) ?? 1;
+  const envTolerance = env[CLOCK_TOLERANCE_ENV]?.trim();
+  const clockToleranceMs =
+    values["clock-tolerance"] !== undefined
+      ? milliseconds("--clock-tolerance", values["clock-tolerance"])
+      : envTolerance === undefined || envTolerance === ""
+        ? undefined
+        : milliseconds(CLOCK_TOLERANCE_ENV, envTolerance);
   return {
     ...(values.target === undefined ? {} : { target: values.target }),
     ...(values.fixtures === undefined ? {} : { fixtures: values.fixtures }),
@@ -107,6 +119,7 @@ export function parseConformanceArgs(argv: readonly string[]): ConformanceArgs |
     ...(values.path === undefined ? {} : { replayPath: values.path }),
     depth,
     ...(values["rate-limit"] === undefined ? {} : { rateLimit: positiveNumber("rate-limit", values["rate-limit"]) as number }),
+    ...(clockToleranceMs === undefined ? {} : { clockToleranceMs }),
     quiet: values.quiet === true,
   };
 }
@@ -116,6 +129,12 @@ function positiveInteger(flag: string, value: string | undefined): number | unde
   if (!/^[0-9]+$/.test(value) || Number(value) <= 0 || !Number.isSafeInteger(Number(value))) {
     throw new UsageError(`--${flag} needs a positive integer, got '${value}'`);
   }
+  return Number(value);
+}
+
+/** A whole number of milliseconds, 0 allowed; `name` is the flag or variable it came from. */
+function milliseconds(name: string, value: string): number {
+  if (!/^[0-9]+$/.test(value) || !Number.isSafeInteger(Number(value))) throw new UsageError(`${name} needs a whole number of milliseconds, got '${value}'`);
   return Number(value);
 }
 

@@ -15,6 +15,7 @@ import { RequirementReporter } from "../../reporters/requirement-reporter.ts";
 import { buildSummary } from "../../reporters/summary.ts";
 import {
   CONFIG_ENV,
+  defaultClockToleranceMs,
   DEFAULT_MAX_RESPONSE_BYTES,
   isLoopbackUrl,
   normalizeHeaderPrefix,
@@ -109,6 +110,7 @@ async function main(argv: readonly string[]): Promise<number> {
       ...(args.seed === undefined ? {} : { seed: args.seed }),
       ...(args.replayPath === undefined ? {} : { replayPath: args.replayPath }),
       depth: args.depth,
+      clockToleranceMs: args.clockToleranceMs ?? defaultClockToleranceMs(target),
       stateDir,
       bodiesDir: join(reportDir, "bodies"),
       replayArgs: replayArgs(args),
@@ -225,6 +227,7 @@ function replayArgs(args: ConformanceArgs): string {
   if (args.headerPrefix !== undefined) parts.push(`--header-prefix ${shellQuote(args.headerPrefix)}`);
   if (args.fixtures !== undefined) parts.push(`--fixtures ${shellQuote(args.fixtures)}`);
   if (args.allowSubmit) parts.push("--allow-submit");
+  if (args.clockToleranceMs !== undefined) parts.push(`--clock-tolerance ${args.clockToleranceMs}`);
   return parts.join(" ");
 }
 

@@ -50,6 +50,8 @@ export interface RunConfig {
   readonly replayPath?: string;
   /** Multiplies property runs. */
   readonly depth: number;
+  /** How far apart the suite's clock and the node's may be, in ms, when judging §4.7 health thresholds. */
+  readonly clockToleranceMs: number;
   /** A directory private to this run, for state shared between workers (ledger header tracking). */
   readonly stateDir?: string;
   /** Where request bodies too large for a curl line are written (beside the reports). */
@@ -61,6 +63,17 @@ export interface RunConfig {
 }
 
 export const CONFIG_ENV = "LEDGER_CONFORMANCE_CONFIG";
+
+/** Read when --clock-tolerance is not given (milliseconds). */
+export const CLOCK_TOLERANCE_ENV = "LEDGER_CONFORMANCE_CLOCK_TOLERANCE_MS";
+
+/**
+ * The clock tolerance when none is given: a node on this machine shares its clock (25 ms covers the
+ * scheduling between reading the clock and the request); a remote one is trusted to within 5 s of NTP.
+ */
+export function defaultClockToleranceMs(target: string): number {
+  return isLoopbackUrl(target) ? 25 : 5_000;
+}
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;

@@ -4,22 +4,17 @@
 // (the ledger never goes back, §2.7). What holds for every node clock and every ledger timestamp in
 // those brackets can be asserted; the rest is undecided and asserted neither way.
 //
-// The tolerance is LEDGER_CONFORMANCE_CLOCK_TOLERANCE_MS when set; else, as in properties/health.test.ts,
-// 25 ms for a loopback target (the node reads the same kernel clock) and 5000 ms for any other.
+// The tolerance is the run's --clock-tolerance (src/harness/config.ts: 25 ms on loopback, where the node
+// reads the same kernel clock, and 5000 ms for any other target unless given).
 
-import { isLoopbackUrl } from "../../src/harness/config.ts";
 import { CheckNotApplicable, type CheckContext, type HttpResponse } from "../../src/harness/index.ts";
 
-export const CLOCK_TOLERANCE_ENV = "LEDGER_CONFORMANCE_CLOCK_TOLERANCE_MS";
-const LOOPBACK_TOLERANCE_MS = 25;
-const REMOTE_TOLERANCE_MS = 5_000;
+/** How the tolerance is named in messages: the flag that sets it. */
+export const CLOCK_TOLERANCE_FLAG = "--clock-tolerance";
 
 /** How far the node's clock may be from the suite's, in microseconds. */
 export function clockToleranceUsec(t: CheckContext): bigint {
-  const raw = process.env[CLOCK_TOLERANCE_ENV]?.trim();
-  if (raw === undefined || raw === "") return BigInt(isLoopbackUrl(t.config.target) ? LOOPBACK_TOLERANCE_MS : REMOTE_TOLERANCE_MS) * 1000n;
-  if (!/^[0-9]+$/.test(raw)) throw new Error(`${CLOCK_TOLERANCE_ENV} must be a whole number of milliseconds, got ${JSON.stringify(raw)}`);
-  return BigInt(raw) * 1000n;
+  return BigInt(t.config.clockToleranceMs) * 1000n;
 }
 
 /** The suite's clock, microseconds since the Unix epoch. */
@@ -71,7 +66,7 @@ export async function judgedHealthCheck(t: CheckContext, durationSecs: bigint): 
   const seconds = (usec: bigint) => `${(Number(usec) / 1e6).toFixed(3)} s`;
   const reasoning =
     `ledger timestamp between ${before.ledgerUsec} and ${after.ledgerUsec}, node clock between ${earliestClock} and ${latestClock} ` +
-    `(the suite's clock ± ${seconds(tolerance)}, ${CLOCK_TOLERANCE_ENV}); lag ${seconds(sentUsec - after.ledgerUsec)} to ` +
+    `(the suite's clock ± ${seconds(tolerance)}, ${CLOCK_TOLERANCE_FLAG}); lag ${seconds(sentUsec - after.ledgerUsec)} to ` +
     `${seconds(receivedUsec - before.ledgerUsec)} by the suite's clock, duration_secs=${durationSecs}`;
   if (before.ledgerUsec >= latestClock - threshold) return { res, verdict: "must-be-healthy", reasoning };
   if (after.ledgerUsec < earliestClock - threshold) return { res, verdict: "must-be-unhealthy", reasoning };

@@ -72,6 +72,7 @@ function harness(overrides: Partial<RunConfig> = {}): Harness {
     timeoutMs: 2_000,
     maxResponseBytes: 1_000_000,
     depth: 1,
+    clockToleranceMs: 25,
     ...overrides,
   });
   harnesses.push(h);

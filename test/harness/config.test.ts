@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { isLoopbackUrl, normalizeHeaderPrefix, normalizeTarget } from "../../src/harness/config.ts";
+import { defaultClockToleranceMs, isLoopbackUrl, normalizeHeaderPrefix, normalizeTarget } from "../../src/harness/config.ts";
 import { accountsFromEnvironment, FixturesError, loadFixturesFile, parseFixtures } from "../../src/harness/fixtures.ts";
 import { parseConformanceArgs, UsageError } from "../../src/cli/conformance-args.ts";
 
@@ -71,7 +71,7 @@ describe("target rules", () => {
 
 describe("command-line flags", () => {
   it("has defaults for everything but the target", () => {
-    expect(parseConformanceArgs([])).toEqual({ reportDir: "reports", profile: "node", allowSubmit: false, timeoutMs: 10_000, maxDurationMs: 600_000, depth: 1, quiet: false });
+    expect(parseConformanceArgs([], {})).toEqual({ reportDir: "reports", profile: "node", allowSubmit: false, timeoutMs: 10_000, maxDurationMs: 600_000, depth: 1, quiet: false });
   });
 
   it("parses every flag", () => {
@@ -79,12 +79,23 @@ describe("command-line flags", () => {
       "--target", "https://n.example/v1", "--fixtures", "f.json", "--report-dir", "out", "--profile", "aptos",
       "--header-prefix", "X-APTOS-", "--allow-submit", "--only", "4.6", "--baseline", "b.txt", "--timeout", "500",
       "--max-duration", "9000", "--seed=-3", "--path", "1:2", "--depth", "2.5", "--rate-limit", "5", "--quiet",
-    ]);
+      "--clock-tolerance", "0",
+    ], {});
     expect(args).toEqual({
       target: "https://n.example/v1", fixtures: "f.json", reportDir: "out", profile: "aptos", headerPrefix: "X-APTOS-",
       allowSubmit: true, only: "4.6", baseline: "b.txt", timeoutMs: 500, maxDurationMs: 9000, seed: -3, replayPath: "1:2",
-      depth: 2.5, rateLimit: 5, quiet: true,
+      depth: 2.5, rateLimit: 5, clockToleranceMs: 0, quiet: true,
     });
+  });
+
+  it("takes the clock tolerance from the flag, else from LEDGER_CONFORMANCE_CLOCK_TOLERANCE_MS, else leaves it to the target's default", () => {
+    const env = { LEDGER_CONFORMANCE_CLOCK_TOLERANCE_MS: "750" };
+    expect(parseConformanceArgs(["--clock-tolerance", "40"], env)).toMatchObject({ clockToleranceMs: 40 });
+    expect(parseConformanceArgs([], env)).toMatchObject({ clockToleranceMs: 750 });
+    expect(parseConformanceArgs([], {})).not.toHaveProperty("clockToleranceMs");
+    expect(() => parseConformanceArgs([], { LEDGER_CONFORMANCE_CLOCK_TOLERANCE_MS: "5s" })).toThrow(/LEDGER_CONFORMANCE_CLOCK_TOLERANCE_MS needs a whole number of milliseconds, got '5s'/);
+    expect(defaultClockToleranceMs("http://127.0.0.1:8080/v1")).toBe(25);
+    expect(defaultClockToleranceMs("https://node.example/v1")).toBe(5_000);
   });
 
   it.each([
@@ -95,9 +106,11 @@ describe("command-line flags", () => {
     [["--seed", "1.5"]],
     [["--path", "1:2"]],
     [["--header-prefix", "X NODE"]],
+    [["--clock-tolerance", "-1"]],
+    [["--clock-tolerance", "1.5"]],
     [["--bogus"]],
     [["positional"]],
   ])("rejects %j as a usage error", (argv) => {
-    expect(() => parseConformanceArgs(argv)).toThrow(UsageError);
+    expect(() => parseConformanceArgs(argv, {})).toThrow(UsageError);
   });
 });

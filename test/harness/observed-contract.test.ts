@@ -36,6 +36,7 @@ function context(overrides: Partial<RunConfig> = {}): CheckContext {
     timeoutMs: 2_000,
     maxResponseBytes: 1_000_000,
     depth: 1,
+    clockToleranceMs: 25,
     ...overrides,
   };
   const h = createHarness(config);

@@ -12,7 +12,8 @@ import { referenceNodeForFile } from "./support/reference-node.ts";
 
 const THRESHOLD = "4.7/health-threshold-law";
 const CODE = "4.7/health-lag-code-law";
-const EXACT = { LEDGER_CONFORMANCE_CLOCK_TOLERANCE_MS: "0" };
+/** The boundary exact to the millisecond: the node and the suite read the same clock, which the test drives. */
+const EXACT = ["--clock-tolerance", "0"];
 
 const clock = new ManualClock(Date.now());
 const target = referenceNodeForFile({ clock, blockIntervalMs: 10_000 });
@@ -40,7 +41,7 @@ function shiftedThreshold(delta: bigint): Alteration {
 async function runAgainst(alteration: Alteration, only: string, extra: string[] = []) {
   const proxy = await startLawBreakingProxy(target.url, drivenClock(alteration));
   try {
-    return await conformance(["--target", proxy.url, "--fixtures", target.fixtures, "--only", only, ...extra], { env: EXACT });
+    return await conformance(["--target", proxy.url, "--fixtures", target.fixtures, "--only", only, ...EXACT, ...extra]);
   } finally {
     await proxy.close();
   }
