@@ -1,7 +1,7 @@
 // Small real servers for the harness's tests, on 127.0.0.1 port 0.
 
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import { createServer as createNetServer, type Socket } from "node:net";
+import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
+import { createServer as createNetServer, type Server as NetServer, type Socket } from "node:net";
 import type { AddressInfo } from "node:net";
 
 export interface Running {
@@ -13,41 +13,31 @@ export interface Running {
 }
 
 export async function httpServer(handler: (req: IncomingMessage, res: ServerResponse, body: Buffer) => void): Promise<Running> {
-  let connections = 0;
-  const sockets = new Set<Socket>();
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => handler(req, res, Buffer.concat(chunks)));
   });
-  server.on("connection", (s) => {
-    connections += 1;
-    sockets.add(s);
-    s.on("close", () => sockets.delete(s));
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    port,
-    connections: () => connections,
-    close: async () => {
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((r) => server.close(() => r()));
-    },
-  };
+  return listenTracked(server);
 }
 
 /** Accepts connections and never writes a byte (optionally: writes `prefix` and then stalls). */
 export async function silentServer(prefix?: string): Promise<Running> {
+  const server = createNetServer((socket) => {
+    socket.on("error", () => undefined);
+    if (prefix !== undefined) socket.once("data", () => socket.write(prefix));
+  });
+  return listenTracked(server);
+}
+
+/** Listens on 127.0.0.1 port 0, counting connections and destroying the open ones on close. */
+async function listenTracked(server: HttpServer | NetServer): Promise<Running> {
   let connections = 0;
   const sockets = new Set<Socket>();
-  const server = createNetServer((socket) => {
+  server.on("connection", (socket: Socket) => {
     connections += 1;
     sockets.add(socket);
-    socket.on("error", () => undefined);
     socket.on("close", () => sockets.delete(socket));
-    if (prefix !== undefined) socket.once("data", () => socket.write(prefix));
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   const port = (server.address() as AddressInfo).port;

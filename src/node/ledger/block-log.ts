@@ -16,15 +16,8 @@ export interface BlockRecord {
   readonly minGasUnitPrice: bigint | undefined;
 }
 
-export interface NewBlock {
-  readonly epoch: bigint;
-  readonly firstVersion: bigint;
-  readonly lastVersion: bigint;
-  readonly timestampUsec: bigint;
-  readonly userTransactions: number;
-  readonly gasUsed: number;
-  readonly minGasUnitPrice: bigint | undefined;
-}
+/** A block to append: its height is the log's next one. */
+export type NewBlock = Omit<BlockRecord, "height">;
 
 const COLUMNS = ["epoch", "first", "last", "timestamp", "userTxns", "gasUsed", "minPrice"] as const;
 type Column = (typeof COLUMNS)[number];
