@@ -7,10 +7,10 @@
 // clock tolerance. The node's "current time" lies in [sent - tolerance, received + tolerance]; an answer
 // is demanded only when the rule gives the same result for every clock in that interval.
 //
-// The tolerance is the run's --clock-tolerance, as for the health suite. Unset, it is 25 ms on a loopback target, where node and suite read the
-// same kernel clock (through different APIs and processes they agree to under a millisecond; 25 ms is
-// margin) and still decide 97.5% of the answers of a node making a block a second at duration_secs=0;
-// on any other target it is 5000 ms, as for the health suite. At 0, against a node whose clock follows
+// The tolerance is the run's --clock-tolerance, as for the health suite. Unset, it is 25 ms on a
+// loopback target, where node and suite read the same kernel clock (through different APIs and
+// processes they agree to under a millisecond; 25 ms is margin) and still decide 97.5% of the answers
+// of a node making a block a second at duration_secs=0; on any other target it is 5000 ms. At 0, against a node whose clock follows
 // the wall clock, only answers within the request's own round trip of the boundary stay undecided: the
 // boundary is checked to the millisecond, which the self-test does with a clock it drives.
 //
@@ -18,11 +18,9 @@
 // more), where a node's rule shows, and otherwise absolute: small, or up to 10^9 s, or absent.
 
 import fc from "fast-check";
-import { CheckNotApplicable, describeEndpoint, type CheckContext, type HttpResponse } from "../src/harness/index.ts";
+import { CheckNotApplicable, CLOCK_TOLERANCE_FLAG, describeEndpoint, type CheckContext, type HttpResponse } from "../src/harness/index.ts";
 import { law } from "./support/law.ts";
 import { currentWindow, ledgerState } from "./support/ledger-state.ts";
-
-const CLOCK_TOLERANCE_FLAG = "--clock-tolerance";
 
 type Threshold =
   | { readonly kind: "absent" }

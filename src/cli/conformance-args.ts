@@ -2,7 +2,14 @@
 // problem is a UsageError: the command prints it with the usage text and exits 2.
 
 import { parseArgs } from "node:util";
-import { CLOCK_TOLERANCE_ENV, isProfileName, type ProfileName } from "../harness/config.ts";
+import {
+  CLOCK_TOLERANCE_ENV,
+  CLOCK_TOLERANCE_FLAG,
+  isProfileName,
+  LOOPBACK_CLOCK_TOLERANCE_MS,
+  REMOTE_CLOCK_TOLERANCE_MS,
+  type ProfileName,
+} from "../harness/config.ts";
 
 export const USAGE = `usage: ledger-conformance [options]
   --target URL          base URL of the node, including /v1 (default: start the reference node in-process)
@@ -19,8 +26,8 @@ export const USAGE = `usage: ledger-conformance [options]
   --path P              fast-check replay path (with --seed and --only ID) of one failing case
   --depth N             multiplies property runs (default 1)
   --rate-limit RPS      at most RPS requests per second (runs one worker)
-  --clock-tolerance MS  how far the node's clock may be from this machine's when health thresholds
-                        are judged (default: 25 on loopback, 5000 otherwise; or ${CLOCK_TOLERANCE_ENV})
+  ${CLOCK_TOLERANCE_FLAG} MS  how far the node's clock may be from this machine's when health thresholds
+                        are judged (default: ${LOOPBACK_CLOCK_TOLERANCE_MS} on loopback, ${REMOTE_CLOCK_TOLERANCE_MS} otherwise; or ${CLOCK_TOLERANCE_ENV})
   --quiet               no progress lines, only the final table
   --help                print this text
 exit status: 0 every MUST holds; 1 some MUST failed (or a baseline entry passed); 2 usage or
@@ -100,7 +107,7 @@ export function parseConformanceArgs(argv: readonly string[], env: NodeJS.Proces
   const envTolerance = env[CLOCK_TOLERANCE_ENV]?.trim();
   const clockToleranceMs =
     values["clock-tolerance"] !== undefined
-      ? milliseconds("--clock-tolerance", values["clock-tolerance"])
+      ? milliseconds(CLOCK_TOLERANCE_FLAG, values["clock-tolerance"])
       : envTolerance === undefined || envTolerance === ""
         ? undefined
         : milliseconds(CLOCK_TOLERANCE_ENV, envTolerance);

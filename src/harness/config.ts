@@ -64,15 +64,18 @@ export interface RunConfig {
 
 export const CONFIG_ENV = "LEDGER_CONFORMANCE_CONFIG";
 
+/** The flag that sets RunConfig.clockToleranceMs; checks name it in their messages. */
+export const CLOCK_TOLERANCE_FLAG = "--clock-tolerance";
 /** Read when --clock-tolerance is not given (milliseconds). */
 export const CLOCK_TOLERANCE_ENV = "LEDGER_CONFORMANCE_CLOCK_TOLERANCE_MS";
+/** A node on this machine shares its clock: 25 ms covers the scheduling between reading it and the request. */
+export const LOOPBACK_CLOCK_TOLERANCE_MS = 25;
+/** A remote node is trusted to be within 5 s of this machine by NTP. */
+export const REMOTE_CLOCK_TOLERANCE_MS = 5_000;
 
-/**
- * The clock tolerance when none is given: a node on this machine shares its clock (25 ms covers the
- * scheduling between reading the clock and the request); a remote one is trusted to within 5 s of NTP.
- */
+/** The clock tolerance when none is given. */
 export function defaultClockToleranceMs(target: string): number {
-  return isLoopbackUrl(target) ? 25 : 5_000;
+  return isLoopbackUrl(target) ? LOOPBACK_CLOCK_TOLERANCE_MS : REMOTE_CLOCK_TOLERANCE_MS;
 }
 
 export const DEFAULT_TIMEOUT_MS = 10_000;

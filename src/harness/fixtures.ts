@@ -41,18 +41,22 @@ export type FixtureName = keyof Fixtures;
 const hexString = { type: "string", pattern: "^0x[0-9a-fA-F]+$" } as const;
 const u64String = { type: "string", pattern: "^(0|[1-9][0-9]{0,19})$" } as const;
 
-function tableSchema(extraRequired: readonly string[]) {
-  return {
-    type: "object",
-    required: ["handle", "keyType", "valueType", "key", ...extraRequired],
-    properties: {
-      handle: hexString,
-      keyType: { type: "string", minLength: 1 },
-      valueType: { type: "string", minLength: 1 },
-      ...(extraRequired.includes("version") ? { version: u64String } : {}),
-    },
-  };
-}
+const tableSchema = {
+  type: "object",
+  required: ["handle", "keyType", "valueType", "key"],
+  properties: {
+    handle: hexString,
+    keyType: { type: "string", minLength: 1 },
+    valueType: { type: "string", minLength: 1 },
+  },
+} as const;
+
+/** A table item with the version that inserted it. */
+const insertedItemSchema = {
+  ...tableSchema,
+  required: [...tableSchema.required, "version"],
+  properties: { ...tableSchema.properties, version: u64String },
+} as const;
 
 const FIXTURES_SCHEMA = {
   type: "object",
@@ -70,7 +74,7 @@ const FIXTURES_SCHEMA = {
     transactionsAccount: hexString,
     moduleAccount: hexString,
     moduleName: { type: "string", minLength: 1 },
-    table: tableSchema([]),
+    table: tableSchema,
     history: {
       type: "object",
       properties: {
@@ -79,12 +83,11 @@ const FIXTURES_SCHEMA = {
           required: ["address", "name", "version"],
           properties: { address: hexString, name: { type: "string", minLength: 1 }, version: u64String },
         },
-        tableItemInserted: tableSchema(["version"]),
+        tableItemInserted: insertedItemSchema,
       },
     },
   },
 } as const;
-
 
 const validateFixtures = new Ajv({ allErrors: true }).compile(FIXTURES_SCHEMA);
 

@@ -80,6 +80,7 @@ export type { HttpResponse, HttpRequest } from "./http-client.ts";
 export { RequestFailure } from "./http-client.ts";
 export type { Fixtures, FixtureAccount, HistoryFixture, TableFixture, FixtureName } from "./fixtures.ts";
 export type { Profile, ProfileName, RunConfig } from "./config.ts";
+export { CLOCK_TOLERANCE_FLAG } from "./config.ts";
 export type { Requirement, Level } from "./requirements.ts";
 export type { CheckResult, ResultStatus, Failure, RequestRecord, ConformanceMeta } from "./results.ts";
 export { OBSERVED, LEDGER_HEADERS } from "./observed-contract.ts";

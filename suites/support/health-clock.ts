@@ -7,10 +7,7 @@
 // The tolerance is the run's --clock-tolerance (src/harness/config.ts: 25 ms on loopback, where the node
 // reads the same kernel clock, and 5000 ms for any other target unless given).
 
-import { CheckNotApplicable, type CheckContext, type HttpResponse } from "../../src/harness/index.ts";
-
-/** How the tolerance is named in messages: the flag that sets it. */
-export const CLOCK_TOLERANCE_FLAG = "--clock-tolerance";
+import { CheckNotApplicable, CLOCK_TOLERANCE_FLAG, type CheckContext, type HttpResponse } from "../../src/harness/index.ts";
 
 /** How far the node's clock may be from the suite's, in microseconds. */
 export function clockToleranceUsec(t: CheckContext): bigint {
