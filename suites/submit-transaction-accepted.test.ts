@@ -9,6 +9,7 @@
 
 import { bytesEqual, parseAddress } from "../src/codec/index.ts";
 import { check, describeEndpoint } from "../src/harness/index.ts";
+import { sequenceNumberOf } from "./support/replay-protector.ts";
 import {
   isSequenceConflict,
   ledgerVersionOf,
@@ -118,7 +119,7 @@ describeEndpoint("submit_transaction", () => {
       t.expect(from !== undefined, `a ${t.headerName("LEDGER-VERSION")} on the 202 (where to look for the commit)`, res);
       const { summary, res: last } = await waitForCommit(t, setup, hash, from ?? 0n);
       t.expect(summary !== undefined, `a summary with transaction_hash ${hash} in the sender's summaries from version ${from} within 10 s`, last);
-      t.expectEqual(summary?.replay_protector?.sequence_number, tx.sequenceNumber.toString(), "the committed summary's replay_protector.sequence_number", last);
+      t.expectEqual(sequenceNumberOf(summary?.replay_protector), tx.sequenceNumber, "the sequence number of the committed summary's replay_protector", last);
     });
   }
 });

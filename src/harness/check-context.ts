@@ -8,7 +8,7 @@ import { renderRawReplay } from "./curl.ts";
 import { formatFailure } from "./failure-message.ts";
 import type { FixtureName, Fixtures } from "./fixtures.ts";
 import type { Harness } from "./harness.ts";
-import { mediaType, RequestFailure, type HttpRequest, type HttpResponse } from "./http-client.ts";
+import { RequestFailure, responseFromParts, type HttpRequest, type HttpResponse } from "./http-client.ts";
 import { observeResponse } from "./observed-contract.ts";
 import type { ApiContract, OperationContract } from "./openapi.ts";
 import { buildRawRequest, rawExchange, type RawEnding, type RawExchangeResult } from "./raw-exchange.ts";
@@ -211,21 +211,14 @@ export class CheckContext {
     });
     let response: HttpResponse | undefined;
     if (result.answer) {
-      const headers = result.answer.headers;
-      const text = Buffer.from(result.answer.body).toString("utf8");
-      const record = this.#requests[this.#requests.length - 1] as RequestRecord;
-      response = {
+      response = responseFromParts({
         request: { method, url, headers: lowerCaseKeys(spec.headers ?? {}) },
         status: result.answer.status,
-        headers,
-        contentType: mediaType(headers["content-type"]),
+        headers: result.answer.headers,
         body: result.answer.body,
-        text,
-        json: safeJson(text),
         durationMs: result.durationMs,
         curl: replay,
-        record,
-      };
+      });
       const operation = spec.operation !== undefined ? this.contract.operation(spec.operation) : this.contract.findOperation(method, spec.path);
       if (operation) {
         this.#operations.set(response, operation);
@@ -401,14 +394,6 @@ export class CheckContext {
 
 function lowerCaseKeys(headers: Readonly<Record<string, string>>): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return text.trim() === "" ? undefined : JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
 
 function show(value: unknown): string {

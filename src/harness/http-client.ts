@@ -179,21 +179,7 @@ export class HttpClient {
     this.#silentStreak = 0;
     const body = new Uint8Array(Buffer.concat(chunks));
     const durationMs = Math.round(performance.now() - started);
-    const headers = flattenHeaders(answer.headers);
-    const record: RequestRecord = { method: request.method, url: request.url, status: answer.statusCode, durationMs, curl };
-    const text = Buffer.from(body).toString("utf8");
-    return {
-      request,
-      status: answer.statusCode,
-      headers,
-      contentType: mediaType(headers["content-type"]),
-      body,
-      text,
-      json: parseJson(text),
-      durationMs,
-      curl,
-      record,
-    };
+    return responseFromParts({ request, status: answer.statusCode, headers: flattenHeaders(answer.headers), body, durationMs, curl });
   }
 
   async close(): Promise<void> {
@@ -219,6 +205,34 @@ export function mediaType(contentType: string | undefined): string | undefined {
   if (contentType === undefined) return undefined;
   const type = contentType.split(";")[0]?.trim().toLowerCase();
   return type === "" ? undefined : type;
+}
+
+/**
+ * A response from its parts: status, lower-case headers and body bytes (what the client received, a
+ * raw exchange parsed, or a recorded answer of a corpus), with its media type, text, JSON and record.
+ */
+export function responseFromParts(parts: {
+  readonly request: HttpRequest;
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Uint8Array;
+  readonly durationMs: number;
+  readonly curl: string;
+}): HttpResponse {
+  const { request, status, headers, body, durationMs, curl } = parts;
+  const text = Buffer.from(body).toString("utf8");
+  return {
+    request,
+    status,
+    headers,
+    contentType: mediaType(headers["content-type"]),
+    body,
+    text,
+    json: parseJson(text),
+    durationMs,
+    curl,
+    record: { method: request.method, url: request.url, status, durationMs, curl },
+  };
 }
 
 function parseJson(text: string): unknown {

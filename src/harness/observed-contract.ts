@@ -156,14 +156,15 @@ export function observeResponse(ctx: ObservedContext, ex: ObservedExchange): Che
 }
 
 function errorObjectProblem(res: HttpResponse): { expected: string; found?: string } | undefined {
-  const expected = "the §2.6 error object as JSON: {message: string, error_code: string, vm_error_code?: unsigned integer}";
+  const expected = "the §2.6 error object as JSON: {message: string, error_code: string, vm_error_code?: unsigned integer or null}";
   if (res.contentType !== "application/json") return { expected, found: `Content-Type ${res.headers["content-type"] ?? "(none)"}` };
   const body = res.json as Record<string, unknown> | undefined;
   if (body === undefined || typeof body !== "object" || body === null || Array.isArray(body)) return { expected, found: "a body that is not a JSON object" };
   const problems: string[] = [];
   if (typeof body.message !== "string") problems.push("message is not a string");
   if (typeof body.error_code !== "string") problems.push("error_code is not a string");
-  if ("vm_error_code" in body && !(Number.isInteger(body.vm_error_code) && (body.vm_error_code as number) >= 0)) {
+  // Optional (§2.6): absent or null (design §5: null counts as absent; aptos-core always sends it, api/types/src/error.rs).
+  if (body.vm_error_code !== undefined && body.vm_error_code !== null && !(Number.isInteger(body.vm_error_code) && (body.vm_error_code as number) >= 0)) {
     problems.push("vm_error_code is not an unsigned integer");
   }
   return problems.length === 0 ? undefined : { expected, found: problems.join("; ") };

@@ -73,7 +73,7 @@ export class ApiContract {
   static fromDocument(doc: Json, headerPrefix: string = DOCUMENT_HEADER_PREFIX): ApiContract {
     const ajv = createAjv();
     const components = (doc.components ?? {}) as Json;
-    ajv.addSchema({ $id: SCHEMA_BASE, components: { schemas: components.schemas ?? {} } });
+    ajv.addSchema({ $id: SCHEMA_BASE, components: { schemas: nullAsAbsent(components.schemas ?? {}) } });
     const compiled = new Map<string, ValidateFunction>();
     const compile = (schema: unknown): ValidateFunction => {
       const ref = (schema as { $ref?: unknown } | undefined)?.$ref;
@@ -190,9 +190,33 @@ function responseContract(
       const isJson = media === "application/json" || media.endsWith("+json");
       if (isJson && body.json === undefined) return ["the body is not JSON"];
       const fn = compile(declared.schema);
-      return fn(isJson ? body.json : body.text) ? [] : (fn.errors ?? []).map((e) => describeError(e, "(body)"));
+      return fn(isJson ? body.json : body.text) ? [] : (fn.errors ?? []).filter((e) => !isNullAsAbsentNoise(e)).map((e) => describeError(e, "(body)"));
     },
   };
+}
+
+/**
+ * Design §5: an optional member sent as `null` counts as absent, everywhere (aptos-core serializes an
+ * unset Option as null: `vm_error_code` in api/types/src/error.rs, `replay_protection_nonce` of the
+ * pending transaction in api/types/src/transaction.rs). So every property an object schema does not
+ * list in `required` also admits null; required members do not. Applied to a copy of the schemas.
+ */
+export function nullAsAbsent(schemas: unknown): unknown {
+  const visit = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(visit);
+    if (typeof node !== "object" || node === null) return node;
+    const out: Json = {};
+    for (const [key, value] of Object.entries(node as Json)) out[key] = visit(value);
+    const properties = out.properties as Json | undefined;
+    if (typeof properties === "object" && properties !== null && !Array.isArray(properties)) {
+      const required = new Set(Array.isArray(out.required) ? (out.required as unknown[]) : []);
+      out.properties = Object.fromEntries(
+        Object.entries(properties).map(([name, schema]) => [name, required.has(name) ? schema : { anyOf: [{ type: "null" }, schema] }]),
+      );
+    }
+    return out;
+  };
+  return visit(schemas);
 }
 
 /** X-NODE-CURSOR → X-APTOS-CURSOR under the Aptos profile. */
@@ -227,6 +251,11 @@ function rebase(schema: unknown): unknown {
   return JSON.parse(JSON.stringify(schema), (key, value: unknown) =>
     key === "$ref" && typeof value === "string" && value.startsWith("#/") ? SCHEMA_BASE + value : value,
   );
+}
+
+/** The branches nullAsAbsent adds ("must be null", "must match a schema in anyOf") say nothing about what is wrong. */
+function isNullAsAbsentNoise(e: ErrorObject): boolean {
+  return e.keyword === "anyOf" || (e.keyword === "type" && (e.params as { type?: unknown }).type === "null");
 }
 
 function describeErrors(fn: ValidateFunction, root: string): string {

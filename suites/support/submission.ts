@@ -24,6 +24,7 @@ import {
   type TransactionPayloadInput,
 } from "../../src/codec/index.ts";
 import { CheckSkipped, type CheckContext, type HttpResponse } from "../../src/harness/index.ts";
+import { sequenceNumberOf } from "./replay-protector.ts";
 
 /** A transfer of this many octas: small, so a run costs the fixtures accounts next to nothing. */
 export const TRANSFER_AMOUNT = 100n;
@@ -123,7 +124,8 @@ interface SummaryJson {
   sender?: unknown;
   version?: unknown;
   transaction_hash?: unknown;
-  replay_protector?: { type?: unknown; sequence_number?: unknown };
+  /** Either §2.3 form or aptos-core's bare u64 string: read with sequenceNumberOf. */
+  replay_protector?: unknown;
 }
 
 /** The sender's summaries (§4.3) from `startVersion` (or the most recent ones); fails the check unless 200 with an array. */
@@ -150,9 +152,9 @@ export async function lastCommittedSequenceNumber(t: CheckContext, setup: Submit
   const { items } = await summaries(t, setup.senderAddress);
   let last: bigint | undefined;
   for (const s of items) {
-    const seq = s.replay_protector?.sequence_number;
-    if (!sentBy(s, setup.senderBytes) || s.replay_protector?.type !== "sequence_number" || typeof seq !== "string" || !/^[0-9]+$/.test(seq)) continue;
-    if (last === undefined || BigInt(seq) > last) last = BigInt(seq);
+    const seq = sequenceNumberOf(s.replay_protector);
+    if (!sentBy(s, setup.senderBytes) || seq === undefined) continue;
+    if (last === undefined || seq > last) last = seq;
   }
   return last;
 }

@@ -133,6 +133,11 @@ describe("observed contract on a 200", () => {
     expect(v[OBSERVED.mediaType]).toBe("failed");
   });
 
+  it.each(["application/yaml", "application/x-yaml"])("passes /spec.yaml served as %s (§4.1 names no media type; aptos-core serves application/x-yaml)", async (type) => {
+    const { v } = await observe({ status: 200, headers: { ...ledgerHeaders(), "content-type": type }, body: "openapi: 3.1.0\n" }, { path: "/spec.yaml" });
+    expect(v[OBSERVED.mediaType]).toBe("passed");
+  });
+
   it("warns when Accept: application/x-bcs gets JSON", async () => {
     const { v } = await observe(json(200, gas), { accept: "bcs" });
     expect(v[OBSERVED.acceptSelects]).toBe("warned");
@@ -175,6 +180,13 @@ describe("observed contract on an error", () => {
     expect((await observe({ status: 500, headers: { "content-type": "text/plain" }, body: "Internal Server Error" })).v[OBSERVED.errorObject]).toBe("failed");
     expect((await observe(json(500, { msg: "x" }, {}))).v[OBSERVED.errorObject]).toBe("failed");
     expect((await observe(json(400, { message: "x", error_code: "vm_error", vm_error_code: -1 }, {}))).v[OBSERVED.errorObject]).toBe("failed");
+  });
+
+  it("passes vm_error_code null, as aptos-core sends it on every error without one (design §5: null counts as absent)", async () => {
+    const { v } = await observe(json(400, { message: "x", error_code: "invalid_input", vm_error_code: null }, {}));
+    expect(v[OBSERVED.errorObject]).toBe("passed");
+    expect((await observe(json(400, { message: "x", error_code: "vm_error", vm_error_code: "1" }, {}))).v[OBSERVED.errorObject]).toBe("failed");
+    expect((await observe(json(400, { message: null, error_code: "vm_error" }, {}))).v[OBSERVED.errorObject]).toBe("failed");
   });
 
   it("fails an error code outside §7.2", async () => {

@@ -11,6 +11,7 @@ import type { ValidateFunction } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
+import { nullAsAbsent } from "../../src/harness/openapi.ts";
 
 const SPEC_URL = new URL("../../../shared/spec/ledger-node-rest-interface.md", import.meta.url);
 const OPENAPI_URL = new URL("../../schemas/openapi.yaml", import.meta.url);
@@ -244,7 +245,8 @@ function newAjv(): Ajv2020 {
   ajv.addKeyword({ keyword: "discriminator" });
   // The container added below holds schemas but is not one itself.
   ajv.addKeyword({ keyword: "components" });
-  ajv.addSchema({ $id: BASE, components: { schemas: doc.components.schemas } });
+  // Design §5, as the harness compiles the document: an optional member sent as null counts as absent.
+  ajv.addSchema({ $id: BASE, components: { schemas: nullAsAbsent(doc.components.schemas) } });
   return ajv;
 }
 
@@ -433,7 +435,7 @@ describe("§2.7 headers and media types per response", () => {
     const success = mediaRefs(resolve<Response>(responses[successStatus(key)] as Ref | Response).content);
     const expected: Record<string, Record<string, string>> = {
       "GET /v1/spec": { "text/html": "#/components/schemas/HtmlDocument" },
-      "GET /v1/spec.yaml": { "application/yaml": "#/components/schemas/YamlDocument" },
+      "GET /v1/spec.yaml": { "application/yaml": "#/components/schemas/YamlDocument", "application/x-yaml": "#/components/schemas/YamlDocument" },
       "GET /v1/spec.json": { "application/json": "#/components/schemas/OpenApiDocument" },
       "POST /v1/transactions": {
         "application/json": "#/components/schemas/PendingTransaction",
@@ -518,20 +520,28 @@ describe("component schemas under ajv (draft 2020-12)", () => {
     ["Address", "1", false, "a body address needs 0x"],
     ["Address", `0x${"0".repeat(65)}`, false, "over 32 bytes"],
     ["AddressPathValue", "1", true, "0x optional in a path"],
-    ["AddressPathValue", "0x", false, "no digits"],
+    ["AddressPathValue", "0x", true, "every leading zero stripped: 0x0 (§2.1)"],
+    ["AddressPathValue", "", false, "no digits and no 0x"],
     ["U64", "0", true, "zero"],
     ["U64", 5, false, "a JSON number is not a u64 string"],
     ["U64", "1.0", false, "not an integer"],
     ["HexEncodedBytes", "0x", true, "no bytes"],
     ["HexEncodedBytes", "0xabc", false, "odd digit count"],
     ["MoveType", "vector<u8>", true, "declared pattern"],
-    ["MoveType", "u32", false, "the declared pattern omits u32 (§2.1)"],
+    ["MoveType", "u32", true, "an allowed form §2.1 lists, which the declared pattern omits"],
+    ["MoveType", "u256", true, "an allowed form §2.1 lists, which the declared pattern omits"],
+    ["MoveType", "i64", true, "signed integers of newer aptos-core nodes"],
+    ["MoveType", "u7", false, "no such type"],
     ["TransactionSummary", { sender: address, version: "7", transaction_hash: hash, replay_protector: { type: "sequence_number", sequence_number: "5" } }, true, "sequence number"],
     ["TransactionSummary", { sender: address, version: "7", transaction_hash: hash, replay_protector: { type: "nonce", nonce: "9" } }, true, "nonce"],
     ["TransactionSummary", { sender: address, version: "7", transaction_hash: hash, replay_protector: { type: "nonce", sequence_number: "9" } }, false, "member of the other variant"],
     ["TransactionSummary", { sender: address, version: "7", hash, replay_protector: { type: "nonce", nonce: "9" } }, false, "misspelled member"],
     ["TransactionSummary", { sender: address, version: "7", transaction_hash: hash, replay_protector: { type: "nonce", nonce: "9" }, extra: 1 }, false, "closed"],
+    ["TransactionSummary", { sender: address, version: "7", transaction_hash: hash, replay_protector: "5" }, false, "a bare value is not one of two objects (§2.3)"],
     ["Error", { message: "bad", error_code: "vm_error", vm_error_code: 1 }, true, "with vm_error_code"],
+    ["Error", { message: "bad", error_code: "invalid_input", vm_error_code: null }, true, "vm_error_code null counts as absent (design §5)"],
+    ["Error", { message: null, error_code: "invalid_input" }, false, "a required member is never null"],
+    ["Error", { message: "bad", error_code: "invalid_input", vm_error_code: "1" }, false, "vm_error_code not an integer"],
     ["Error", { message: "bad", error_code: "not_a_code" }, false, "unknown code"],
     ["Error", { error_code: "internal_error" }, false, "no message"],
     ["Error", { message: "bad", error_code: "internal_error", code: 500 }, false, "closed"],
@@ -541,7 +551,14 @@ describe("component schemas under ajv (draft 2020-12)", () => {
     ["HealthCheckSuccess", { message: "ok", more: true }, true, "open"],
     ["MoveModuleBytecode", { bytecode: "0xa11ceb0b0600", abi }, true, "with ABI"],
     ["MoveModuleBytecode", { bytecode: "0xdeadbeef" }, false, "no Move magic"],
-    ["MoveModuleBytecode", { bytecode: "0xa11ceb0b", abi: { ...abi, structs: undefined } }, false, "ABI without structs"],
+    ["MoveModuleBytecode", { bytecode: "0xa11ceb0b", abi: { ...abi, structs: undefined } }, true, "ABI without structs (§2.4 does not mark it required)"],
+    ["MoveModuleBytecode", { bytecode: "0xa11ceb0b", abi: { ...abi, exposed_functions: undefined } }, false, "ABI without exposed_functions (§2.4 required)"],
+    ["MoveModuleBytecode", { bytecode: "0xa11ceb0b", abi: null }, true, "abi null counts as absent"],
+    ["MoveModule", { ...abi, exposed_functions: [{ ...abi.exposed_functions[0], is_entry: undefined, is_view: undefined }] }, true, "function flags absent (older nodes; §2.4 optional)"],
+    ["MoveModule", { ...abi, exposed_functions: [{ ...abi.exposed_functions[0], generic_type_params: undefined }] }, false, "function without generic_type_params (§2.4 required)"],
+    ["MoveModule", { ...abi, exposed_functions: [{ ...abi.exposed_functions[0], is_entry: "yes" }] }, false, "a flag that is not a boolean"],
+    ["MoveModule", { ...abi, structs: [{ ...abi.structs[0], is_event: undefined }] }, true, "struct without is_event (older nodes; §2.4 optional)"],
+    ["MoveModule", { ...abi, structs: [{ ...abi.structs[0], generic_type_params: undefined }] }, false, "struct without generic_type_params (§2.4 required)"],
     ["MoveModule", { ...abi, exposed_functions: [{ ...abi.exposed_functions[0], visibility: "internal" }] }, false, "unknown visibility"],
     ["TableItemRequest", { key_type: "u64", value_type: "address", key: "7" }, true, "design §5 names"],
     ["TableItemRequest", { key_type: "u64", value_type: "address" }, false, "no key"],
@@ -556,6 +573,9 @@ describe("component schemas under ajv (draft 2020-12)", () => {
     ["TransactionPayload", { type: "module_bundle_payload" }, true, "members not shown"],
     ["TransactionPayload", { type: "multisig_payload", multisig_address: "0x3", transaction_payload: entryPayload }, true, "multisig"],
     ["PendingTransaction", { ...submission, hash }, true, "design §5 members"],
+    ["PendingTransaction", { ...submission, hash, signature: undefined, replay_protection_nonce: null }, true, "as aptos-core: signature optional, nonce null"],
+    ["PendingTransaction", { ...submission, hash: undefined }, false, "no hash"],
+    ["EntryFunctionPayload", { ...entryPayload, type_arguments: ["u16", "vector<u256>", "i8"] }, true, "u16, u256 and signed type arguments"],
   ];
 
   it.each(cases)("%s: %j is %s (%s)", (name, instance, valid) => {
