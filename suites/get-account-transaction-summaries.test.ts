@@ -84,7 +84,8 @@ function canonicalFromJson(s: Summary): Canonical {
   };
 }
 
-function canonicalFromBcs(s: TransactionSummaryListBcs[number]): Canonical {
+/** A BCS summary is the versioned enum aptos-core stores (V1 is the only variant; src/codec/bcs.ts). */
+function canonicalFromBcs({ V1: s }: TransactionSummaryListBcs[number]): Canonical {
   const rp = s.replay_protector;
   return {
     sender: toHex(s.sender),

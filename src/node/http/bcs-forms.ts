@@ -1,33 +1,43 @@
-// BCS forms of 200 bodies, with the codec's read-response types (docs/architecture.md).
+// BCS forms of 200 bodies, with the codec's read-response types: aptos-core's layouts (design §5; the
+// codec cites the aptos-core source of each), in both profiles.
 
 import {
   encodeBcs,
   GasEstimationBcs,
   HealthBcs,
   ModuleBytecodeBcs,
-  ModuleListBcs,
+  moduleIdString,
+  ModuleMapBcs,
   TransactionSummaryListBcs,
 } from "../../codec/index.ts";
-import type { GasEstimate, ModuleRecord, TransactionSummary } from "../ledger/api.ts";
+import type { AddressBytes, GasEstimate, ModuleRecord, TransactionSummary } from "../ledger/api.ts";
 
+/** The bytecode as it is, no length prefix. */
 export function moduleBcs(record: ModuleRecord): Uint8Array {
   return encodeBcs(ModuleBytecodeBcs, record.bytecode);
 }
 
-export function moduleListBcs(records: readonly ModuleRecord[]): Uint8Array {
-  return encodeBcs(ModuleListBcs, records.map((record) => record.bytecode));
+/** The page as a map from module id string to bytecode, in the map's (key bytes) order. */
+export function moduleListBcs(address: AddressBytes, records: readonly ModuleRecord[]): Uint8Array {
+  return encodeBcs(
+    ModuleMapBcs,
+    records.map((record) => ({ key: moduleIdString(address, record.abi.name), value: record.bytecode })),
+  );
 }
 
 export function transactionSummariesBcs(summaries: readonly TransactionSummary[]): Uint8Array {
-  return encodeBcs(TransactionSummaryListBcs, 
+  return encodeBcs(
+    TransactionSummaryListBcs,
     summaries.map((summary) => ({
-      sender: summary.sender,
-      version: summary.version,
-      transaction_hash: summary.hash,
-      replay_protector:
-        summary.replayProtector.type === "sequence_number"
-          ? { SequenceNumber: summary.replayProtector.sequenceNumber }
-          : { Nonce: summary.replayProtector.nonce },
+      V1: {
+        sender: summary.sender,
+        version: summary.version,
+        transaction_hash: summary.hash,
+        replay_protector:
+          summary.replayProtector.type === "sequence_number"
+            ? { SequenceNumber: summary.replayProtector.sequenceNumber }
+            : { Nonce: summary.replayProtector.nonce },
+      },
     })),
   );
 }

@@ -55,7 +55,7 @@ export function registerAccountRoutes(app: FastifyInstance, { engine, profile }:
       const info = requestLedgerInfo(engine, request);
       const page = engine.listModules(address, { version: requested ?? info.ledgerVersion, start, limit });
       if (page.nextCursor !== undefined) reply.header(cursorHeader(profile.headerPrefix), page.nextCursor);
-      sendRead(request, reply, page.modules.map(moduleJson), () => moduleListBcs(page.modules));
+      sendRead(request, reply, page.modules.map(moduleJson), () => moduleListBcs(address, page.modules));
     },
   );
 }
