@@ -3,6 +3,7 @@
 
 import { formatAddress, toHex } from "../../codec/index.ts";
 import type { GasEstimate, LedgerInfo, ModuleRecord, TransactionSummary } from "../ledger/api.ts";
+import type { Profile } from "./profile.ts";
 
 export function transactionSummaryJson(summary: TransactionSummary): Record<string, unknown> {
   const protector = summary.replayProtector;
@@ -50,4 +51,15 @@ export function ledgerInfoJson(info: LedgerInfo): Record<string, unknown> {
     oldest_block_height: info.oldestBlockHeight.toString(),
     block_height: info.blockHeight.toString(),
   };
+}
+
+/**
+ * The pending transaction (the engine's, design §5 member order) as the profile writes it: under
+ * Profile.replayProtectionNonceAlways with replay_protection_nonce last and null when the transaction
+ * has none, as aptos-core's UserTransactionRequest serializes (api/types/src/transaction.rs).
+ */
+export function pendingTransactionJson(pending: Readonly<Record<string, unknown>>, profile: Profile): Record<string, unknown> {
+  if (!profile.replayProtectionNonceAlways) return { ...pending };
+  const { replay_protection_nonce: nonce = null, ...rest } = pending;
+  return { ...rest, replay_protection_nonce: nonce };
 }

@@ -146,7 +146,7 @@ export interface LedgerApi {
     version?: bigint,
   ): { bcs: Uint8Array; json: unknown };
 
-  /** §4.3 and design §5: `limit` already clamped to 1..100; ascending by version; unknown account gives []. */
+  /** §4.3 and design §5: `limit` already clamped to 0..100 (0, an empty page, only under the aptos profile); ascending by version; unknown account gives []. */
   transactionSummaries(
     address: AddressBytes,
     options: { startVersion?: bigint; endVersion?: bigint; limit: number },

@@ -19,10 +19,10 @@ export function registerAccountRoutes(app: FastifyInstance, { engine, profile }:
   app.get<{ Params: { address: string }; Querystring: Query }>(
     "/v1/accounts/:address/transaction_summaries",
     (request, reply) => {
-      const address = addressParam("address", request.params.address);
+      const address = addressParam("address", request.params.address, profile.addressForms);
       const startVersion = optionalU64(request.query, "start_version");
       const endVersion = optionalU64(request.query, "end_version");
-      const limit = limitParam(request.query, SUMMARIES_MAX_LIMIT);
+      const limit = limitParam(request.query, SUMMARIES_MAX_LIMIT, profile.summariesLimitZero);
       requestLedgerInfo(engine, request);
       const summaries = engine.transactionSummaries(address, { startVersion, endVersion, limit });
       sendRead(request, reply, summaries.map(transactionSummaryJson), () =>
@@ -34,7 +34,7 @@ export function registerAccountRoutes(app: FastifyInstance, { engine, profile }:
   app.get<{ Params: { address: string; module_name: string }; Querystring: Query }>(
     "/v1/accounts/:address/module/:module_name",
     (request, reply) => {
-      const address = addressParam("address", request.params.address);
+      const address = addressParam("address", request.params.address, profile.addressForms);
       const name = moduleNameParam(request.params.module_name);
       const requested = optionalU64(request.query, "ledger_version");
       const info = requestLedgerInfo(engine, request);
@@ -47,7 +47,7 @@ export function registerAccountRoutes(app: FastifyInstance, { engine, profile }:
   app.get<{ Params: { address: string }; Querystring: Query }>(
     "/v1/accounts/:address/modules",
     (request, reply) => {
-      const address = addressParam("address", request.params.address);
+      const address = addressParam("address", request.params.address, profile.addressForms);
       const requested = optionalU64(request.query, "ledger_version");
       const start = optionalString(request.query, "start");
       if (start !== undefined && !HEX_CURSOR.test(start)) throw badRequest(`Invalid start: not a hex cursor`);

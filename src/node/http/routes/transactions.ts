@@ -1,5 +1,5 @@
 // §4.8 submission: JSON (design §5 member names) or the profile's BCS content type. Any other content
-// type is a framework-level refusal (400 web_framework_error), and so is a missing body.
+// type is a framework-level refusal (web_framework_error, 400 or by profile 415), and so is a missing body.
 
 import type { FastifyInstance } from "fastify";
 import { decodeSignedTransaction, encodeSignedTransaction, type SignedTransaction } from "../../../codec/index.ts";
@@ -7,6 +7,7 @@ import { LedgerError } from "../../ledger/api.ts";
 import { prefersBcs } from "../accept.ts";
 import { requestLedgerInfo, sendJson, type HttpContext } from "../context.ts";
 import { badRequest } from "../errors.ts";
+import { pendingTransactionJson } from "../json-forms.ts";
 
 /** Decodes a BCS signed transaction; refuses non-canonical bytes too, since the hash is over the bytes. */
 function decodeSubmission(bytes: Uint8Array): SignedTransaction {
@@ -42,7 +43,7 @@ export function registerTransactionRoutes(app: FastifyInstance, { engine, profil
         const result = engine.submit(signed);
         reply.code(202);
         if (prefersBcs(request.headers.accept)) reply.send();
-        else sendJson(reply, result.pendingJson);
+        else sendJson(reply, pendingTransactionJson(result.pendingJson, profile));
       },
     );
   });
