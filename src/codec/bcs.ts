@@ -204,6 +204,26 @@ export const GasEstimationBcs = bcs.struct("GasEstimation", {
 });
 export const HealthBcs = bcs.struct("HealthCheckSuccess", { message: bcs.string() });
 
+/** 0x1::event::EventHandle: a counter and its GUID {id: {creation_num, addr}} (types/src/event.rs). */
+const EventHandleBcs = bcs.struct("EventHandle", {
+  counter: U64,
+  guid: bcs.struct("GUID", { id: bcs.struct("ID", { creation_num: U64, addr: AccountAddress }) }),
+});
+
+/**
+ * 0x1::account::Account, what aptos-core answers GET /accounts/{address} with under BCS (the state
+ * value's bytes; api/src/accounts.rs `account`): types/src/account_config/resources/core_account.rs.
+ */
+export const AccountResourceBcs = bcs.struct("AccountResource", {
+  authentication_key: Bytes,
+  sequence_number: U64,
+  guid_creation_num: U64,
+  coin_register_events: EventHandleBcs,
+  key_rotation_events: EventHandleBcs,
+  rotation_capability_offer: bcs.option(AccountAddress),
+  signer_capability_offer: bcs.option(AccountAddress),
+});
+
 export type ModuleId = typeof ModuleId.$inferType;
 export type EntryFunction = typeof EntryFunction.$inferType;
 export type EntryFunctionInput = typeof EntryFunction.$inferInput;
@@ -225,6 +245,7 @@ export type TransactionSummaryBcs = typeof TransactionSummaryBcs.$inferType;
 export type TransactionSummaryListBcs = typeof TransactionSummaryListBcs.$inferType;
 export type GasEstimationBcs = typeof GasEstimationBcs.$inferType;
 export type HealthBcs = typeof HealthBcs.$inferType;
+export type AccountResourceBcs = typeof AccountResourceBcs.$inferType;
 
 /** BCS bytes of any value of `schema`; throws CodecError when the value does not fit. */
 export function encodeBcs<I>(schema: BcsType<unknown, I>, value: I): Uint8Array {

@@ -69,6 +69,7 @@ export {
   TransactionSummaryListBcs,
   GasEstimationBcs,
   HealthBcs,
+  AccountResourceBcs,
   encodeBcs,
   decodeBcs,
   encodeSignedTransaction,

@@ -2,6 +2,7 @@
 // codec cites the aptos-core source of each), in both profiles.
 
 import {
+  AccountResourceBcs,
   encodeBcs,
   GasEstimationBcs,
   HealthBcs,
@@ -10,7 +11,7 @@ import {
   ModuleMapBcs,
   TransactionSummaryListBcs,
 } from "../../codec/index.ts";
-import type { AddressBytes, GasEstimate, ModuleRecord, TransactionSummary } from "../ledger/api.ts";
+import type { AccountInfo, AddressBytes, GasEstimate, ModuleRecord, TransactionSummary } from "../ledger/api.ts";
 
 /** The bytecode as it is, no length prefix. */
 export function moduleBcs(record: ModuleRecord): Uint8Array {
@@ -52,4 +53,23 @@ export function gasEstimateBcs(estimate: GasEstimate): Uint8Array {
 
 export function healthBcs(message: string): Uint8Array {
   return encodeBcs(HealthBcs, { message });
+}
+
+/**
+ * The account as aptos-core's 0x1::account::Account resource. The node keeps no events, so the GUID
+ * counter and the two event handles are those of an account that has emitted none, as aptos-core
+ * builds one (core_account.rs `new_stateless`: creation numbers 0 and 1, next 2), and no capability
+ * is offered.
+ */
+export function accountBcs(address: AddressBytes, account: AccountInfo): Uint8Array {
+  const handle = (creationNum: bigint) => ({ counter: 0n, guid: { id: { creation_num: creationNum, addr: address } } });
+  return encodeBcs(AccountResourceBcs, {
+    authentication_key: account.authenticationKey,
+    sequence_number: account.sequenceNumber,
+    guid_creation_num: 2n,
+    coin_register_events: handle(0n),
+    key_rotation_events: handle(1n),
+    rotation_capability_offer: null,
+    signer_capability_offer: null,
+  });
 }
