@@ -102,9 +102,10 @@ export function parseBaseline(text: string, source = "baseline"): string[] {
 }
 
 /**
- * Listed ids that failed stay failed but are marked expected; a listed id that passed (or warned) is
- * turned into a failure "unexpectedly passing" so the baseline is kept honest; unlisted failures stay
- * failures. Unknown ids are a configuration error.
+ * Listed ids that failed (a MUST) or warned (a SHOULD: its failures are reported warned) keep their
+ * status but are marked expected; a listed id that passed is turned into a failure "unexpectedly
+ * passing" so the baseline is kept honest; unlisted failures stay failures. Unknown ids are a
+ * configuration error.
  */
 export function applyBaseline(outcome: RunOutcome, ids: readonly string[], source: string): RunOutcome {
   const known = new Set(outcome.requirements.map((r) => r.requirement.id));
@@ -113,10 +114,10 @@ export function applyBaseline(outcome: RunOutcome, ids: readonly string[], sourc
   const listed = new Set(ids);
   const requirements = outcome.requirements.map((r): RequirementOutcome => {
     if (!listed.has(r.requirement.id)) return r;
-    if (r.status === "failed") return { ...r, expectedFailure: true };
-    if (r.status === "passed" || r.status === "warned") {
+    if (r.status === "failed" || r.status === "warned") return { ...r, expectedFailure: true };
+    if (r.status === "passed") {
       const failure: Failure = {
-        message: `[${r.requirement.id}] unexpectedly passing: ${source} lists it as an expected failure, but it ${r.status === "passed" ? "passed" : "only warned"}; remove it from the baseline`,
+        message: `[${r.requirement.id}] unexpectedly passing: ${source} lists it as an expected failure, but it passed; remove it from the baseline`,
         curl: null,
       };
       const { reason: _reason, ...rest } = r;

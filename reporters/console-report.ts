@@ -33,7 +33,7 @@ export function renderConsoleReport(outcome: RunOutcome, run: { target: string; 
   if (failing.length > 0) {
     lines.push("", "Failures and warnings:");
     for (const r of failing) {
-      const tag = r.status === "failed" ? (r.expectedFailure ? "FAIL (expected by baseline)" : "FAIL") : "WARN";
+      const tag = `${r.status === "failed" ? "FAIL" : "WARN"}${r.expectedFailure ? " (expected by baseline)" : ""}`;
       lines.push("", `${tag} ${r.requirement.id} (${r.requirement.level}, ${r.requirement.endpoint}): ${r.requirement.text}`);
       const shown = r.failures.slice(0, 3);
       for (const f of shown) lines.push(indent(f.message, "  "));

@@ -8,7 +8,7 @@
 // page holding the whole listing, read at one fixed ledger_version taken from a response header.
 // Every response is also checked by the harness against the observed-status contract.
 
-import { ModuleListBcs, toHex } from "../src/codec/index.ts";
+import { ModuleMapBcs, moduleIdString, parseAddress, toHex } from "../src/codec/index.ts";
 import { check, CheckNotApplicable, describeEndpoint, type CheckContext, type HttpResponse } from "../src/harness/index.ts";
 import { ADDRESS_PATH_FORMS, MALFORMED_ADDRESSES, MALFORMED_U64, moduleAccount, type ModuleRecordJson } from "./support/account-modules.ts";
 import { knownChange } from "./support/known-history.ts";
@@ -121,8 +121,21 @@ describeEndpoint("get_account_modules", () => {
     const res = await t.request({ path: modulesPath(address), query, accept: "bcs" });
     t.expectStatus(res, 200);
     t.expectMediaType(res, "application/x-bcs");
-    const bytecodes = t.decodeBcs(res, ModuleListBcs).map((b) => toHex(b));
-    t.expectEqual(bytecodes, json.records.map((r) => r.bytecode.toLowerCase()), "the BCS bytecodes = the JSON bytecodes of the same page", res);
+    // aptos-core's layout (src/codec/bcs.ts ModuleMapBcs): a map from "0x1::coin" to bytecode, in the
+    // order of the keys' BCS bytes; decoding refuses any other order, a repeated key or trailing bytes.
+    const entries = t.decodeBcs(res, ModuleMapBcs).map((e) => `${e.key} ${toHex(e.value)}`);
+    const account = parseAddress(address, { prefixOptional: true });
+    const named = json.records.every((r) => r.abi !== undefined);
+    // Without every ABI the JSON page does not name its modules: then only the bytecodes, and the
+    // account in the keys, can be compared.
+    const expected = json.records.map((r) => `${r.abi === undefined ? "" : moduleIdString(account, r.abi.name)} ${r.bytecode.toLowerCase()}`);
+    const found = named ? entries : entries.map((e) => ` ${e.split(" ")[1]}`);
+    t.expectEqual([...found].sort(), [...expected].sort(), "the BCS map's entries (module id -> bytecode) = the modules of the JSON form of the same page", res);
+    if (!named) {
+      const prefix = moduleIdString(account, "");
+      const foreign = entries.filter((e) => !e.startsWith(prefix));
+      t.expect(foreign.length === 0, `every key names a module of ${prefix.slice(0, -2)}`, res, foreign.join(", "));
+    }
   });
 
   check("4.5/listing-at-ledger-version", { variant: "the version the default answer reported" }, async (t) => {

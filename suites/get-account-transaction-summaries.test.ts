@@ -107,7 +107,8 @@ function withoutKind(c: Canonical, json: Canonical): Canonical {
   return /^[0-9]+$/.test(json.replay) ? { ...c, replay: c.replay.replace(/^[a-z_]+ /, "") } : c;
 }
 
-function canonicalFromBcs(s: TransactionSummaryListBcs[number]): Canonical {
+/** A BCS summary is the versioned enum aptos-core stores (V1 is the only variant; src/codec/bcs.ts). */
+function canonicalFromBcs({ V1: s }: TransactionSummaryListBcs[number]): Canonical {
   const rp = s.replay_protector;
   return {
     sender: toHex(s.sender),

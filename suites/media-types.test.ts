@@ -12,7 +12,7 @@ import {
   GasEstimationBcs,
   HealthBcs,
   ModuleBytecodeBcs,
-  ModuleListBcs,
+  ModuleMapBcs,
   TransactionSummaryListBcs,
   decodeMoveValue,
   parseTypeTag,
@@ -75,7 +75,7 @@ const READ_ENDPOINTS: readonly ReadEndpoint[] = [
   {
     operation: "get_account_modules",
     ok: () => ({ path: "/accounts/0x1/modules", query: { limit: 2 } }),
-    decode: (t, res) => void t.decodeBcs(res, ModuleListBcs),
+    decode: (t, res) => void t.decodeBcs(res, ModuleMapBcs),
     error: { what: "an address that is not hex", request: { path: "/accounts/0xzz/modules" } },
   },
   {

@@ -46,6 +46,89 @@ function checkIdentifier(text: string): string {
 /** A Move identifier; decoding and encoding both reject anything else. */
 export const Identifier = bcs.string().transform({ name: "Identifier", output: checkIdentifier, validate: checkIdentifier });
 
+/** Byte-wise order of two byte strings, a proper prefix first (Rust's Ord on Vec<u8>). */
+export function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) if (a[i] !== b[i]) return (a[i] as number) - (b[i] as number);
+  return a.length - b.length;
+}
+
+/** BcsReader keeps its cursor and buffer private; these are the only ways to see them. */
+interface ReaderInternals {
+  readonly bytePosition: number;
+  readonly dataView: DataView;
+}
+const readerPosition = (reader: BcsReader): number => (reader as unknown as ReaderInternals).bytePosition;
+const readerRemaining = (reader: BcsReader): number => (reader as unknown as ReaderInternals).dataView.byteLength - readerPosition(reader);
+/** A copy of the bytes read since `start`. */
+function readSince(reader: BcsReader, start: number): Uint8Array {
+  const view = (reader as unknown as ReaderInternals).dataView;
+  return new Uint8Array(view.buffer.slice(view.byteOffset + start, view.byteOffset + readerPosition(reader)));
+}
+
+/**
+ * The bytes up to the end of the input, with no length prefix: a body that is one value's raw bytes, as
+ * aptos-core sends a module's bytecode (api/src/state.rs `module`, BCS arm `try_from_encoded(bytes)`).
+ */
+export const RawBytes = new BcsType<Uint8Array, Uint8Array>({
+  name: "raw bytes",
+  read: (reader) => copy(reader.readBytes(readerRemaining(reader))),
+  write: (value, writer) => {
+    writer.writeBytes(value);
+  },
+  serializedSize: (value) => value.length,
+  validate: (value) => {
+    if (!(value instanceof Uint8Array)) throw new CodecError("raw bytes: expected bytes");
+  },
+});
+
+export interface MapEntry<K, V> {
+  readonly key: K;
+  readonly value: V;
+}
+
+/**
+ * A BCS map (a Rust BTreeMap or HashMap under serde): a ULEB128 count, then key, value pairs in ascending
+ * order of the keys' BCS bytes, each key once. The bcs crate sorts the serialized entries by key bytes
+ * and drops duplicates when it writes a map (aptos-labs/bcs src/ser.rs `MapSerializer::end`), so that is
+ * the only canonical order: decoding rejects any other, encoding sorts.
+ */
+export function canonicalMap<K, V, KI, VI>(name: string, key: BcsType<K, KI>, value: BcsType<V, VI>) {
+  const keyBytes = (k: KI) => key.serialize(k).toBytes();
+  return new BcsType<MapEntry<K, V>[], readonly MapEntry<KI, VI>[]>({
+    name,
+    read: (reader) => {
+      const count = reader.readULEB();
+      const entries: MapEntry<K, V>[] = [];
+      let previous: Uint8Array | undefined;
+      for (let i = 0; i < count; i++) {
+        const start = readerPosition(reader);
+        const k = key.read(reader);
+        const bytes = readSince(reader, start);
+        if (previous !== undefined && compareBytes(previous, bytes) >= 0)
+          throw new CodecError(`${name}: entry ${i} is not after entry ${i - 1} in the order of their keys' BCS bytes (a BCS map is sorted by key bytes, each key once)`);
+        previous = bytes;
+        entries.push({ key: k, value: value.read(reader) });
+      }
+      return entries;
+    },
+    write: (entries, writer) => {
+      const sorted = entries.map((e) => ({ bytes: keyBytes(e.key), value: e.value })).sort((a, b) => compareBytes(a.bytes, b.bytes));
+      sorted.forEach((e, i) => {
+        if (i > 0 && compareBytes((sorted[i - 1] as { bytes: Uint8Array }).bytes, e.bytes) === 0) throw new CodecError(`${name}: a key appears twice`);
+      });
+      writer.writeULEB(sorted.length);
+      for (const e of sorted) {
+        writer.writeBytes(e.bytes);
+        value.write(e.value, writer);
+      }
+    },
+    validate: (entries) => {
+      if (!Array.isArray(entries)) throw new CodecError(`${name}: expected an array of {key, value} entries`);
+    },
+  });
+}
+
 /** Reads `schema` from the start of `bytes` and rejects trailing bytes. Throws CodecError. */
 export function decodeExact<T, I>(schema: BcsType<T, I>, bytes: Uint8Array, what: string): T {
   if (!(bytes instanceof Uint8Array)) throw new CodecError(`${what}: expected bytes`);
@@ -54,8 +137,7 @@ export function decodeExact<T, I>(schema: BcsType<T, I>, bytes: Uint8Array, what
     const own = new Uint8Array(bytes);
     const reader = new BcsReader(own);
     const value = schema.read(reader);
-    // BcsReader keeps its cursor private; it is the only way to see unread bytes.
-    const consumed = (reader as unknown as { bytePosition: number }).bytePosition;
+    const consumed = readerPosition(reader);
     if (consumed !== own.length) throw new CodecError(`${own.length - consumed} trailing bytes`);
     return value;
   });

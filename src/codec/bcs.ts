@@ -1,8 +1,9 @@
 // BCS schemas of transactions (design §5) and of the read responses, with @mysten/bcs. Each schema
 // and its decoded shape share a name (see index.ts). Layouts follow aptos-core types/src/transaction.
 import { bcs, type BcsType } from "@mysten/bcs";
-import { AccountAddress, Bytes, decodeExact, encodeWith, Identifier, U128, U256, U64 } from "./bcs-primitives.ts";
+import { AccountAddress, Bytes, canonicalMap, decodeExact, encodeWith, Identifier, RawBytes, sizedBytes, U128, U256, U64 } from "./bcs-primitives.ts";
 import { TransactionAuthenticator } from "./bcs-auth.ts";
+import { toHex } from "./hex.ts";
 
 /** A Move type tag. Hand-written because it is recursive; the enum order is aptos-core's. */
 export type TypeTag =
@@ -150,15 +151,50 @@ export const RawTransactionWithData = bcs.enum("RawTransactionWithData", {
   }),
 });
 
-// Read responses (Accept: application/x-bcs).
-export const ModuleBytecodeBcs = Bytes;
-export const ModuleListBcs = bcs.vector(Bytes);
+// Read responses (Accept: application/x-bcs), as aptos-core writes them (design §5: the spec does not
+// define the layouts; the family's are the only ones an existing client reads).
+
+/** One module: its bytecode bytes as they are, no length prefix (api/src/state.rs `module`: `try_from_encoded(bytes)`). */
+export const ModuleBytecodeBcs = RawBytes;
+
+/**
+ * The modules listing: aptos-core collects the page into a `BTreeMap<MoveModuleId, Vec<u8>>` and BCS-encodes
+ * it (api/src/accounts.rs `modules`, BCS arm). MoveModuleId serializes as its string `{address}::{name}`
+ * in every format (api/types/src/move_types.rs `impl Serialize for MoveModuleId`: `to_string()`), its
+ * address written as api/types/src/address.rs `Display` does, 0x and the hex with leading zeros stripped
+ * (`to_hex_literal`, see `moduleIdString`). A BCS map is sorted by the keys' BCS bytes, so by the
+ * string's length first: "0x1::coin" comes before "0x1::account".
+ */
+export const ModuleMapBcs = canonicalMap("ModuleMap", bcs.string(), Bytes);
+
+/** The key aptos-core gives a module in the listing's map: `0x{hex without leading zeros}::{name}`. */
+export function moduleIdString(address: Uint8Array, name: string): string {
+  const digits = toHex(address).slice(2).replace(/^0+/, "");
+  return `0x${digits === "" ? "0" : digits}::${name}`;
+}
+
+/** types/src/transaction/mod.rs `enum ReplayProtector { Nonce(u64), SequenceNumber(u64) }`. */
 export const ReplayProtectorBcs = bcs.enum("ReplayProtector", { Nonce: U64, SequenceNumber: U64 });
-export const TransactionSummaryBcs = bcs.struct("IndexedTransactionSummary", {
-  sender: AccountAddress,
-  version: U64,
-  transaction_hash: bcs.bytes(32),
-  replay_protector: ReplayProtectorBcs,
+
+/**
+ * HashValue under BCS: `serialize_newtype_struct("HashValue", serde_bytes::Bytes::new(..))`
+ * (crates/aptos-crypto/src/hash.rs), a byte vector: ULEB128 length 32, then the 32 bytes.
+ */
+export const HashValueBcs = sizedBytes("HashValue", (length) => length === 32, "32 bytes");
+
+/**
+ * One summary: types/src/transaction/mod.rs `enum IndexedTransactionSummary { V1 { sender, version,
+ * transaction_hash: HashValue, replay_protector } }`, which the summaries endpoint BCS-encodes as is
+ * (api/src/transactions.rs `list_txn_summaries_by_account`, BCS arm, over api/src/context.rs
+ * `get_account_transaction_summaries` -> `Vec<IndexedTransactionSummary>`).
+ */
+export const TransactionSummaryBcs = bcs.enum("IndexedTransactionSummary", {
+  V1: bcs.struct("IndexedTransactionSummaryV1", {
+    sender: AccountAddress,
+    version: U64,
+    transaction_hash: HashValueBcs,
+    replay_protector: ReplayProtectorBcs,
+  }),
 });
 export const TransactionSummaryListBcs = bcs.vector(TransactionSummaryBcs);
 export const GasEstimationBcs = bcs.struct("GasEstimation", {
@@ -167,6 +203,26 @@ export const GasEstimationBcs = bcs.struct("GasEstimation", {
   prioritized_gas_estimate: bcs.option(U64),
 });
 export const HealthBcs = bcs.struct("HealthCheckSuccess", { message: bcs.string() });
+
+/** 0x1::event::EventHandle: a counter and its GUID {id: {creation_num, addr}} (types/src/event.rs). */
+const EventHandleBcs = bcs.struct("EventHandle", {
+  counter: U64,
+  guid: bcs.struct("GUID", { id: bcs.struct("ID", { creation_num: U64, addr: AccountAddress }) }),
+});
+
+/**
+ * 0x1::account::Account, what aptos-core answers GET /accounts/{address} with under BCS (the state
+ * value's bytes; api/src/accounts.rs `account`): types/src/account_config/resources/core_account.rs.
+ */
+export const AccountResourceBcs = bcs.struct("AccountResource", {
+  authentication_key: Bytes,
+  sequence_number: U64,
+  guid_creation_num: U64,
+  coin_register_events: EventHandleBcs,
+  key_rotation_events: EventHandleBcs,
+  rotation_capability_offer: bcs.option(AccountAddress),
+  signer_capability_offer: bcs.option(AccountAddress),
+});
 
 export type ModuleId = typeof ModuleId.$inferType;
 export type EntryFunction = typeof EntryFunction.$inferType;
@@ -184,11 +240,12 @@ export type SignedTransactionInput = typeof SignedTransaction.$inferInput;
 export type RawTransactionWithData = typeof RawTransactionWithData.$inferType;
 export type RawTransactionWithDataInput = typeof RawTransactionWithData.$inferInput;
 export type ModuleBytecodeBcs = typeof ModuleBytecodeBcs.$inferType;
-export type ModuleListBcs = typeof ModuleListBcs.$inferType;
+export type ModuleMapBcs = typeof ModuleMapBcs.$inferType;
 export type TransactionSummaryBcs = typeof TransactionSummaryBcs.$inferType;
 export type TransactionSummaryListBcs = typeof TransactionSummaryListBcs.$inferType;
 export type GasEstimationBcs = typeof GasEstimationBcs.$inferType;
 export type HealthBcs = typeof HealthBcs.$inferType;
+export type AccountResourceBcs = typeof AccountResourceBcs.$inferType;
 
 /** BCS bytes of any value of `schema`; throws CodecError when the value does not fit. */
 export function encodeBcs<I>(schema: BcsType<unknown, I>, value: I): Uint8Array {

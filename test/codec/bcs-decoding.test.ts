@@ -10,7 +10,9 @@ import {
   encodeSignedTransaction,
   GasEstimationBcs,
   HealthBcs,
-  ModuleListBcs,
+  ModuleBytecodeBcs,
+  moduleIdString,
+  ModuleMapBcs,
   parseAddress,
   toHex,
   TransactionSummaryBcs,
@@ -127,22 +129,91 @@ describe("decoding", () => {
 });
 
 describe("read-response layouts (Accept: application/x-bcs)", () => {
-  it("TransactionSummaryBcs: sender, version u64, hash[32], replay protector enum {Nonce 0, SequenceNumber 1}", () => {
+  it("TransactionSummaryBcs: enum {V1 0 {sender, version u64, HashValue (ULEB 32 + 32 bytes), replay protector enum {Nonce 0, SequenceNumber 1}}}", () => {
     const summary = {
       sender: parseAddress("0xab"),
       version: 7n,
       transaction_hash: new Uint8Array(32).fill(3),
       replay_protector: { SequenceNumber: 5n },
     };
+    // Written field by field as aptos-core's serde derive and bcs crate write them.
     const serializer = new sdk.Serializer();
+    serializer.serializeU32AsUleb128(0); // IndexedTransactionSummary::V1
     sdk.AccountAddress.from("0xab", { maxMissingChars: 63 }).serialize(serializer);
     serializer.serializeU64(7n);
-    serializer.serializeFixedBytes(new Uint8Array(32).fill(3));
-    serializer.serializeU32AsUleb128(1);
+    serializer.serializeBytes(new Uint8Array(32).fill(3)); // HashValue: serde_bytes, length-prefixed
+    serializer.serializeU32AsUleb128(1); // ReplayProtector::SequenceNumber
     serializer.serializeU64(5n);
-    expect(toHex(encodeBcs(TransactionSummaryBcs, summary))).toBe(toHex(serializer.toUint8Array()));
-    const list = encodeBcs(TransactionSummaryListBcs, [summary, { ...summary, replay_protector: { Nonce: 9n } }]);
-    expect(decodeBcs(TransactionSummaryListBcs, list)[1]).toMatchObject({ replay_protector: { $kind: "Nonce", Nonce: 9n } });
+    const expected = serializer.toUint8Array();
+    expect(toHex(encodeBcs(TransactionSummaryBcs, { V1: summary }))).toBe(toHex(expected));
+    const list = encodeBcs(TransactionSummaryListBcs, [{ V1: summary }, { V1: { ...summary, replay_protector: { Nonce: 9n } } }]);
+    expect(decodeBcs(TransactionSummaryListBcs, list)[1]).toMatchObject({ $kind: "V1", V1: { replay_protector: { $kind: "Nonce", Nonce: 9n } } });
+  });
+
+  it("TransactionSummaryBcs rejects the unversioned layout, an unknown version and a hash of another length", () => {
+    const unversioned = new sdk.Serializer();
+    sdk.AccountAddress.from("0xab", { maxMissingChars: 63 }).serialize(unversioned);
+    unversioned.serializeU64(7n);
+    unversioned.serializeFixedBytes(new Uint8Array(32).fill(3));
+    unversioned.serializeU32AsUleb128(1);
+    unversioned.serializeU64(5n);
+    expectCodecError(() => decodeBcs(TransactionSummaryBcs, unversioned.toUint8Array()));
+    const v1 = encodeBcs(TransactionSummaryBcs, {
+      V1: { sender: new Uint8Array(32), version: 1n, transaction_hash: new Uint8Array(32), replay_protector: { Nonce: 1n } },
+    });
+    expectCodecError(() => decodeBcs(TransactionSummaryBcs, Uint8Array.from([1, ...v1.subarray(1)])));
+    const shortHash = Uint8Array.from([...v1.subarray(0, 41), 31, ...v1.subarray(42, 73), ...v1.subarray(74)]);
+    expectCodecError(() => decodeBcs(TransactionSummaryBcs, shortHash), /HashValue/);
+  });
+
+  it("ModuleBytecodeBcs: the bytes as they are, no length prefix", () => {
+    const bytecode = Uint8Array.from([0xa1, 0x1c, 0xeb, 0x0b, 7, 0, 0, 0]);
+    expect(toHex(encodeBcs(ModuleBytecodeBcs, bytecode))).toBe(toHex(bytecode));
+    expect(decodeBcs(ModuleBytecodeBcs, bytecode)).toEqual(bytecode);
+    expect(decodeBcs(ModuleBytecodeBcs, new Uint8Array())).toEqual(new Uint8Array());
+  });
+
+  it("moduleIdString: 0x, the address's hex without leading zeros, ::, the name (aptos-core Address Display)", () => {
+    expect(moduleIdString(parseAddress("0x1"), "coin")).toBe("0x1::coin");
+    expect(moduleIdString(new Uint8Array(32), "m")).toBe("0x0::m");
+    // Not AIP-40's long form: the leading zero goes even from a 64-digit address.
+    expect(moduleIdString(parseAddress(`0x0f${"00".repeat(31)}`), "x")).toBe(`0xf${"00".repeat(31)}::x`);
+  });
+
+  it("ModuleMapBcs: a BCS map of module id strings to bytecode, sorted by the keys' BCS bytes (length first)", () => {
+    const coin = Uint8Array.from([0xa1, 0x1c, 0xeb, 0x0b, 1]);
+    const account = Uint8Array.from([0xa1, 0x1c, 0xeb, 0x0b, 2]);
+    const code = Uint8Array.from([0xa1, 0x1c, 0xeb, 0x0b, 3]);
+    // Given in name order; the map orders by key bytes: a ULEB128 length, then UTF-8, so shorter first.
+    const bytes = encodeBcs(ModuleMapBcs, [
+      { key: "0x1::account", value: account },
+      { key: "0x1::code", value: code },
+      { key: "0x1::coin", value: coin },
+    ]);
+    const serializer = new sdk.Serializer();
+    serializer.serializeU32AsUleb128(3);
+    for (const [key, value] of [["0x1::code", code], ["0x1::coin", coin], ["0x1::account", account]] as const) {
+      serializer.serializeStr(key);
+      serializer.serializeBytes(value);
+    }
+    expect(toHex(bytes)).toBe(toHex(serializer.toUint8Array()));
+    expect(decodeBcs(ModuleMapBcs, bytes).map((e) => e.key)).toEqual(["0x1::code", "0x1::coin", "0x1::account"]);
+  });
+
+  it("ModuleMapBcs rejects entries out of key order, a repeated key, and the old vector-of-bytecodes layout", () => {
+    const entry = (key: string, value: number[]) => {
+      const s = new sdk.Serializer();
+      s.serializeStr(key);
+      s.serializeBytes(Uint8Array.from(value));
+      return s.toUint8Array();
+    };
+    const unsorted = Uint8Array.from([2, ...entry("0x1::account", [1]), ...entry("0x1::coin", [2])]);
+    expectCodecError(() => decodeBcs(ModuleMapBcs, unsorted), /order/);
+    const repeated = Uint8Array.from([2, ...entry("0x1::coin", [1]), ...entry("0x1::coin", [2])]);
+    expectCodecError(() => decodeBcs(ModuleMapBcs, repeated), /order/);
+    expectCodecError(() => encodeBcs(ModuleMapBcs, [{ key: "a", value: new Uint8Array() }, { key: "a", value: new Uint8Array(1) }]), /twice/);
+    const vectorLayout = new sdk.MoveVector([sdk.MoveVector.U8(Uint8Array.from([0xa1, 0x1c, 0xeb, 0x0b])), sdk.MoveVector.U8(Uint8Array.from([0xa1, 0x1c, 0xeb, 0x0b, 9]))]).bcsToBytes();
+    expectCodecError(() => decodeBcs(ModuleMapBcs, vectorLayout));
   });
 
   it("GasEstimationBcs: Option<u64>, u64, Option<u64>", () => {
@@ -155,11 +226,7 @@ describe("read-response layouts (Accept: application/x-bcs)", () => {
     expect(decodeBcs(GasEstimationBcs, bytes)).toEqual({ deprioritized_gas_estimate: 1n, gas_estimate: 2n, prioritized_gas_estimate: null });
   });
 
-  it("HealthBcs and ModuleListBcs", () => {
+  it("HealthBcs", () => {
     expect(toHex(encodeBcs(HealthBcs, { message: "ok" }))).toBe(toHex(new sdk.MoveString("ok").bcsToBytes()));
-    const modules = [Uint8Array.from([0xa1, 0x1c, 0xeb, 0x0b]), new Uint8Array()];
-    const bytes = encodeBcs(ModuleListBcs, modules);
-    expect(toHex(bytes)).toBe(toHex(new sdk.MoveVector(modules.map((m) => sdk.MoveVector.U8(m))).bcsToBytes()));
-    expect(decodeBcs(ModuleListBcs, bytes)).toEqual(modules);
   });
 });

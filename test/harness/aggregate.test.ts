@@ -119,6 +119,17 @@ describe("baseline", () => {
     expect(exitCode(b)).toBe(1);
   });
 
+  it("marks a listed SHOULD that warned as expected, and fails one that passes", () => {
+    const warned = aggregateRequirements(catalog, [ev("1/must-a", "passed"), ev("1/should-c", "warned", "meh")], [], 2);
+    const b = applyBaseline(warned, ["1/should-c"], "baseline.txt");
+    expect(b.requirements.find((x) => x.requirement.id === "1/should-c")).toMatchObject({ status: "warned", expectedFailure: true });
+    expect(exitCode(b)).toBe(0);
+    const passed = aggregateRequirements(catalog, [ev("1/must-a", "passed"), ev("1/should-c", "passed")], [], 2);
+    const stale = applyBaseline(passed, ["1/should-c"], "baseline.txt");
+    expect(stale.requirements.find((x) => x.requirement.id === "1/should-c")).toMatchObject({ status: "failed", unexpectedPass: true });
+    expect(exitCode(stale)).toBe(1);
+  });
+
   it("still fails unlisted failures", () => {
     expect(exitCode(applyBaseline(outcome, [], "b"))).toBe(1);
   });

@@ -1,10 +1,13 @@
 // A client nobody here wrote (the Aptos TypeScript SDK) builds, signs and submits transactions to the
-// reference node, over BCS and over JSON, and finds them in the sender's transaction summaries. This is
-// the reference node's end-to-end proof of interoperability (issue: the reference node, "Done when").
+// reference node, over BCS and over JSON, and finds them in the sender's transaction summaries; it looks
+// accounts up and waits for its transactions through the two endpoints the node serves beyond the spec
+// (GET /accounts/{address}, GET /transactions/by_hash/{hash}). This is the reference node's end-to-end
+// proof of interoperability (issues: the reference node, and 8 "Done when").
 
 import {
   Account,
   AccountAuthenticatorEd25519,
+  AptosApiError,
   Aptos,
   AptosConfig,
   Ed25519PrivateKey,
@@ -129,5 +132,48 @@ describe("the Aptos TypeScript SDK against the reference node", () => {
 
     const hashes = (await summariesOf(sender.accountAddress.toStringLong())).map((s) => s.transaction_hash);
     expect(hashes).toContain(pending.hash);
+  });
+
+  it("looks an account up (getAccountInfo): its sequence number and authentication key; an unknown one is 404", async () => {
+    const account = fixtureAccount(1);
+    const info = await aptos.getAccountInfo({ accountAddress: account.accountAddress });
+    const state = node.engine.ledger.state.latestAccount(account.accountAddress.toUint8Array());
+    expect(info.sequence_number).toBe(String(state?.sequenceNumber));
+    expect(info.authentication_key).toBe(account.publicKey.authKey().toString());
+    const unknown = Account.generate().accountAddress;
+    const error = await aptos.getAccountInfo({ accountAddress: unknown }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(AptosApiError);
+    expect((error as AptosApiError).status).toBe(404);
+    expect((error as AptosApiError).data).toMatchObject({ error_code: "account_not_found" });
+  });
+
+  it("submits with the sequence number it looked up, sees the transaction pending, and waits for it (waitForTransaction)", async () => {
+    const sender = fixtureAccount(1);
+    // No accountSequenceNumber: the SDK reads it from GET /accounts/{address}.
+    const transaction = await aptos.transaction.build.simple({
+      sender: sender.accountAddress,
+      data: { function: "0x1::aptos_account::transfer", functionArguments: [fixtureAccount(0).accountAddress, 700] },
+    });
+    const before = await aptos.getAccountInfo({ accountAddress: sender.accountAddress });
+    expect(transaction.rawTransaction.sequence_number).toBe(BigInt(before.sequence_number));
+    const senderAuthenticator = aptos.transaction.sign({ signer: sender, transaction });
+    const pending = await aptos.transaction.submit.simple({ transaction, senderAuthenticator });
+
+    const inMempool = await aptos.getTransactionByHash({ transactionHash: pending.hash });
+    expect(inMempool.type).toBe("pending_transaction");
+    expect(inMempool.hash).toBe(pending.hash);
+
+    // Time moves past a block; the next request produces the block that commits it.
+    clock.advance(5_000);
+    const committed = await aptos.waitForTransaction({ transactionHash: pending.hash });
+    expect(committed.type).toBe("user_transaction");
+    expect(committed.success).toBe(true);
+    expect(committed.vm_status).toBe("Executed successfully");
+    expect(committed.hash).toBe(pending.hash);
+    const after = await aptos.getAccountInfo({ accountAddress: sender.accountAddress });
+    expect(BigInt(after.sequence_number)).toBe(BigInt(before.sequence_number) + 1n);
   });
 });

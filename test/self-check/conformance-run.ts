@@ -1,7 +1,7 @@
 // One self-check run: the reference node started in-process (with faults or none) on a free loopback
 // port, its fixtures written to a file, and the conformance command run against it as a node team runs
 // it, the whole suite, as a child process: `node --import tsx src/cli/ledger-conformance.ts --target URL
-// --fixtures F --report-dir D`. Spawned with node directly (not npx, which leaves orphans when killed)
+// --fixtures F --report-dir D [--baseline B]`. Spawned with node directly (not npx, which leaves orphans when killed)
 // and asynchronously, since the node it tests answers from this process's event loop. The Allure
 // sub-report is skipped (LEDGER_CONFORMANCE_ALLURE=off): only summary.json is read.
 // Used by test/self-check/*.test.ts and by bench/self-check.ts.
@@ -16,6 +16,9 @@ import type { Summary, SummaryRequirement } from "../../reporters/summary.ts";
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const CLI = ["--import", "tsx", "src/cli/ledger-conformance.ts"];
 
+/** aptos-core's deviations from the spec, as shipped for node teams; the aptos profile's runs use it. */
+export const APTOS_CORE_BASELINE = "baselines/aptos-core.txt";
+
 /** A whole-suite run takes ~20 s on an idle machine; this bounds a hung one. */
 export const RUN_TIMEOUT_MS = 240_000;
 
@@ -23,6 +26,8 @@ export interface RunOptions {
   /** Fault names (src/node/faults/); none for the clean node. */
   readonly faults?: readonly string[];
   readonly profile?: "node" | "aptos";
+  /** An expected-failures file, relative to the project root (`--baseline`). */
+  readonly baseline?: string;
   /** A fresh directory for the fixtures file and the reports. */
   readonly dir: string;
 }
@@ -53,6 +58,7 @@ export async function runConformance(options: RunOptions): Promise<ConformanceRu
   });
   try {
     const args = [...CLI, "--target", node.url, "--fixtures", fixturesFile, "--report-dir", reportDir, "--profile", profile, "--quiet"];
+    if (options.baseline !== undefined) args.push("--baseline", options.baseline);
     const { exitCode, stdout, stderr } = await spawnCommand(args);
     const summaryFile = join(reportDir, "summary.json");
     const summary = existsSync(summaryFile) ? (JSON.parse(readFileSync(summaryFile, "utf8")) as Summary) : undefined;

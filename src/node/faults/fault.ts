@@ -57,6 +57,8 @@ export function overrideApi(inner: LedgerApi, overrides: Partial<LedgerApi>): Le
     isHealthy: overrides.isHealthy ?? ((durationSecs) => inner.isHealthy(durationSecs)),
     submit: overrides.submit ?? ((signed) => inner.submit(signed)),
     signedTransactionFromJson: overrides.signedTransactionFromJson ?? ((body) => inner.signedTransactionFromJson(body)),
+    account: overrides.account ?? ((address, version) => inner.account(address, version)),
+    transactionByHash: overrides.transactionByHash ?? ((hash) => inner.transactionByHash(hash)),
   };
 }
 

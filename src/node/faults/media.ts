@@ -1,8 +1,20 @@
 // Faults in media types (§4): BCS not served when asked for, BCS under the wrong label, and JSON without
 // its content type.
 
+import { bcs } from "@mysten/bcs";
 import type { FastifyReply } from "fastify";
-import { replyMediaType, type Fault } from "./fault.ts";
+import {
+  AccountAddress,
+  Bytes,
+  decodeBcs,
+  encodeBcs,
+  ModuleBytecodeBcs,
+  ModuleMapBcs,
+  ReplayProtectorBcs,
+  TransactionSummaryListBcs,
+  U64,
+} from "../../codec/index.ts";
+import { replyMediaType, routeOf, type Fault } from "./fault.ts";
 
 const acceptIgnored: Fault = {
   name: "accept-ignored",
@@ -45,4 +57,35 @@ const jsonAsTextPlain: Fault = {
   },
 };
 
-export const MEDIA_FAULTS: readonly Fault[] = [acceptIgnored, bcsAsOctetStream, jsonAsTextPlain];
+/** The summary as a node writes it that BCS-encodes its JSON shape: no version enum, the hash as [u8; 32]. */
+const FlatSummaryList = bcs.vector(
+  bcs.struct("FlatSummary", { sender: AccountAddress, version: U64, transaction_hash: bcs.fixedArray(32, bcs.u8()), replay_protector: ReplayProtectorBcs }),
+);
+
+/** The flat layout of each listing body, from aptos-core's. */
+const FLAT_LAYOUTS: Readonly<Record<string, (body: Uint8Array) => Uint8Array>> = {
+  "/v1/accounts/:address/module/:module_name": (body) => encodeBcs(Bytes, decodeBcs(ModuleBytecodeBcs, body)),
+  "/v1/accounts/:address/modules": (body) => encodeBcs(bcs.vector(Bytes), decodeBcs(ModuleMapBcs, body).map((e) => e.value)),
+  "/v1/accounts/:address/transaction_summaries": (body) =>
+    encodeBcs(
+      FlatSummaryList,
+      decodeBcs(TransactionSummaryListBcs, body).map(({ V1: s }) => ({ ...s, transaction_hash: Array.from(s.transaction_hash), replay_protector: s.replay_protector.$kind === "Nonce" ? { Nonce: s.replay_protector.Nonce } : { SequenceNumber: s.replay_protector.SequenceNumber } })),
+    ),
+};
+
+const bcsLayoutsFlat: Fault = {
+  name: "bcs-layouts-flat",
+  area: "media",
+  description:
+    "BCS-encodes the JSON shapes instead of aptos-core's layouts: a module length-prefixed, the listing a vector of bytecodes, summaries without their version enum",
+  breaks: ["4.3/summary-bcs", "4.4/module-bcs", "4.5/module-list-bcs"],
+  http: (app) => {
+    app.addHook("onSend", async (request, reply, payload) => {
+      const flat = FLAT_LAYOUTS[routeOf(request) ?? ""];
+      if (flat === undefined || replyMediaType(reply) !== "application/x-bcs" || !Buffer.isBuffer(payload)) return payload;
+      return Buffer.from(flat(new Uint8Array(payload)));
+    });
+  },
+};
+
+export const MEDIA_FAULTS: readonly Fault[] = [acceptIgnored, bcsAsOctetStream, jsonAsTextPlain, bcsLayoutsFlat];

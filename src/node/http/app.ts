@@ -7,7 +7,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import type { ActiveFaults } from "../faults/index.ts";
 import type { LedgerApi } from "../ledger/api.ts";
 import { requestLedgerInfo, type HttpContext } from "./context.ts";
-import { routeNotFound, toErrorReply, type ErrorReply } from "./errors.ts";
+import { FrameworkRefusal, profileErrorBody, routeNotFound, toErrorReply, type ErrorReply } from "./errors.ts";
 import { cursorHeader, ledgerHeaders } from "./headers.ts";
 import type { Profile } from "./profile.ts";
 import { registerAccountRoutes } from "./routes/accounts.ts";
@@ -18,6 +18,11 @@ import { registerTransactionRoutes } from "./routes/transactions.ts";
 import type { SpecDocument } from "./spec-document.ts";
 
 export const DEFAULT_BODY_LIMIT = 8 * 1024 * 1024;
+
+/** /v1/spec, /v1/spec.yaml, /v1/spec.json and the spec page's assets. */
+function isSpecPage(request: FastifyRequest): boolean {
+  return request.routeOptions.url?.startsWith("/v1/spec") === true;
+}
 
 export interface HttpOptions {
   readonly engine: LedgerApi;
@@ -43,6 +48,7 @@ export function buildApp(options: HttpOptions): FastifyInstance {
 
   /** Headers are best effort on an error: if even the ledger info fails, the error still goes out. */
   function setLedgerHeaders(request: FastifyRequest, reply: FastifyReply): void {
+    if (!profile.specPagesLedgerHeaders && isSpecPage(request)) return;
     try {
       reply.headers(ledgerHeaders(requestLedgerInfo(engine, request), profile.headerPrefix));
     } catch (error) {
@@ -53,7 +59,7 @@ export function buildApp(options: HttpOptions): FastifyInstance {
   function sendError(request: FastifyRequest, reply: FastifyReply, { status, body }: ErrorReply): void {
     reply.removeHeader(cursorHeader(profile.headerPrefix));
     setLedgerHeaders(request, reply);
-    reply.code(status).type("application/json; charset=utf-8").send(JSON.stringify(body));
+    reply.code(status).type("application/json; charset=utf-8").send(JSON.stringify(profileErrorBody(body, profile)));
   }
 
   const app = Fastify({
@@ -69,7 +75,7 @@ export function buildApp(options: HttpOptions): FastifyInstance {
     ajv: { customOptions: { coerceTypes: false } },
     // Requests refused before routing (undecodable URL, over-long parameter).
     frameworkErrors: (error, request, reply) => {
-      sendError(request, reply, toErrorReply(error));
+      sendError(request, reply, toErrorReply(error, profile));
     },
   });
 
@@ -81,8 +87,17 @@ export function buildApp(options: HttpOptions): FastifyInstance {
     setLedgerHeaders(request, reply);
   });
 
+  // Refusals before any route reads the body, where the profile makes them (src/node/http/profile.ts).
+  app.addHook("onRequest", async (request) => {
+    if (request.method !== "POST") return;
+    if (profile.postNeedsContentLength && request.headers["content-length"] === undefined)
+      throw new FrameworkRefusal(411, "A POST request needs a Content-Length header");
+    if (profile.unsupportedMediaTypeStatus === 415 && request.headers["content-type"] === undefined)
+      throw new FrameworkRefusal(415, "The request does not include the Content-Type header");
+  });
+
   app.setErrorHandler((error, request, reply) => {
-    const errorReply = toErrorReply(error);
+    const errorReply = toErrorReply(error, profile);
     if (errorReply.status >= 500 && errorReply.body.error_code === "internal_error") onInternalError(error, request);
     sendError(request, reply, errorReply);
   });

@@ -1,33 +1,44 @@
-// BCS forms of 200 bodies, with the codec's read-response types (docs/architecture.md).
+// BCS forms of 200 bodies, with the codec's read-response types: aptos-core's layouts (design §5; the
+// codec cites the aptos-core source of each), in both profiles.
 
 import {
+  AccountResourceBcs,
   encodeBcs,
   GasEstimationBcs,
   HealthBcs,
   ModuleBytecodeBcs,
-  ModuleListBcs,
+  moduleIdString,
+  ModuleMapBcs,
   TransactionSummaryListBcs,
 } from "../../codec/index.ts";
-import type { GasEstimate, ModuleRecord, TransactionSummary } from "../ledger/api.ts";
+import type { AccountInfo, AddressBytes, GasEstimate, ModuleRecord, TransactionSummary } from "../ledger/api.ts";
 
+/** The bytecode as it is, no length prefix. */
 export function moduleBcs(record: ModuleRecord): Uint8Array {
   return encodeBcs(ModuleBytecodeBcs, record.bytecode);
 }
 
-export function moduleListBcs(records: readonly ModuleRecord[]): Uint8Array {
-  return encodeBcs(ModuleListBcs, records.map((record) => record.bytecode));
+/** The page as a map from module id string to bytecode, in the map's (key bytes) order. */
+export function moduleListBcs(address: AddressBytes, records: readonly ModuleRecord[]): Uint8Array {
+  return encodeBcs(
+    ModuleMapBcs,
+    records.map((record) => ({ key: moduleIdString(address, record.abi.name), value: record.bytecode })),
+  );
 }
 
 export function transactionSummariesBcs(summaries: readonly TransactionSummary[]): Uint8Array {
-  return encodeBcs(TransactionSummaryListBcs, 
+  return encodeBcs(
+    TransactionSummaryListBcs,
     summaries.map((summary) => ({
-      sender: summary.sender,
-      version: summary.version,
-      transaction_hash: summary.hash,
-      replay_protector:
-        summary.replayProtector.type === "sequence_number"
-          ? { SequenceNumber: summary.replayProtector.sequenceNumber }
-          : { Nonce: summary.replayProtector.nonce },
+      V1: {
+        sender: summary.sender,
+        version: summary.version,
+        transaction_hash: summary.hash,
+        replay_protector:
+          summary.replayProtector.type === "sequence_number"
+            ? { SequenceNumber: summary.replayProtector.sequenceNumber }
+            : { Nonce: summary.replayProtector.nonce },
+      },
     })),
   );
 }
@@ -42,4 +53,23 @@ export function gasEstimateBcs(estimate: GasEstimate): Uint8Array {
 
 export function healthBcs(message: string): Uint8Array {
   return encodeBcs(HealthBcs, { message });
+}
+
+/**
+ * The account as aptos-core's 0x1::account::Account resource. The node keeps no events, so the GUID
+ * counter and the two event handles are those of an account that has emitted none, as aptos-core
+ * builds one (core_account.rs `new_stateless`: creation numbers 0 and 1, next 2), and no capability
+ * is offered.
+ */
+export function accountBcs(address: AddressBytes, account: AccountInfo): Uint8Array {
+  const handle = (creationNum: bigint) => ({ counter: 0n, guid: { id: { creation_num: creationNum, addr: address } } });
+  return encodeBcs(AccountResourceBcs, {
+    authentication_key: account.authenticationKey,
+    sequence_number: account.sequenceNumber,
+    guid_creation_num: 2n,
+    coin_register_events: handle(0n),
+    key_rotation_events: handle(1n),
+    rotation_capability_offer: null,
+    signer_capability_offer: null,
+  });
 }

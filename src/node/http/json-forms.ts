@@ -2,7 +2,8 @@
 // bytes as 0x hex, gas estimates as JSON integers.
 
 import { formatAddress, toHex } from "../../codec/index.ts";
-import type { GasEstimate, LedgerInfo, ModuleRecord, TransactionSummary } from "../ledger/api.ts";
+import type { AccountInfo, GasEstimate, LedgerInfo, ModuleRecord, TransactionByHash, TransactionSummary } from "../ledger/api.ts";
+import type { Profile } from "./profile.ts";
 
 export function transactionSummaryJson(summary: TransactionSummary): Record<string, unknown> {
   const protector = summary.replayProtector;
@@ -49,5 +50,44 @@ export function ledgerInfoJson(info: LedgerInfo): Record<string, unknown> {
     node_role: "full_node",
     oldest_block_height: info.oldestBlockHeight.toString(),
     block_height: info.blockHeight.toString(),
+  };
+}
+
+/**
+ * The pending transaction (the engine's, design §5 member order) as the profile writes it: under
+ * Profile.replayProtectionNonceAlways with replay_protection_nonce last and null when the transaction
+ * has none, as aptos-core's UserTransactionRequest serializes (api/types/src/transaction.rs).
+ */
+export function pendingTransactionJson(pending: Readonly<Record<string, unknown>>, profile: Profile): Record<string, unknown> {
+  if (!profile.replayProtectionNonceAlways) return { ...pending };
+  const { replay_protection_nonce: nonce = null, ...rest } = pending;
+  return { ...rest, replay_protection_nonce: nonce };
+}
+
+/** GET /v1/accounts/{address} (beyond the spec), as aptos-core's AccountData (api/types/src/account.rs). */
+export function accountJson(account: AccountInfo): Record<string, unknown> {
+  return { sequence_number: account.sequenceNumber.toString(), authentication_key: toHex(account.authenticationKey) };
+}
+
+/**
+ * GET /v1/transactions/by_hash/{hash} (beyond the spec), as aptos-core's Transaction enum tagged by
+ * `type` (api/types/src/transaction.rs): "pending_transaction" {hash, request members}, then
+ * "user_transaction" {version, hash, gas_used, success, vm_status, request members, timestamp}, the
+ * members of TransactionInfo and UserTransaction that Aptos clients wait on (the TS SDK's
+ * waitForTransaction reads type, success and vm_status). The node keeps no state or event hashes, write
+ * sets or events, so state_change_hash, event_root_hash, state_checkpoint_hash, accumulator_root_hash,
+ * changes and events are left out rather than invented.
+ */
+export function transactionByHashJson(found: TransactionByHash, profile: Profile): Record<string, unknown> {
+  if (found.kind === "pending") return { ...pendingTransactionJson({ hash: toHex(found.hash), ...found.request }, profile), type: "pending_transaction" };
+  return {
+    version: found.version.toString(),
+    hash: toHex(found.hash),
+    gas_used: found.gasUsed.toString(),
+    success: found.success,
+    vm_status: found.vmStatus,
+    ...pendingTransactionJson(found.request, profile),
+    timestamp: found.timestampUsec.toString(),
+    type: "user_transaction",
   };
 }

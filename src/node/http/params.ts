@@ -4,6 +4,7 @@
 import { isIdentifier, parseAddress } from "../../codec/index.ts";
 import type { AddressBytes } from "../ledger/api.ts";
 import { badRequest } from "./errors.ts";
+import type { AddressForms } from "./profile.ts";
 
 const U64_MAX = (1n << 64n) - 1n;
 const DECIMAL = /^[0-9]+$/;
@@ -23,9 +24,15 @@ function single(query: Query, name: string): string | undefined {
   return value;
 }
 
-/** Address or table handle in a path: 0x prefix optional (§2.1). */
-export function addressParam(name: string, value: string): AddressBytes {
+const ADDRESS_DIGITS = 64;
+
+/** Address or table handle in a path, in the forms the profile takes (src/node/http/profile.ts AddressForms). */
+export function addressParam(name: string, value: string, forms: AddressForms): AddressBytes {
   try {
+    if (forms === "spec") return parseAddress(value, { prefixOptional: true });
+    // aptos-core: 0x and up to 64 digits, "0x" alone being 0x0; without 0x, exactly 64 digits.
+    if (value.startsWith("0x")) return parseAddress(`0x${value.slice(2).padStart(ADDRESS_DIGITS, "0")}`);
+    if (value.length !== ADDRESS_DIGITS) throw new Error(`without 0x an address is exactly ${ADDRESS_DIGITS} hex digits, got ${shown(value)}`);
     return parseAddress(value, { prefixOptional: true });
   } catch (error) {
     throw badRequest(`Invalid ${name}: ${error instanceof Error ? error.message : String(error)}`);
@@ -54,14 +61,16 @@ export function optionalString(query: Query, name: string): string | undefined {
 }
 
 /**
- * `limit` is a uint16 (§8) that must be at least 1 (design §5: limit=0 is 400); the endpoint's
- * maximum clamps it, and omitting it gives that maximum, which is also the default page size.
+ * `limit` is a uint16 (§8) that must be at least 1 (design §5: limit=0 is 400) unless `zero` is
+ * "empty" (an empty page); the endpoint's maximum clamps it, and omitting it gives that maximum, which
+ * is also the default page size.
  */
-export function limitParam(query: Query, maximum: number): number {
+export function limitParam(query: Query, maximum: number, zero: "rejected" | "empty" = "rejected"): number {
   const value = single(query, "limit");
   if (value === undefined) return maximum;
   if (!DECIMAL.test(value)) throw badRequest(`Invalid limit ${shown(value)}: not an integer`);
   const parsed = Number(value);
-  if (parsed < 1 || parsed > 0xffff) throw badRequest(`Invalid limit ${shown(value)}: outside 1..65535`);
+  const least = zero === "empty" ? 0 : 1;
+  if (parsed < least || parsed > 0xffff) throw badRequest(`Invalid limit ${shown(value)}: outside ${least}..65535`);
   return Math.min(parsed, maximum);
 }

@@ -1,7 +1,22 @@
-// The two wire profiles of the reference node (design §5): the neutral one the spec describes, and the
-// one the Aptos family of nodes speaks, so Aptos clients (e.g. the Aptos TS SDK) can talk to it.
+// The two wire profiles of the reference node (design §5), and every behaviour in which they differ,
+// here and nowhere else. "node" is the spec's faithful node. "aptos" is a stand-in for a real Aptos
+// fullnode: the family's header prefix and BCS submission type, so Aptos clients (the Aptos TS SDK)
+// can talk to it, and aptos-core's own behaviour where the spec leaves a choice or where aptos-core
+// deviates from it (issue 8; each field cites the aptos-core source it follows). The conformance
+// suite run with `--profile aptos --baseline baselines/aptos-core.txt` passes it.
 
 export type ProfileName = "node" | "aptos";
+
+/** Which path forms name an address (§2.1 against aptos-core's parser). */
+export type AddressForms =
+  /** §2.1: 0x optional; leading zeros may be stripped, with or without 0x; at least one digit. */
+  | "spec"
+  /**
+   * aptos-core: api/types/src/address.rs `FromStr` over third_party/move/move-core/types/src/
+   * account_address.rs `AccountAddress::from_str`: `from_hex_literal` (0x and at most 64 digits,
+   * padded, so "0x" alone is 0x0), else `from_hex` (exactly 64 digits without 0x). "1" is refused.
+   */
+  | "aptos";
 
 export interface Profile {
   readonly name: ProfileName;
@@ -11,6 +26,42 @@ export interface Profile {
   readonly bcsSubmissionType: string;
   /** Message of the health success object. */
   readonly healthMessage: string;
+  /**
+   * Error objects always carry vm_error_code, null when there is none: aptos-core's AptosError has
+   * `pub vm_error_code: Option<u64>` with no skip_serializing_if (api/types/src/error.rs).
+   */
+  readonly vmErrorCodeAlways: boolean;
+  /**
+   * The pending transaction always carries replay_protection_nonce, null for a sequence-number
+   * transaction, after the signature: api/types/src/transaction.rs `UserTransactionRequest`.
+   */
+  readonly replayProtectionNonceAlways: boolean;
+  /** Content-Type of /spec.yaml: aptos-core api/src/spec.rs `spec_endpoint_yaml` sends application/x-yaml, no charset. */
+  readonly specYamlType: string;
+  /**
+   * Whether /spec, /spec.yaml, /spec.json (and the spec page's assets) carry the §2.7 headers.
+   * aptos-core mounts the spec documents beside the API service, not in it (api/src/runtime.rs
+   * `.at("/spec.json", spec_json)`), so they carry none.
+   */
+  readonly specPagesLedgerHeaders: boolean;
+  readonly addressForms: AddressForms;
+  /**
+   * limit=0 on the summaries: 400 (design §5), or an empty page as aptos-core gives it
+   * (api/src/transactions.rs `get_accounts_transaction_summaries`: `min(limit, max page size)`, no
+   * lower bound).
+   */
+  readonly summariesLimitZero: "rejected" | "empty";
+  /**
+   * Status of a body whose Content-Type the endpoint does not take, or of a POST without one: 400 (the
+   * statuses §4.2 and §4.8 list), or 415 as poem-openapi answers (poem-openapi/src/error.rs
+   * `ContentTypeError::{NotSupported, ExpectContentType}`: UNSUPPORTED_MEDIA_TYPE).
+   */
+  readonly unsupportedMediaTypeStatus: 400 | 415;
+  /**
+   * A POST without Content-Length is refused with 411: aptos-core api/src/check_size.rs
+   * `PostSizeLimit` (`SizedLimitError::MissingContentLength`).
+   */
+  readonly postNeedsContentLength: boolean;
 }
 
 const PROFILES: Record<ProfileName, Profile> = {
@@ -19,12 +70,28 @@ const PROFILES: Record<ProfileName, Profile> = {
     headerPrefix: "X-NODE-",
     bcsSubmissionType: "application/x.node.signed_transaction+bcs",
     healthMessage: "ledger-node:ok",
+    vmErrorCodeAlways: false,
+    replayProtectionNonceAlways: false,
+    specYamlType: "application/yaml; charset=utf-8",
+    specPagesLedgerHeaders: true,
+    addressForms: "spec",
+    summariesLimitZero: "rejected",
+    unsupportedMediaTypeStatus: 400,
+    postNeedsContentLength: false,
   },
   aptos: {
     name: "aptos",
     headerPrefix: "X-APTOS-",
     bcsSubmissionType: "application/x.aptos.signed_transaction+bcs",
     healthMessage: "aptos-node:ok",
+    vmErrorCodeAlways: true,
+    replayProtectionNonceAlways: true,
+    specYamlType: "application/x-yaml",
+    specPagesLedgerHeaders: false,
+    addressForms: "aptos",
+    summariesLimitZero: "empty",
+    unsupportedMediaTypeStatus: 415,
+    postNeedsContentLength: true,
   },
 };
 

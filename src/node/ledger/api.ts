@@ -125,6 +125,34 @@ export interface SubmitResult {
   readonly pendingJson: Record<string, unknown>;
 }
 
+/** An account's sequence number and authentication key (GET /v1/accounts/{address}, beyond the spec). */
+export interface AccountInfo {
+  readonly sequenceNumber: bigint;
+  /** 32 bytes. */
+  readonly authenticationKey: Uint8Array;
+}
+
+/** What GET /v1/transactions/by_hash/{hash} (beyond the spec) finds: the transaction in the mempool, or committed. */
+export type TransactionByHash =
+  | {
+      readonly kind: "pending";
+      readonly hash: Uint8Array;
+      /** The submission's JSON members (design §5 order): sender … signature, replay_protection_nonce when it has one. */
+      readonly request: Readonly<Record<string, unknown>>;
+    }
+  | {
+      readonly kind: "committed";
+      readonly hash: Uint8Array;
+      readonly request: Readonly<Record<string, unknown>>;
+      readonly version: bigint;
+      readonly success: boolean;
+      /** "Executed successfully", or the VM status of the failure. */
+      readonly vmStatus: string;
+      readonly gasUsed: bigint;
+      /** Timestamp of the block that holds it. */
+      readonly timestampUsec: bigint;
+    };
+
 /** What the HTTP face asks of the ledger engine. `version` undefined means the latest. */
 export interface LedgerApi {
   info(): LedgerInfo;
@@ -146,7 +174,7 @@ export interface LedgerApi {
     version?: bigint,
   ): { bcs: Uint8Array; json: unknown };
 
-  /** §4.3 and design §5: `limit` already clamped to 1..100; ascending by version; unknown account gives []. */
+  /** §4.3 and design §5: `limit` already clamped to 0..100 (0, an empty page, only under the aptos profile); ascending by version; unknown account gives []. */
   transactionSummaries(
     address: AddressBytes,
     options: { startVersion?: bigint; endVersion?: bigint; limit: number },
@@ -159,6 +187,12 @@ export interface LedgerApi {
 
   /** Accepts a BCS-encoded signed transaction (already decoded) into the mempool, or throws. */
   submit(signed: SignedTransaction): SubmitResult;
+
+  /** The account at `version`; throws 404 account_not_found when it has no state there, and the version errors. */
+  account(address: AddressBytes, version?: bigint): AccountInfo;
+
+  /** The transaction with `hash`, pending or committed (while in the pruning window); throws 404 transaction_not_found. */
+  transactionByHash(hash: Uint8Array): TransactionByHash;
 
   /** Converts a JSON submission request (design §5 member names) to the signed transaction it describes; throws 400 invalid_input. */
   signedTransactionFromJson(body: unknown): SignedTransaction;

@@ -18,6 +18,7 @@ import {
 } from "../../codec/index.ts";
 import {
   LedgerError,
+  type AccountInfo,
   type AddressBytes,
   type GasEstimate,
   type LedgerApi,
@@ -25,6 +26,7 @@ import {
   type ModulePage,
   type ModuleRecord,
   type SubmitResult,
+  type TransactionByHash,
   type TransactionSummary,
 } from "./api.ts";
 import type { BlockProducer } from "./block-producer.ts";
@@ -172,6 +174,33 @@ export class LedgerEngine implements LedgerApi {
     );
   }
 
+  account(address: AddressBytes, version?: bigint): AccountInfo {
+    const at = this.readableVersion(version);
+    const state = this.ledger.state.account(address, at);
+    if (state === undefined)
+      throw new LedgerError(404, "account_not_found", `Account 0x${bytesToHex(address)} not found at ledger version ${at}`);
+    return { sequenceNumber: state.sequenceNumber, authenticationKey: state.authenticationKey };
+  }
+
+  transactionByHash(hash: Uint8Array): TransactionByHash {
+    const committed = this.ledger.transactions.withHash(hash);
+    if (committed !== undefined && committed.version <= this.ledger.latestVersion) {
+      return {
+        kind: "committed",
+        hash,
+        request: this.requestJson(committed.signed),
+        version: committed.version,
+        success: committed.success,
+        vmStatus: committed.vmStatus,
+        gasUsed: committed.gasUsed,
+        timestampUsec: this.ledger.blocks.at(committed.blockHeight)?.timestampUsec ?? this.ledger.blocks.latest().timestampUsec,
+      };
+    }
+    const pending = this.mempool.withHash(hash);
+    if (pending !== undefined) return { kind: "pending", hash, request: this.requestJson(pending.signed) };
+    throw new LedgerError(404, "transaction_not_found", `Transaction ${toHex(hash)} not found in the mempool or the ledger`);
+  }
+
   /** The committed transaction with `hash`, while it is in the pruning window. */
   committedTransaction(hash: Uint8Array): CommittedTransaction | undefined {
     return this.ledger.transactions.withHash(hash);
@@ -207,8 +236,13 @@ export class LedgerEngine implements LedgerApi {
 
   /** Design §5's pending transaction: the submission's JSON form with its hash first. */
   private pendingJson(txn: PendingTransaction): Record<string, unknown> {
+    return { hash: toHex(txn.hash), ...this.requestJson(txn.signed) };
+  }
+
+  /** The submission request members of `signed` in design §5's order, replay_protection_nonce only when it has one. */
+  private requestJson(signed: SignedTransaction): Record<string, unknown> {
     const json = invalidInputOnCodecError("The transaction has no JSON form", () =>
-      signedTransactionToJson(txn.signed, {
+      signedTransactionToJson(signed, {
         functionParams: this.functionParams,
         resolveStruct: structResolver(this.ledger.state, this.ledger.latestVersion),
       }),
@@ -216,7 +250,6 @@ export class LedgerEngine implements LedgerApi {
     const { sender, sequence_number, max_gas_amount, gas_unit_price, expiration_timestamp_secs, payload, signature } = json;
     const nonce = json.replay_protection_nonce === undefined ? {} : { replay_protection_nonce: json.replay_protection_nonce };
     return {
-      hash: toHex(txn.hash),
       sender,
       sequence_number,
       max_gas_amount,

@@ -76,6 +76,13 @@ export class Mempool {
     return [...(this.bySender.get(bytesToHex(sender))?.values() ?? [])].map((e) => e.txn);
   }
 
+  /** The pending transaction with `hash`, if any. */
+  withHash(hash: Uint8Array): PendingTransaction | undefined {
+    for (const pending of this.bySender.values())
+      for (const entry of pending.values()) if (bytesEqual(entry.txn.hash, hash)) return entry.txn;
+    return undefined;
+  }
+
   /** Drops and returns the transactions that expire at or before `nowSeconds`. */
   dropExpired(nowSeconds: bigint): PendingTransaction[] {
     const dropped: PendingTransaction[] = [];

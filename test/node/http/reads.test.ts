@@ -8,7 +8,7 @@ import {
   GasEstimationBcs,
   HealthBcs,
   ModuleBytecodeBcs,
-  ModuleListBcs,
+  ModuleMapBcs,
   parseAddress,
   toHex,
   TransactionSummaryListBcs,
@@ -110,7 +110,8 @@ describe("GET /v1/accounts/{address}/transaction_summaries (§4.3)", () => {
     expectOk(bcs);
     expect(header(bcs, "content-type")).toBe("application/x-bcs");
     expect(ledgerVersion(bcs)).toBe(ledgerVersion(json));
-    const decoded = decodeBcs(TransactionSummaryListBcs, bcs.bytes).map((s) => ({
+    // Versioned as aptos-core's IndexedTransactionSummary: each one V1 (src/codec/bcs.ts).
+    const decoded = decodeBcs(TransactionSummaryListBcs, bcs.bytes).map(({ V1: s }) => ({
       sender: formatAddress(s.sender),
       version: s.version.toString(),
       transaction_hash: toHex(s.transaction_hash),
@@ -233,7 +234,10 @@ describe("GET /v1/accounts/{address}/modules (§4.5)", () => {
     const bcs = await call(base, `${path()}?limit=3&ledger_version=${version}`, { headers: BCS });
     expectOk(bcs);
     expect(header(bcs, "content-type")).toBe("application/x-bcs");
-    expect(decodeBcs(ModuleListBcs, bcs.bytes).map(toHex)).toEqual((json.json() as ModuleJson[]).map((m) => m.bytecode));
+    // A map from module id to bytecode, sorted by key bytes (shorter names first), not in JSON order.
+    const entries = decodeBcs(ModuleMapBcs, bcs.bytes).map((e) => [e.key, toHex(e.value)]);
+    const page = (json.json() as ModuleJson[]).map((m) => [`0x1::${m.abi.name}`, m.bytecode]);
+    expect(entries).toEqual([...page].sort(([a], [b]) => (a as string).length - (b as string).length || ((a as string) < (b as string) ? -1 : 1)));
     expect(header(bcs, "X-NODE-CURSOR")).toBe(header(json, "X-NODE-CURSOR"));
   });
 

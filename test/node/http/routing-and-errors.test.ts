@@ -14,7 +14,7 @@ describe("routing", () => {
   });
   afterAll(() => node.close());
 
-  it.each([["/nope"], ["/accounts/0x1"], ["/accounts/0x1/module/"], ["/tables/0x1"], ["/v1/v1"]])(
+  it.each([["/nope"], ["/accounts/0x1/resources"], ["/accounts/0x1/module/"], ["/tables/0x1"], ["/v1/v1"]])(
     "answers the unknown path %s with 404 web_framework_error",
     async (path) => {
       expectError(await call(node.url, path), 404, "web_framework_error");

@@ -1,11 +1,12 @@
-// §4.3 transaction summaries, §4.4 one module, §4.5 module listing.
+// §4.3 transaction summaries, §4.4 one module, §4.5 module listing; and, beyond the spec, the account
+// itself (sequence number and authentication key), which Aptos clients read before they submit.
 
 import type { FastifyInstance } from "fastify";
-import { moduleBcs, moduleListBcs, transactionSummariesBcs } from "../bcs-forms.ts";
+import { accountBcs, moduleBcs, moduleListBcs, transactionSummariesBcs } from "../bcs-forms.ts";
 import { requestLedgerInfo, sendRead, type HttpContext } from "../context.ts";
 import { badRequest } from "../errors.ts";
 import { cursorHeader } from "../headers.ts";
-import { moduleJson, transactionSummaryJson } from "../json-forms.ts";
+import { accountJson, moduleJson, transactionSummaryJson } from "../json-forms.ts";
 import { addressParam, limitParam, moduleNameParam, optionalString, optionalU64, type Query } from "../params.ts";
 
 /** Design §5: default and maximum page sizes. */
@@ -16,13 +17,21 @@ export const MODULES_MAX_LIMIT = 9999;
 const HEX_CURSOR = /^(?:0x)?[0-9a-fA-F]+$/;
 
 export function registerAccountRoutes(app: FastifyInstance, { engine, profile }: HttpContext): void {
+  app.get<{ Params: { address: string }; Querystring: Query }>("/v1/accounts/:address", (request, reply) => {
+    const address = addressParam("address", request.params.address, profile.addressForms);
+    const requested = optionalU64(request.query, "ledger_version");
+    const info = requestLedgerInfo(engine, request);
+    const account = engine.account(address, requested ?? info.ledgerVersion);
+    sendRead(request, reply, accountJson(account), () => accountBcs(address, account));
+  });
+
   app.get<{ Params: { address: string }; Querystring: Query }>(
     "/v1/accounts/:address/transaction_summaries",
     (request, reply) => {
-      const address = addressParam("address", request.params.address);
+      const address = addressParam("address", request.params.address, profile.addressForms);
       const startVersion = optionalU64(request.query, "start_version");
       const endVersion = optionalU64(request.query, "end_version");
-      const limit = limitParam(request.query, SUMMARIES_MAX_LIMIT);
+      const limit = limitParam(request.query, SUMMARIES_MAX_LIMIT, profile.summariesLimitZero);
       requestLedgerInfo(engine, request);
       const summaries = engine.transactionSummaries(address, { startVersion, endVersion, limit });
       sendRead(request, reply, summaries.map(transactionSummaryJson), () =>
@@ -34,7 +43,7 @@ export function registerAccountRoutes(app: FastifyInstance, { engine, profile }:
   app.get<{ Params: { address: string; module_name: string }; Querystring: Query }>(
     "/v1/accounts/:address/module/:module_name",
     (request, reply) => {
-      const address = addressParam("address", request.params.address);
+      const address = addressParam("address", request.params.address, profile.addressForms);
       const name = moduleNameParam(request.params.module_name);
       const requested = optionalU64(request.query, "ledger_version");
       const info = requestLedgerInfo(engine, request);
@@ -47,7 +56,7 @@ export function registerAccountRoutes(app: FastifyInstance, { engine, profile }:
   app.get<{ Params: { address: string }; Querystring: Query }>(
     "/v1/accounts/:address/modules",
     (request, reply) => {
-      const address = addressParam("address", request.params.address);
+      const address = addressParam("address", request.params.address, profile.addressForms);
       const requested = optionalU64(request.query, "ledger_version");
       const start = optionalString(request.query, "start");
       if (start !== undefined && !HEX_CURSOR.test(start)) throw badRequest(`Invalid start: not a hex cursor`);
@@ -55,7 +64,7 @@ export function registerAccountRoutes(app: FastifyInstance, { engine, profile }:
       const info = requestLedgerInfo(engine, request);
       const page = engine.listModules(address, { version: requested ?? info.ledgerVersion, start, limit });
       if (page.nextCursor !== undefined) reply.header(cursorHeader(profile.headerPrefix), page.nextCursor);
-      sendRead(request, reply, page.modules.map(moduleJson), () => moduleListBcs(page.modules));
+      sendRead(request, reply, page.modules.map(moduleJson), () => moduleListBcs(address, page.modules));
     },
   );
 }

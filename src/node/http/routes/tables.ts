@@ -21,12 +21,12 @@ const TABLE_ITEM_REQUEST_SCHEMA = {
   },
 } as const;
 
-export function registerTableRoutes(app: FastifyInstance, { engine }: HttpContext): void {
+export function registerTableRoutes(app: FastifyInstance, { engine, profile }: HttpContext): void {
   app.post<{ Params: { table_handle: string }; Querystring: Query; Body: TableItemRequest }>(
     "/v1/tables/:table_handle/item",
     { schema: { body: TABLE_ITEM_REQUEST_SCHEMA } },
     (request, reply) => {
-      const handle = addressParam("table_handle", request.params.table_handle);
+      const handle = addressParam("table_handle", request.params.table_handle, profile.addressForms);
       const requested = optionalU64(request.query, "ledger_version");
       const info = requestLedgerInfo(engine, request);
       const { key_type: keyType, value_type: valueType, key } = request.body;

@@ -1,0 +1,139 @@
+// The aptos profile behaves like aptos-core where the spec leaves a choice and where aptos-core deviates
+// from it (src/node/http/profile.ts cites the source of each); the node profile stays the spec's node.
+
+import { Readable } from "node:stream";
+import { request } from "undici";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startNode, type RunningNode } from "../../../src/node/index.ts";
+import { ManualClock } from "../../../src/node/ledger/index.ts";
+import { bcsBody, call, expectError, fixtureAccount, header, ledgerHeaders, postJson, signedTransfer, transferJson } from "./helpers.ts";
+
+const APTOS = "X-APTOS-";
+const APTOS_BCS = "application/x.aptos.signed_transaction+bcs";
+
+let aptos: RunningNode;
+let spec: RunningNode;
+
+beforeAll(async () => {
+  [aptos, spec] = await Promise.all([
+    startNode({ profile: "aptos", clock: new ManualClock() }),
+    startNode({ profile: "node", clock: new ManualClock() }),
+  ]);
+});
+
+afterAll(async () => {
+  await Promise.all([aptos?.close(), spec?.close()]);
+});
+
+const summaries = (node: RunningNode, address: string, query = "") => call(node.url, `/accounts/${address}/transaction_summaries${query}`);
+
+describe("error objects", () => {
+  it("carry vm_error_code: null in the aptos profile, and leave it out in the node profile", async () => {
+    const missing = await call(aptos.url, "/accounts/0x1/module/no_such_module");
+    expectError(missing, 404, "module_not_found", APTOS);
+    expect(Object.keys(missing.json() as object)).toEqual(["message", "error_code", "vm_error_code"]);
+    expect((missing.json() as { vm_error_code: unknown }).vm_error_code).toBeNull();
+    const unrouted = await call(aptos.url, "/no/such/route");
+    expect((unrouted.json() as { vm_error_code: unknown }).vm_error_code).toBeNull();
+
+    const neutral = await call(spec.url, "/accounts/0x1/module/no_such_module");
+    expectError(neutral, 404, "module_not_found");
+    expect(neutral.json()).not.toHaveProperty("vm_error_code");
+  });
+});
+
+describe("the 202 pending transaction", () => {
+  it("ends with replay_protection_nonce: null in the aptos profile; the node profile leaves it out", async () => {
+    const send = async (node: RunningNode) => {
+      const signed = signedTransfer(node, fixtureAccount(node, 0), node.fixtures.accounts[1]?.address ?? "", 1n);
+      const reply = await postJson(node.url, "/transactions", transferJson(signed));
+      expect(reply.status, reply.text).toBe(202);
+      return reply.json() as Record<string, unknown>;
+    };
+    const pending = await send(aptos);
+    expect(Object.keys(pending)).toEqual([
+      "hash", "sender", "sequence_number", "max_gas_amount", "gas_unit_price", "expiration_timestamp_secs", "payload", "signature", "replay_protection_nonce",
+    ]);
+    expect(pending.replay_protection_nonce).toBeNull();
+    expect(await send(spec)).not.toHaveProperty("replay_protection_nonce");
+  });
+});
+
+describe("the spec pages", () => {
+  it("serve /spec.yaml as application/x-yaml, without ledger-state headers, in the aptos profile", async () => {
+    for (const path of ["/spec", "/spec.yaml", "/spec.json"]) {
+      const reply = await call(aptos.url, path);
+      expect(reply.status).toBe(200);
+      expect(header(reply, `${APTOS}LEDGER-VERSION`), path).toBeUndefined();
+    }
+    expect(header(await call(aptos.url, "/spec.yaml"), "content-type")).toBe("application/x-yaml");
+    // Every other answer keeps them.
+    ledgerHeaders(await call(aptos.url, "/estimate_gas_price"), APTOS);
+  });
+
+  it("keep the headers, and application/yaml, in the node profile", async () => {
+    const yaml = await call(spec.url, "/spec.yaml");
+    ledgerHeaders(yaml);
+    expect(header(yaml, "content-type")).toBe("application/yaml; charset=utf-8");
+  });
+});
+
+describe("addresses in paths", () => {
+  const long = (node: RunningNode) => (node.fixtures.transactionsAccount as string).slice(2).padStart(64, "0");
+
+  it("aptos profile: 0x and up to 64 digits ('0x' alone is 0x0), or 64 digits without 0x; '1' is refused", async () => {
+    expect((await summaries(aptos, "0x")).status).toBe(200);
+    expect((await call(aptos.url, "/accounts/0x/modules")).status).toBe(200);
+    expect((await summaries(aptos, long(aptos))).json()).toEqual((await summaries(aptos, `0x${long(aptos)}`)).json());
+    expectError(await summaries(aptos, "1"), 400, "web_framework_error", APTOS);
+    expectError(await call(aptos.url, "/accounts/1/modules"), 400, "web_framework_error", APTOS);
+    expectError(await summaries(aptos, `0x1${"0".repeat(64)}`), 400, "web_framework_error", APTOS);
+  });
+
+  it("node profile: the 0x prefix is optional in every form (§2.1), and '0x' alone has no digit", async () => {
+    expect((await call(spec.url, "/accounts/1/modules")).status).toBe(200);
+    expectError(await summaries(spec, "0x"), 400, "web_framework_error");
+  });
+});
+
+describe("limit=0 on the summaries", () => {
+  it("is an empty page in the aptos profile and 400 in the node profile; on the modules listing 400 in both", async () => {
+    const account = aptos.fixtures.transactionsAccount as string;
+    const empty = await summaries(aptos, account, "?limit=0");
+    expect(empty.status).toBe(200);
+    expect(empty.json()).toEqual([]);
+    expectError(await summaries(spec, account, "?limit=0"), 400, "web_framework_error");
+    expectError(await call(aptos.url, "/accounts/0x1/modules?limit=0"), 400, "web_framework_error", APTOS);
+  });
+});
+
+describe("submission bodies the route does not take", () => {
+  const signed = (node: RunningNode) => bcsBody(signedTransfer(node, fixtureAccount(node, 2), node.fixtures.accounts[1]?.address ?? "", 1n));
+
+  it("aptos profile: 415 for an unsupported or missing Content-Type, 411 without Content-Length", async () => {
+    const post = (headers: Record<string, string>, body?: Uint8Array) => call(aptos.url, "/transactions", { method: "POST", headers, body });
+    expectError(await post({ "content-type": "application/octet-stream" }, signed(aptos)), 415, "web_framework_error", APTOS);
+    expectError(await post({ "content-type": "text/plain" }, new TextEncoder().encode("{}")), 415, "web_framework_error", APTOS);
+    expectError(await post({}), 415, "web_framework_error", APTOS);
+    // A streamed body goes out chunked, with no Content-Length.
+    const chunked = await request(`${aptos.url}/transactions`, {
+      method: "POST",
+      headers: { "content-type": APTOS_BCS },
+      body: Readable.from([Buffer.from(signed(aptos))]),
+    });
+    const text = await chunked.body.text();
+    expect(chunked.statusCode, text).toBe(411);
+    expect(JSON.parse(text)).toMatchObject({ error_code: "web_framework_error", vm_error_code: null });
+  });
+
+  it("node profile: 400 for either, and a chunked body is read", async () => {
+    expectError(await call(spec.url, "/transactions", { method: "POST", headers: { "content-type": "application/octet-stream" }, body: signed(spec) }), 400, "web_framework_error");
+    const chunked = await request(`${spec.url}/transactions`, {
+      method: "POST",
+      headers: { "content-type": "application/x.node.signed_transaction+bcs" },
+      body: Readable.from([Buffer.from(signed(spec))]),
+    });
+    const text = await chunked.body.text();
+    expect(chunked.statusCode, text).toBe(202);
+  });
+});
