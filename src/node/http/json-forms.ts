@@ -5,17 +5,19 @@ import { formatAddress, toHex } from "../../codec/index.ts";
 import type { AccountInfo, GasEstimate, LedgerInfo, ModuleRecord, TransactionByHash, TransactionSummary } from "../ledger/api.ts";
 import type { Profile } from "./profile.ts";
 
-export function transactionSummaryJson(summary: TransactionSummary): Record<string, unknown> {
-  const protector = summary.replayProtector;
+export function transactionSummaryJson(summary: TransactionSummary, profile: Profile): Record<string, unknown> {
   return {
     sender: formatAddress(summary.sender),
     version: summary.version.toString(),
     transaction_hash: toHex(summary.hash),
-    replay_protector:
-      protector.type === "sequence_number"
-        ? { type: "sequence_number", sequence_number: protector.sequenceNumber.toString() }
-        : { type: "nonce", nonce: protector.nonce.toString() },
+    replay_protector: replayProtectorJson(summary.replayProtector, profile),
   };
+}
+
+function replayProtectorJson(protector: TransactionSummary["replayProtector"], profile: Profile): unknown {
+  const value = protector.type === "sequence_number" ? protector.sequenceNumber.toString() : protector.nonce.toString();
+  if (profile.replayProtectorJson === "bare") return value;
+  return protector.type === "sequence_number" ? { type: "sequence_number", sequence_number: value } : { type: "nonce", nonce: value };
 }
 
 export function moduleJson(record: ModuleRecord): Record<string, unknown> {

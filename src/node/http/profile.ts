@@ -62,6 +62,13 @@ export interface Profile {
    * `PostSizeLimit` (`SizedLimitError::MissingContentLength`).
    */
   readonly postNeedsContentLength: boolean;
+  /**
+   * JSON form of a summary's replay_protector: design §5's tagged object {type, sequence_number}, or
+   * the bare u64 string aptos-core sends. Its ReplayProtector (api/types/src/transaction.rs) is a
+   * poem-openapi Union of U64 newtypes with discriminator_name "type", and poem's union inserts the
+   * discriminator only into object values (poem-openapi-derive/src/union.rs), so "5" goes out as is.
+   */
+  readonly replayProtectorJson: "tagged" | "bare";
 }
 
 const PROFILES: Record<ProfileName, Profile> = {
@@ -78,6 +85,7 @@ const PROFILES: Record<ProfileName, Profile> = {
     summariesLimitZero: "rejected",
     unsupportedMediaTypeStatus: 400,
     postNeedsContentLength: false,
+    replayProtectorJson: "tagged",
   },
   aptos: {
     name: "aptos",
@@ -92,6 +100,7 @@ const PROFILES: Record<ProfileName, Profile> = {
     summariesLimitZero: "empty",
     unsupportedMediaTypeStatus: 415,
     postNeedsContentLength: true,
+    replayProtectorJson: "bare",
   },
 };
 

@@ -34,7 +34,7 @@ export function registerAccountRoutes(app: FastifyInstance, { engine, profile }:
       const limit = limitParam(request.query, SUMMARIES_MAX_LIMIT, profile.summariesLimitZero);
       requestLedgerInfo(engine, request);
       const summaries = engine.transactionSummaries(address, { startVersion, endVersion, limit });
-      sendRead(request, reply, summaries.map(transactionSummaryJson), () =>
+      sendRead(request, reply, summaries.map((summary) => transactionSummaryJson(summary, profile)), () =>
         transactionSummariesBcs(summaries),
       );
     },
