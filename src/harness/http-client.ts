@@ -91,9 +91,10 @@ export class RequestFailure extends Error {
  * Which failures an identical request is sent again after. "any-fault": every connection fault that
  * may be passing (reads, and bodies no node can take for a transaction). "unsent": only when the
  * request cannot have reached the target (refused, no connection), for a submission that the node may
- * have accepted before the connection broke: aptos-core answers an identical resubmission with 202
- * while it is pending but rejects it as SEQUENCE_NUMBER_TOO_OLD once committed, so a resend after
- * that could turn a fault of the network into a false failure.
+ * have accepted before the connection broke: aptos-core accepts an identical resubmission while it is
+ * pending ("If the transaction is the same, it's an idempotent call", mempool/src/core_mempool/
+ * transaction_store.rs) but, once it is committed, validation refuses it as SEQUENCE_NUMBER_TOO_OLD,
+ * so a resend after that could turn a fault of the network into a false failure.
  */
 export type ResendPolicy = "any-fault" | "unsent";
 
