@@ -30,11 +30,25 @@ export interface RunError {
   readonly message: string;
 }
 
+/**
+ * Why the run did not run every selected check. "stopped": cut short (--max-duration, a signal); the
+ * checks that did not run are skipped with the reason. "not_started": the target cannot be tested at
+ * all (unreachable, not HTTP, wants credentials); nothing ran, exit 2.
+ */
+export interface Interruption {
+  readonly kind: "stopped" | "not_started";
+  readonly reason: string;
+}
+
 export interface RunOutcome {
   readonly requirements: readonly RequirementOutcome[];
   /** Files that failed to load or crashed, checks that died outside the harness, unhandled errors. */
   readonly errors: readonly RunError[];
+  /** HTTP requests (and raw exchanges) the checks made, each counted once however often it was sent. */
   readonly requests: number;
+  /** How many times a request was sent again after its connection failed. */
+  readonly retries: number;
+  readonly interruption?: Interruption;
 }
 
 /** Caps the failures kept per requirement so one systematic deviation does not flood the report. */
@@ -46,6 +60,7 @@ export function aggregateRequirements(
   errors: readonly RunError[],
   requests: number,
   untestedReason = "untested",
+  retries = 0,
 ): RunOutcome {
   const byId = new Map<string, Evidence[]>();
   for (const e of evidence) {
@@ -69,7 +84,15 @@ export function aggregateRequirements(
       failures: list.flatMap((e) => e.result.failures).slice(0, FAILURES_KEPT),
     };
   });
-  return { requirements, errors: [...errors, ...extraErrors], requests };
+  return { requirements, errors: [...errors, ...extraErrors], requests, retries };
+}
+
+/**
+ * The outcome of a run that never started: every requirement skipped with the reason (never passed),
+ * so that the reports still say why.
+ */
+export function notStartedOutcome(catalog: RequirementCatalog, reason: string, requests: number, retries = 0): RunOutcome {
+  return { ...aggregateRequirements(catalog, [], [], requests, `not run: ${reason}`, retries), interruption: { kind: "not_started", reason } };
 }
 
 export class BaselineError extends Error {
@@ -145,16 +168,34 @@ export function countStatuses(requirements: readonly Pick<RequirementOutcome, "s
   return counts;
 }
 
-/** No MUST requirement failed. */
+/** No MUST requirement failed, and the run ran every selected check without errors (else nothing vouches for the rest). */
 export function isConforming(outcome: RunOutcome): boolean {
+  if (outcome.interruption !== undefined || outcome.errors.length > 0) return false;
   return !outcome.requirements.some((r) => r.requirement.level === "MUST" && r.status === "failed");
 }
 
-/** Exit status of design §3 with the baseline: 1 when a MUST failed unexpectedly, a baseline entry passed, or the run had errors. */
-export function exitCode(outcome: RunOutcome): 0 | 1 {
-  if (outcome.errors.length > 0) return 1;
+/**
+ * Exit status of design §3 with the baseline: 2 when the target could not be tested at all; 1 when a
+ * MUST failed unexpectedly, a baseline entry passed, the run had errors or was stopped before its end.
+ */
+export function exitCode(outcome: RunOutcome): 0 | 1 | 2 {
+  if (outcome.interruption?.kind === "not_started") return 2;
+  if (outcome.errors.length > 0 || outcome.interruption !== undefined) return 1;
   const gateFailure = outcome.requirements.some(
     (r) => r.status === "failed" && !r.expectedFailure && (r.requirement.level === "MUST" || r.unexpectedPass === true),
   );
   return gateFailure ? 1 : 0;
+}
+
+/** The verdict in a few words, for the console and the HTML page. */
+export function verdict(outcome: RunOutcome): { readonly ok: boolean; readonly text: string } {
+  const mustFailed = outcome.requirements.some((r) => r.requirement.level === "MUST" && r.status === "failed" && !r.expectedFailure);
+  if (outcome.interruption?.kind === "not_started") return { ok: false, text: `NOT RUN: ${outcome.interruption.reason}` };
+  if (mustFailed) return { ok: false, text: "NOT CONFORMING: some MUST requirement failed" };
+  if (outcome.interruption !== undefined) {
+    return { ok: false, text: `INCOMPLETE: ${outcome.interruption.reason}; the checks that did not run are skipped, and no MUST failed among those that ran` };
+  }
+  if (outcome.errors.length > 0) return { ok: false, text: "INCOMPLETE: the run had errors (listed above); no MUST failed among the checks that ran" };
+  if (!isConforming(outcome)) return { ok: false, text: "NOT CONFORMING: some MUST requirement failed" };
+  return { ok: true, text: "CONFORMING: every MUST requirement holds" };
 }

@@ -1,7 +1,8 @@
 // The end of the console output: a table of requirement statuses by endpoint, the failures with their
-// curl lines, run errors, and the verdict.
+// curl lines, why requirements were skipped, run errors, and the verdict. The caller passes the text
+// through escapeControls: failure messages quote what the target sent.
 
-import { countStatuses, isConforming, type RunOutcome } from "./aggregate.ts";
+import { countStatuses, verdict, type RunOutcome } from "./aggregate.ts";
 
 const COLUMNS = ["pass", "fail", "warn", "skip", "n/a"] as const;
 
@@ -42,13 +43,25 @@ export function renderConsoleReport(outcome: RunOutcome, run: { target: string; 
   }
   const untested = outcome.requirements.filter((r) => r.status === "skipped" && r.reason === "untested");
   if (untested.length > 0) lines.push("", `Untested (no check exercised them): ${untested.map((r) => r.requirement.id).join(", ")}`);
+  const skippedByReason = new Map<string, string[]>();
+  for (const r of outcome.requirements) {
+    if (r.status !== "skipped" || r.reason === "untested") continue;
+    const reason = r.reason ?? "skipped";
+    skippedByReason.set(reason, [...(skippedByReason.get(reason) ?? []), r.requirement.id]);
+  }
+  if (skippedByReason.size > 0) {
+    lines.push("", "Skipped (never counted as passed):");
+    for (const [reason, ids] of skippedByReason) {
+      lines.push(`  ${ids.length} requirement${ids.length === 1 ? "" : "s"}: ${reason}`, `    ${ids.slice(0, 12).join(", ")}${ids.length > 12 ? `, … and ${ids.length - 12} more` : ""}`);
+    }
+  }
   if (outcome.errors.length > 0) {
     lines.push("", "Run errors:");
     for (const e of outcome.errors) lines.push(`  ${e.file ? `${e.file}: ` : ""}${e.message}`);
   }
   lines.push(
     "",
-    `${isConforming(outcome) ? "CONFORMING: every MUST requirement holds" : "NOT CONFORMING: some MUST requirement failed"} — ${outcome.requests} requests to ${run.target} in ${(run.durationMs / 1000).toFixed(1)} s`,
+    `${verdict(outcome).text} — ${outcome.requests} requests (${outcome.retries} retries after connection faults) to ${run.target} in ${(run.durationMs / 1000).toFixed(1)} s`,
     `Reports: ${run.reportDir}/summary.json, junit.xml, html/index.html — exit ${run.exitCode}`,
   );
   return `${lines.join("\n")}\n`;

@@ -4,7 +4,8 @@
 // It links to Allure's single-file report beside it when that was generated.
 
 import type { ResultStatus } from "../src/harness/results.ts";
-import { countStatuses, isConforming, type RequirementOutcome, type RunOutcome } from "./aggregate.ts";
+import { escapeControls } from "./escape-controls.ts";
+import { countStatuses, verdict, type RequirementOutcome, type RunOutcome } from "./aggregate.ts";
 
 export interface HtmlReportInput {
   readonly outcome: RunOutcome;
@@ -26,7 +27,7 @@ const STATUS_LABEL: Record<ResultStatus, string> = {
 
 export function renderHtmlReport(input: HtmlReportInput): string {
   const { outcome } = input;
-  const conforming = isConforming(outcome);
+  const { ok, text } = verdict(outcome);
   const counts = countStatuses(outcome.requirements);
   const byEndpoint = groupByEndpoint(outcome.requirements);
   const matrixRows = [...byEndpoint.entries()]
@@ -60,12 +61,12 @@ ${list.map(renderRequirement).join("\n")}
 <body>
 <header>
 <h1>ledger-conformance</h1>
-<p class="verdict ${conforming ? "ok" : "bad"}">${conforming ? "Conforming: every MUST requirement holds" : "Not conforming: some MUST requirement failed"}</p>
+<p class="verdict ${ok ? "ok" : "bad"}">${esc(sentenceCase(text))}</p>
 <dl>
 <dt>Target</dt><dd><code>${esc(input.target)}</code></dd>
 <dt>Started</dt><dd>${esc(input.startedAt.toISOString())}</dd>
 <dt>Duration</dt><dd>${(input.durationMs / 1000).toFixed(1)} s</dd>
-<dt>Requests</dt><dd>${outcome.requests}</dd>
+<dt>Requests</dt><dd>${outcome.requests} (${outcome.retries} retries after connection faults)</dd>
 <dt>Exit status</dt><dd>${input.exitCode}</dd>
 <dt>Requirements</dt><dd>${counts.passed} passed, ${counts.failed} failed, ${counts.warned} warned, ${counts.skipped} skipped, ${counts.notApplicable} n/a</dd>
 </dl>
@@ -122,6 +123,13 @@ ${evidence}
 </details>`;
 }
 
+/** "NOT CONFORMING: x" → "Not conforming: x". */
+function sentenceCase(text: string): string {
+  const colon = text.indexOf(":");
+  const head = colon < 0 ? text : text.slice(0, colon);
+  return `${head.charAt(0)}${head.slice(1).toLowerCase()}${colon < 0 ? "" : text.slice(colon)}`;
+}
+
 function groupByEndpoint(requirements: readonly RequirementOutcome[]): Map<string, RequirementOutcome[]> {
   const map = new Map<string, RequirementOutcome[]>();
   for (const r of requirements) {
@@ -136,8 +144,9 @@ function endpointLabel(endpoint: string): string {
   return endpoint === "*" ? "Every response (cross-cutting)" : endpoint;
 }
 
+/** HTML-escaped, with control characters shown (see escape-controls.ts). */
 export function esc(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] as string);
+  return escapeControls(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] as string);
 }
 
 const CSS = `

@@ -1,13 +1,17 @@
 // The vitest reporter of the conformance run: it reads what every check recorded in its test's meta,
-// prints one progress line per file, and at the end aggregates results per requirement. Files that
-// fail to load, checks that die outside the harness (a vitest timeout, a hook error) and unhandled
-// errors become run errors or failures: never silence.
+// prints one progress line per file, and at the end aggregates results per requirement and lists every
+// check with its status for junit.xml. Files that fail to load, checks that die outside the harness (a
+// vitest timeout, a hook error) and unhandled errors become run errors or failures: never silence. A
+// check that never ran (the run was stopped, or --only left it out) is skipped with the reason, never
+// passed.
 
 import type { SerializedError } from "vitest";
 import type { Reporter, TestCase, TestModule, TestRunEndReason } from "vitest/node";
 import type { RequirementCatalog } from "../src/harness/requirements.ts";
-import type { CheckResult } from "../src/harness/results.ts";
-import { aggregateRequirements, type Evidence, type RunError, type RunOutcome } from "./aggregate.ts";
+import type { CheckResult, ResultStatus } from "../src/harness/results.ts";
+import { aggregateRequirements, type Evidence, type Interruption, type RunError, type RunOutcome } from "./aggregate.ts";
+import type { JunitCase } from "./junit-report.ts";
+import { escapeControls } from "./escape-controls.ts";
 
 export interface RequirementReporterOptions {
   readonly catalog: RequirementCatalog;
@@ -16,13 +20,29 @@ export interface RequirementReporterOptions {
   readonly write?: (text: string) => void;
   /** Reason given to requirements nothing exercised (default "untested"). */
   readonly untestedReason?: string;
+  /** The --only name filter: checks it leaves out are "not selected", not "not run". */
+  readonly namePattern?: RegExp;
+  /** The suite files the run was to run (relative to the root), so that files vitest never started are listed too. */
+  readonly files?: readonly string[];
+}
+
+/** What one check came to, for the progress line and junit.xml. */
+interface CaseStatus {
+  readonly status: ResultStatus;
+  readonly detail?: string;
 }
 
 export class RequirementReporter implements Reporter {
   readonly #options: RequirementReporterOptions;
   readonly #evidence: Evidence[] = [];
   readonly #errors: RunError[] = [];
+  /** Every module vitest queued, in order, so that files it never started are still listed. */
+  readonly #modules = new Map<string, TestModule>();
+  /** The junit cases of every file that ended, taken when it ended. */
+  readonly #endedCases = new Map<string, JunitCase[]>();
   #requests = 0;
+  #retries = 0;
+  #stopped: string | undefined;
   #outcome: RunOutcome | undefined;
 
   constructor(options: RequirementReporterOptions) {
@@ -34,18 +54,87 @@ export class RequirementReporter implements Reporter {
     return this.#outcome;
   }
 
-  /** The outcome, even when vitest never reported the end of the run (it is then a run error). */
+  /** The run is being cut short (--max-duration, a signal): checks that did not run are skipped with `reason`. */
+  stop(reason: string): void {
+    this.#stopped ??= reason;
+  }
+
+  /** The outcome, even when vitest never reported the end of the run (it is then a run error, unless the run was stopped). */
   finalize(): RunOutcome {
     if (!this.#outcome) {
-      this.#errors.push({ message: "the run did not finish (hard cap or crash): results are partial" });
-      this.#outcome = aggregateRequirements(this.#options.catalog, this.#evidence, this.#errors, this.#requests, this.#options.untestedReason);
+      if (this.#stopped === undefined) this.#errors.push({ message: "the run did not finish (crash): results are partial" });
+      this.#outcome = this.#aggregate();
     }
     return this.#outcome;
   }
 
+  /** Every check vitest knew of, with its status; files never collected appear as one skipped entry. Call after finalize. */
+  junitCases(): JunitCase[] {
+    const files = [...new Set([...this.#modules.keys(), ...(this.#options.files ?? [])])];
+    const cases = files.flatMap((file) => {
+      const ended = this.#endedCases.get(file);
+      if (ended !== undefined) return ended;
+      const m = this.#modules.get(file);
+      const live = m === undefined ? [] : this.#casesOf(m);
+      return live.length > 0 ? live : [{ file, name: "(every check of the file)", status: "skipped" as const, durationMs: 0, detail: this.#notRunReason() }];
+    });
+    for (const e of this.#errors.filter((e) => e.file === undefined)) cases.push({ file: "(run)", name: "run error", status: "error", durationMs: 0, detail: e.message });
+    return cases;
+  }
+
+  #casesOf(m: TestModule): JunitCase[] {
+    const file = m.relativeModuleId;
+    const cases: JunitCase[] = [];
+    const loadErrors = m.errors();
+    if (loadErrors.length > 0) cases.push({ file, name: "(loading the file)", status: "error", durationMs: 0, detail: loadErrors.map((e) => e.message).join("\n") });
+    for (const test of m.children.allTests()) {
+      const { status, detail } = this.#caseStatus(test);
+      cases.push({ file, name: test.fullName, status, durationMs: Math.round(test.diagnostic()?.duration ?? 0), ...(detail === undefined ? {} : { detail }) });
+    }
+    return cases;
+  }
+
+  #aggregate(): RunOutcome {
+    const stopped = this.#stopped;
+    const untested = this.#options.untestedReason ?? "untested";
+    const untestedReason = stopped === undefined ? untested : untested === "untested" ? `not run: ${stopped}` : `${untested}, or not run: ${stopped}`;
+    const outcome = aggregateRequirements(this.#options.catalog, this.#evidence, this.#errors, this.#requests, untestedReason, this.#retries);
+    const interruption: Interruption | undefined = stopped === undefined ? undefined : { kind: "stopped", reason: stopped };
+    return interruption === undefined ? outcome : { ...outcome, interruption };
+  }
+
+  #notRunReason(): string {
+    return this.#stopped === undefined ? "not run" : `not run: ${this.#stopped}`;
+  }
+
+  /** A check's own status: from what it recorded; one that recorded nothing did not run. */
+  #caseStatus(test: TestCase): CaseStatus {
+    const results = test.meta().conformance?.results ?? [];
+    const state = test.result().state;
+    const failed = results.filter((r) => r.status === "failed");
+    if (failed.length > 0) return { status: "failed", detail: failed.flatMap((r) => r.failures.map((f) => f.message)).join("\n\n") };
+    const own = results[0];
+    if (own !== undefined) {
+      if (own.status === "warned") return { status: "warned", detail: own.failures.map((f) => f.message).join("\n\n") };
+      return own.reason === undefined ? { status: own.status } : { status: own.status, detail: own.reason };
+    }
+    if (state === "failed") return { status: "failed", detail: (test.result().errors ?? []).map((e) => e.message).join("\n") || "failed" };
+    if (state === "passed") return { status: "passed" };
+    if (this.#options.namePattern !== undefined && !this.#options.namePattern.test(test.fullName)) return { status: "skipped", detail: "not selected by --only" };
+    return { status: "skipped", detail: this.#notRunReason() };
+  }
+
   #print(line: string): void {
     if (this.#options.quiet) return;
-    (this.#options.write ?? ((s: string) => process.stdout.write(s)))(`${line}\n`);
+    (this.#options.write ?? ((s: string) => process.stdout.write(s)))(`${escapeControls(line)}\n`);
+  }
+
+  onTestModuleQueued(testModule: TestModule): void {
+    this.#modules.set(testModule.relativeModuleId, testModule);
+  }
+
+  onTestModuleCollected(testModule: TestModule): void {
+    this.#modules.set(testModule.relativeModuleId, testModule);
   }
 
   onTestCaseResult(testCase: TestCase): void {
@@ -54,6 +143,7 @@ export class RequirementReporter implements Reporter {
     const result = testCase.result();
     if (meta) {
       this.#requests += meta.requests.length;
+      for (const r of meta.requests) this.#retries += r.retries ?? 0;
       for (const r of meta.results) this.#evidence.push({ test: testCase.name, file, result: r });
     }
     if (result.state !== "failed") return;
@@ -78,21 +168,25 @@ export class RequirementReporter implements Reporter {
 
   onTestModuleEnd(testModule: TestModule): void {
     const file = testModule.relativeModuleId;
+    this.#endedCases.set(file, this.#casesOf(testModule));
     const loadErrors = testModule.errors();
     if (loadErrors.length > 0) {
       this.#print(`✗ ${file}: failed to load or crashed: ${loadErrors.map((e) => e.message).join("; ")}`);
       return;
     }
+    this.#modules.set(file, testModule);
     const counts = new Map<string, number>();
+    const notRun = new Set<string>();
     for (const test of testModule.children.allTests()) {
-      const results = test.meta().conformance?.results ?? [];
-      const own = results[0]?.status ?? (test.result().state === "failed" ? "failed" : test.result().state === "skipped" ? "skipped" : "passed");
-      const worst = results.some((r) => r.status === "failed") ? "failed" : own;
-      counts.set(worst, (counts.get(worst) ?? 0) + 1);
+      const { status, detail } = this.#caseStatus(test);
+      counts.set(status, (counts.get(status) ?? 0) + 1);
+      if (status === "skipped" && detail !== undefined && detail.startsWith("not run")) notRun.add(detail);
     }
     const total = [...counts.values()].reduce((a, b) => a + b, 0);
-    const parts = ["passed", "failed", "warned", "skipped", "not_applicable"].filter((s) => counts.has(s)).map((s) => `${counts.get(s)} ${s.replace("_", " ")}`);
-    const mark = counts.has("failed") ? "✗" : counts.has("warned") ? "!" : "✓";
+    const parts = ["passed", "failed", "warned", "skipped", "not_applicable"]
+      .filter((s) => counts.has(s))
+      .map((s) => `${counts.get(s)} ${s.replace("_", " ")}${s === "skipped" && notRun.size > 0 ? ` (${[...notRun].join("; ")})` : ""}`);
+    const mark = counts.has("failed") ? "✗" : counts.has("warned") ? "!" : counts.has("passed") ? "✓" : "–";
     this.#print(`${mark} ${file}  ${total} check${total === 1 ? "" : "s"}: ${parts.join(", ") || "none"} (${Math.round(testModule.diagnostic().duration)} ms)`);
   }
 
@@ -104,11 +198,12 @@ export class RequirementReporter implements Reporter {
         for (const e of suite.errors()) this.#errors.push({ file, message: `${suite.fullName}: ${e.message}` });
       }
       const state = m.state();
-      if (state === "queued" || state === "pending") this.#errors.push({ file, message: "did not run to its end" });
+      // A stopped run is reported once, as its interruption; its unfinished files are not errors each.
+      if ((state === "queued" || state === "pending") && this.#stopped === undefined) this.#errors.push({ file, message: "did not run to its end" });
     }
     for (const e of unhandledErrors) this.#errors.push({ message: `unhandled error: ${e.message}` });
-    if (reason === "interrupted") this.#errors.push({ message: "the run was interrupted before it finished" });
-    this.#outcome = aggregateRequirements(this.#options.catalog, this.#evidence, this.#errors, this.#requests, this.#options.untestedReason);
+    if (reason === "interrupted" && this.#stopped === undefined) this.#errors.push({ message: "the run was interrupted before it finished" });
+    this.#outcome = this.#aggregate();
   }
 }
 

@@ -1,9 +1,11 @@
-// summary.json, exactly as design §3 gives it, plus `requests` (HTTP requests made), `reason` on a
-// skipped or not_applicable requirement (why: "untested", the fixture it needed, …), `expectedFailure`
-// on a failure the baseline lists, and `errors` when files failed to load or the run crashed.
+// summary.json, exactly as design §3 gives it, plus `requests` (HTTP requests made) and `retries`
+// (how often one was sent again after its connection failed), `reason` on a skipped or not_applicable
+// requirement (why: "untested", the fixture it needed, "max duration reached", …), `expectedFailure` on
+// a failure the baseline lists, `errors` when files failed to load or the run crashed, and
+// `interruption` when the run was stopped before its end or could not start.
 
 import type { ResultStatus } from "../src/harness/results.ts";
-import { countStatuses, isConforming, type RunOutcome, type StatusCounts } from "./aggregate.ts";
+import { countStatuses, isConforming, type Interruption, type RunOutcome, type StatusCounts } from "./aggregate.ts";
 
 export interface SummaryRequirement {
   readonly id: string;
@@ -26,7 +28,9 @@ export interface Summary {
   readonly counts: StatusCounts;
   readonly requirements: readonly SummaryRequirement[];
   readonly requests: number;
+  readonly retries: number;
   readonly errors?: readonly { readonly file?: string; readonly message: string }[];
+  readonly interruption?: Interruption;
 }
 
 export function buildSummary(outcome: RunOutcome, run: { target: string; startedAt: Date; durationMs: number }): Summary {
@@ -48,6 +52,8 @@ export function buildSummary(outcome: RunOutcome, run: { target: string; started
       ...(r.expectedFailure ? { expectedFailure: true as const } : {}),
     })),
     requests: outcome.requests,
+    retries: outcome.retries,
     ...(outcome.errors.length === 0 ? {} : { errors: outcome.errors }),
+    ...(outcome.interruption === undefined ? {} : { interruption: outcome.interruption }),
   };
 }

@@ -3,7 +3,7 @@
 // here is reported as a warning: the requirement matrix and summary.json do not depend on it.
 
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -32,8 +32,32 @@ export async function generateAllureReport(resultsDir: string, outDir: string, r
     child.on("close", (code, signal) => {
       clearTimeout(timer);
       const index = join(outDir, "index.html");
-      if (code === 0 && existsSync(index)) resolve({ ok: true, index });
-      else resolve({ ok: false, reason: `allure exited ${signal ?? code}: ${output.trim().split("\n").slice(-5).join(" | ")}` });
+      if (code !== 0 || !existsSync(index)) {
+        resolve({ ok: false, reason: `allure exited ${signal ?? code}: ${output.trim().split("\n").slice(-5).join(" | ")}` });
+        return;
+      }
+      const page = withoutAnalytics(readFileSync(index, "utf8"));
+      const remote = remoteLoads(page);
+      if (remote.length > 0) {
+        rmSync(index, { force: true });
+        resolve({ ok: false, reason: `the Allure page would load ${remote.join(", ")}; not kept` });
+        return;
+      }
+      writeFileSync(index, page);
+      resolve({ ok: true, index });
     });
   });
+}
+
+/** The awesome plugin's analytics block: gtag.js from googletagmanager.com, then the inline script that configures it. */
+const ANALYTICS = /<script[^>]*\bsrc="https:\/\/www\.googletagmanager\.com\/[^"]*"[^>]*>\s*<\/script>\s*<script>(?:(?!<\/script>)[\s\S])*?\bgtag\((?:(?!<\/script>)[\s\S])*<\/script>/g;
+
+export function withoutAnalytics(page: string): string {
+  return page.replace(ANALYTICS, "");
+}
+
+/** Elements of the page (outside data: URLs) that would fetch from the network: script, link, img, iframe … with an http(s) or protocol-relative address. */
+export function remoteLoads(page: string): string[] {
+  const found = page.match(/<(?:script|link|img|iframe|source|video|audio|embed|object)\b[^>]*\b(?:src|href|data)\s*=\s*["']?(?:https?:)?\/\/[^"'\s>]+/gi) ?? [];
+  return [...new Set(found.map((m) => m.replace(/^[\s\S]*?((?:https?:)?\/\/[^"'\s>]+)$/, "$1")))];
 }

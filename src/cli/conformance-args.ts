@@ -21,7 +21,8 @@ export const USAGE = `usage: ledger-conformance [options]
   --only PATTERN        run only suite files whose path contains PATTERN, else checks whose name does
   --baseline FILE       expected failures (requirement ids); a listed id that passes fails the run
   --timeout MS          per-request timeout: connect, headers, body and the whole exchange (default 10000)
-  --max-duration MS     hard cap on the whole run (default 600000 times --depth)
+  --max-duration MS     cap on the whole run (default 300000, 5 minutes, times --depth); when it ends the
+                        run, the reports are written and the checks that did not run are skipped
   --seed N              fast-check seed for properties
   --path P              fast-check replay path (with --seed and --only ID) of one failing case
   --depth N             multiplies property runs (default 1)
@@ -30,8 +31,13 @@ export const USAGE = `usage: ledger-conformance [options]
                         are judged (default: ${LOOPBACK_CLOCK_TOLERANCE_MS} on loopback, ${REMOTE_CLOCK_TOLERANCE_MS} otherwise; or ${CLOCK_TOLERANCE_ENV})
   --quiet               no progress lines, only the final table
   --help                print this text
-exit status: 0 every MUST holds; 1 some MUST failed (or a baseline entry passed); 2 usage or
-configuration error, or the target cannot be reached at all`;
+exit status: 0 every MUST holds; 1 some MUST failed (or a baseline entry passed, or the run was cut
+short by --max-duration); 2 usage or configuration error, or the target cannot be tested at all
+(unreachable, not HTTP, or it requires authentication); 130/143 stopped by SIGINT/SIGTERM (the reports
+are written first)`;
+
+/** The default cap on a run at --depth 1: the whole suite takes about 16 s against a node on loopback. */
+export const DEFAULT_MAX_DURATION_MS = 300_000;
 
 export class UsageError extends Error {
   override readonly name = "UsageError";
@@ -121,7 +127,7 @@ export function parseConformanceArgs(argv: readonly string[], env: NodeJS.Proces
     ...(values.only === undefined ? {} : { only: values.only }),
     ...(values.baseline === undefined ? {} : { baseline: values.baseline }),
     timeoutMs: positiveInteger("timeout", values.timeout) ?? 10_000,
-    maxDurationMs: positiveInteger("max-duration", values["max-duration"]) ?? Math.round(600_000 * Math.max(1, depth)),
+    maxDurationMs: positiveInteger("max-duration", values["max-duration"]) ?? Math.round(DEFAULT_MAX_DURATION_MS * Math.max(1, depth)),
     ...(values.seed === undefined ? {} : { seed: integer("seed", values.seed) }),
     ...(values.path === undefined ? {} : { replayPath: values.path }),
     depth,

@@ -1,12 +1,13 @@
 // Where the run goes: a URL given with --target, or the reference node started in-process on a free
-// loopback port with its own fixtures. Before anything runs, the target is probed: a target whose TCP
-// port cannot be reached is a configuration error (exit 2, within seconds); one that accepts the
-// connection but does not answer HTTP is reachable, and the suite reports what it does.
-
+// loopback port with its own fixtures. Before anything runs, the target is probed, and a target the
+// suite cannot test at all is a configuration error (exit 2, within seconds, the reports saying why):
+// one whose TCP port cannot be reached; one that accepts connections but gives no HTTP answer (never
+// answers, answers bytes that are not HTTP, resets after reading the request; each tried as the run's
+// client tries every request); and one that wants credentials.
 import { connect as netConnect } from "node:net";
 import type { Fixtures } from "../harness/fixtures.ts";
 import type { ProfileName } from "../harness/config.ts";
-import { HttpClient } from "../harness/http-client.ts";
+import { HttpClient, type HttpResponse } from "../harness/http-client.ts";
 
 export const PROBE_TIMEOUT_MS = 3_000;
 
@@ -24,11 +25,16 @@ export async function startEmbeddedNode(profile: ProfileName, headerPrefix: stri
 }
 
 export type ProbeResult =
-  | { readonly reachable: false; readonly reason: string }
-  | { readonly reachable: true; readonly httpStatus: number | null; readonly note: string };
+  | { readonly ok: true; readonly note: string; readonly requests: number; readonly retries: number }
+  | { readonly ok: false; readonly reason: string; readonly requests: number; readonly retries: number };
 
-/** TCP first (can we reach it at all?), then one GET /-/healthy (does it speak HTTP?). */
-export async function probeTarget(target: string, timeoutMs = PROBE_TIMEOUT_MS): Promise<ProbeResult> {
+/**
+ * TCP first (can we reach it at all?), then GET /-/healthy (does it speak HTTP?). When that answers 401
+ * or 403, a second read (GET /estimate_gas_price) tells a gateway that wants credentials from a node
+ * that refuses one endpoint: 403 is a status the spec gives some operations, but not both reads
+ * refused, and neither answer with the ledger-state headers every node answer carries (§2.7).
+ */
+export async function probeTarget(target: string, timeoutMs: number, connectTimeoutMs = PROBE_TIMEOUT_MS): Promise<ProbeResult> {
   const url = new URL(target);
   const port = Number(url.port || (url.protocol === "https:" ? 443 : 80));
   const host = url.hostname.replace(/^\[|\]$/g, "");
@@ -36,8 +42,8 @@ export async function probeTarget(target: string, timeoutMs = PROBE_TIMEOUT_MS):
     const socket = netConnect({ host, port });
     const timer = setTimeout(() => {
       socket.destroy();
-      resolve(`no TCP connection to ${host}:${port} within ${timeoutMs} ms`);
-    }, timeoutMs);
+      resolve(`no TCP connection to ${host}:${port} within ${connectTimeoutMs} ms`);
+    }, connectTimeoutMs);
     socket.once("connect", () => {
       clearTimeout(timer);
       socket.destroy();
@@ -48,14 +54,40 @@ export async function probeTarget(target: string, timeoutMs = PROBE_TIMEOUT_MS):
       resolve(`${e.code ?? e.name} connecting to ${host}:${port}: ${e.message}`);
     });
   });
-  if (tcp !== undefined) return { reachable: false, reason: tcp };
+  if (tcp !== undefined) return { ok: false, reason: `cannot reach ${target}: ${tcp}`, requests: 0, retries: 0 };
   const client = new HttpClient({ timeoutMs, maxResponseBytes: 1024 * 1024 });
+  const read = (path: string) => client.send({ method: "GET", url: `${target}${path}`, headers: { accept: "application/json" } });
+  const counts = () => ({ requests: client.requestCount - client.retryCount, retries: client.retryCount });
   try {
-    const res = await client.send({ method: "GET", url: `${target}/-/healthy`, headers: { accept: "application/json" } });
-    return { reachable: true, httpStatus: res.status, note: `GET /-/healthy answered ${res.status}` };
-  } catch (e) {
-    return { reachable: true, httpStatus: null, note: `connected, but GET /-/healthy got no HTTP answer (${(e as Error).message}); running anyway` };
+    let health: HttpResponse;
+    try {
+      health = await read("/-/healthy");
+    } catch (e) {
+      return { ok: false, reason: `${target} does not speak HTTP: it accepts connections, but GET /-/healthy got no HTTP answer (${(e as Error).message})`, ...counts() };
+    }
+    if (refusesCredentials(health)) {
+      let second: HttpResponse | undefined;
+      try {
+        second = await read("/estimate_gas_price");
+      } catch {
+        second = undefined;
+      }
+      if (second !== undefined && refusesCredentials(second)) {
+        return {
+          ok: false,
+          reason: `the target requires authentication: GET /-/healthy answered ${health.status} and GET /estimate_gas_price answered ${second.status}, neither with the ledger-state headers of a node; the suite sends no credentials`,
+          ...counts(),
+        };
+      }
+    }
+    return { ok: true, note: `GET /-/healthy answered ${health.status}`, ...counts() };
   } finally {
     await client.destroy().catch(() => undefined);
   }
+}
+
+/** 401 or 403 without any ledger-state header (whatever the profile's prefix): a gateway's refusal, not a node's. */
+function refusesCredentials(res: HttpResponse): boolean {
+  if (res.status !== 401 && res.status !== 403) return false;
+  return !Object.keys(res.headers).some((name) => name.endsWith("-ledger-version") || name.endsWith("-chain-id"));
 }

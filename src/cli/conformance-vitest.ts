@@ -1,7 +1,8 @@
 // Runs the suites with vitest's Node API and an inline configuration (the project's vitest.config.ts
 // is for the self-tests and is not loaded): suites/ and properties/, worker threads, the requirement
-// reporter, vitest's JUnit reporter and allure-vitest's. A hard cap cancels the run, and closing vitest
-// is itself time-limited, so the command always gets to write its reports.
+// reporter and allure-vitest's (junit.xml is written by the command from the requirement reporter). A
+// hard cap, or an interrupt (a signal to the command), cancels the run, and closing vitest is itself
+// time-limited, so the command always gets to write its reports.
 
 import { Writable } from "node:stream";
 import type { Reporter } from "vitest/node";
@@ -18,26 +19,46 @@ export interface SuiteRunInput {
   readonly files: readonly string[];
   readonly testNamePattern?: RegExp;
   readonly requirementReporter: Reporter;
-  readonly junitFile: string;
   readonly allureResultsDir: string;
   /** vitest's own test timeout; checks set their own below it. */
   readonly testTimeoutMs: number;
   readonly maxDurationMs: number;
   /** 1 with --rate-limit, so the limit holds for the whole run. */
   readonly maxWorkers?: number;
+  /** Aborted when the command is told to stop (SIGTERM, SIGINT): the run is cancelled like at the cap. */
+  readonly interrupt?: AbortSignal;
+  /** Called with the reason ("max duration reached", …) just before the run is cancelled. */
+  readonly onStop?: (reason: string) => void;
 }
+
+/** The reason a run cut short by --max-duration gives every check that did not run. */
+export const MAX_DURATION_REACHED = "max duration reached";
 
 export interface SuiteRunResult {
   /** The hard cap fired and the run was cancelled. */
   readonly capped: boolean;
+  /** The interrupt fired and the run was cancelled. */
+  readonly interrupted: boolean;
   /** Closing vitest did not finish in time (workers left behind; the command exits anyway). */
   readonly closeTimedOut: boolean;
 }
 
 const CLOSE_GRACE_MS = 15_000;
+/** After a signal the caller's own time limit is near: a short wait for checks in flight, then the reports. */
+const INTERRUPT_GRACE_MS = 3_000;
 
 export async function runSuites(input: SuiteRunInput): Promise<SuiteRunResult> {
-  const vitest = await createVitest(
+  const signals = ["SIGINT", "SIGTERM"] as const;
+  const ownListeners = new Map(signals.map((s) => [s, process.listeners(s)]));
+  // vitest's logger exits the process 1 ms after SIGINT or SIGTERM; the command handles those itself
+  // (stop the run, write the reports, then exit), so vitest's listeners are taken off again, at once:
+  // createVitest adds them synchronously, before its first await, so no signal can reach them.
+  const dropVitestSignalListeners = () => {
+    for (const s of signals) {
+      for (const listener of process.listeners(s)) if (!ownListeners.get(s)?.includes(listener)) process.off(s, listener);
+    }
+  };
+  const creating = createVitest(
     "test",
     {
       config: false,
@@ -58,7 +79,6 @@ export async function runSuites(input: SuiteRunInput): Promise<SuiteRunResult> {
       ...(input.testNamePattern === undefined ? {} : { testNamePattern: input.testNamePattern }),
       reporters: [
         input.requirementReporter,
-        ["junit", { outputFile: input.junitFile, suiteName: "ledger-conformance" }],
         new AllureVitestReporter({ resultsDir: input.allureResultsDir }),
       ],
     },
@@ -67,15 +87,32 @@ export async function runSuites(input: SuiteRunInput): Promise<SuiteRunResult> {
     // its errors go to stderr, which is kept.
     { stdout: new Writable({ write: (_chunk, _enc, done) => done() }) },
   );
+  dropVitestSignalListeners();
+  const vitest = await creating;
+  dropVitestSignalListeners();
   let capped = false;
+  let interrupted = false;
   let cap: NodeJS.Timeout | undefined;
-  // Resolves once the cap has fired and the cancelled run had a grace period to wind down.
-  const capReached = new Promise<"capped">((resolve) => {
+  let onInterrupt: (() => void) | undefined;
+  // Resolves once the cap (or the interrupt) has fired and the cancelled run had a grace period to wind down.
+  const stopReached = new Promise<"stopped">((resolve) => {
+    const stop = (reason: string, graceMs: number) => {
+      clearTimeout(cap);
+      input.onStop?.(reason);
+      void vitest.cancelCurrentRun("keyboard-input");
+      setTimeout(() => resolve("stopped"), graceMs).unref();
+    };
     cap = setTimeout(() => {
       capped = true;
-      void vitest.cancelCurrentRun("keyboard-input");
-      setTimeout(() => resolve("capped"), CLOSE_GRACE_MS).unref();
+      stop(MAX_DURATION_REACHED, CLOSE_GRACE_MS);
     }, input.maxDurationMs);
+    onInterrupt = () => {
+      if (capped) return;
+      interrupted = true;
+      stop(String(input.interrupt?.reason ?? "interrupted"), INTERRUPT_GRACE_MS);
+    };
+    if (input.interrupt?.aborted) onInterrupt();
+    else input.interrupt?.addEventListener("abort", onInterrupt, { once: true });
   });
   const run = vitest.start([...input.files]).then(
     () => "done" as const,
@@ -85,12 +122,13 @@ export async function runSuites(input: SuiteRunInput): Promise<SuiteRunResult> {
       return "done" as const;
     },
   );
-  const ended = await Promise.race([run, capReached]);
+  const ended = await Promise.race([run, stopReached]);
   clearTimeout(cap);
-  if (ended === "capped") return { capped, closeTimedOut: true };
+  if (onInterrupt) input.interrupt?.removeEventListener("abort", onInterrupt);
+  if (ended === "stopped") return { capped, interrupted, closeTimedOut: true };
   const closed = await Promise.race([
     vitest.close().then(() => true),
-    new Promise<boolean>((r) => setTimeout(() => r(false), CLOSE_GRACE_MS).unref()),
+    new Promise<boolean>((r) => setTimeout(() => r(false), interrupted ? INTERRUPT_GRACE_MS : CLOSE_GRACE_MS).unref()),
   ]);
-  return { capped, closeTimedOut: !closed };
+  return { capped, interrupted, closeTimedOut: !closed };
 }

@@ -4,15 +4,14 @@
 // failed (or a baseline entry passed, or the run had errors); 2 usage or configuration error, or the
 // target cannot be reached at all. Flags: see USAGE in conformance-args.ts.
 
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { applyBaseline, exitCode, parseBaseline, type RunError } from "../../reporters/aggregate.ts";
-import { renderConsoleReport } from "../../reporters/console-report.ts";
-import { renderHtmlReport } from "../../reporters/html-report.ts";
+import { applyBaseline, exitCode, notStartedOutcome, parseBaseline, type RunOutcome } from "../../reporters/aggregate.ts";
+import type { JunitCase } from "../../reporters/junit-report.ts";
 import { RequirementReporter } from "../../reporters/requirement-reporter.ts";
-import { buildSummary } from "../../reporters/summary.ts";
+import { escapeControls } from "../../reporters/escape-controls.ts";
 import {
   CONFIG_ENV,
   defaultClockToleranceMs,
@@ -29,13 +28,26 @@ import { accountsFromEnvironment, loadFixturesFile, type Fixtures } from "../har
 import { ApiContract } from "../harness/openapi.ts";
 import { loadRequirements, type RequirementCatalog } from "../harness/requirements.ts";
 import { parseConformanceArgs, USAGE, UsageError, type ConformanceArgs } from "./conformance-args.ts";
-import { generateAllureReport } from "./conformance-allure.ts";
+import { writeReports, type ReportInput } from "./conformance-reports.ts";
 import { probeTarget, startEmbeddedNode, type EmbeddedNode } from "./conformance-target.ts";
 import { runSuites } from "./conformance-vitest.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 class ConfigError extends Error {}
+
+/**
+ * SIGTERM or SIGINT (an outer time limit, Ctrl-C) stops the run like --max-duration does: the checks
+ * that did not run are skipped, the reports are written, and the command exits 128 + the signal's
+ * number. A second signal leaves at once.
+ */
+const interrupt = new AbortController();
+for (const [signal, number] of [["SIGINT", 2], ["SIGTERM", 15]] as const) {
+  process.on(signal, () => {
+    if (interrupt.signal.aborted) process.exit(128 + number);
+    interrupt.abort(`interrupted by ${signal}`);
+  });
+}
 
 async function main(argv: readonly string[]): Promise<number> {
   let args: ConformanceArgs;
@@ -48,13 +60,13 @@ async function main(argv: readonly string[]): Promise<number> {
     args = parsed;
   } catch (e) {
     if (e instanceof UsageError) {
-      process.stderr.write(`ledger-conformance: ${e.message}\n${USAGE}\n`);
+      process.stderr.write(escapeControls(`ledger-conformance: ${e.message}\n${USAGE}\n`));
       return 2;
     }
     throw e;
   }
   const say = (line: string) => {
-    if (!args.quiet) process.stdout.write(`${line}\n`);
+    if (!args.quiet) process.stdout.write(`${escapeControls(line)}\n`);
   };
   let node: EmbeddedNode | undefined;
   let scratch: string | undefined;
@@ -84,14 +96,20 @@ async function main(argv: readonly string[]): Promise<number> {
     }
     if (envAccounts !== undefined) fixtures = { ...fixtures, accounts: envAccounts };
 
-    const probe = await probeTarget(target);
-    if (!probe.reachable) {
-      process.stderr.write(`ledger-conformance: cannot reach ${target}: ${probe.reason}\n`);
+    const reportDir = resolve(args.reportDir);
+    const report = (outcome: RunOutcome, junitCases: readonly JunitCase[], code: number, allure: ReportInput["allure"]) =>
+      writeReports({ reportDir, displayDir: displayPath(reportDir), outcome, junitCases, target, startedAt, durationMs: performance.now() - t0, exitCode: code, allure, say });
+
+    const probe = await probeTarget(target, args.timeoutMs);
+    if (!probe.ok) {
+      // Nothing can be tested: exit 2 as for a usage error, with the reports saying why.
+      process.stderr.write(escapeControls(`ledger-conformance: ${probe.reason}\n`));
+      const outcome = notStartedOutcome(catalog, probe.reason, probe.requests, probe.retries);
+      await report(outcome, [{ file: "(target probe)", name: "the target can be tested", status: "error", durationMs: 0, detail: probe.reason }], 2, { skipped: "nothing ran" });
       return 2;
     }
     say(`target ${target}${node ? " (embedded reference node)" : ""}, profile ${args.profile}: ${probe.note}`);
 
-    const reportDir = resolve(args.reportDir);
     mkdirSync(join(reportDir, "html"), { recursive: true });
     scratch = mkdtempSync(join(tmpdir(), "ledger-conformance-"));
     const stateDir = join(scratch, "state");
@@ -124,53 +142,46 @@ async function main(argv: readonly string[]): Promise<number> {
       catalog,
       quiet: args.quiet,
       ...(args.only === undefined ? {} : { untestedReason: `not selected by --only ${args.only}` }),
+      ...(selection.namePattern === undefined ? {} : { namePattern: selection.namePattern }),
+      files: selection.files.length > 0 ? selection.files : suiteFiles(),
     });
-    const junitFile = join(reportDir, "junit.xml");
     const run = await runSuites({
       root: ROOT,
       files: selection.files,
       ...(selection.namePattern === undefined ? {} : { testNamePattern: selection.namePattern }),
       requirementReporter: reporter,
-      junitFile,
       allureResultsDir: allureResults,
       testTimeoutMs: Math.max(60_000, args.timeoutMs * 6 + 5_000),
       maxDurationMs: args.maxDurationMs,
       ...(args.rateLimit === undefined ? {} : { maxWorkers: 1 }),
+      interrupt: interrupt.signal,
+      onStop: (reason) => reporter.stop(reason),
     });
 
     let outcome = reporter.finalize();
-    if (args.only !== undefined && outcome.errors.length === 0 && outcome.requirements.every((r) => r.checks === 0)) {
+    if (!run.capped && !run.interrupted && args.only !== undefined && outcome.errors.length === 0 && outcome.requirements.every((r) => r.checks === 0)) {
       throw new ConfigError(`--only ${args.only} selected no check (it matches no suite file path and no check name)`);
     }
-    const extraErrors: RunError[] = [];
-    if (run.capped) extraErrors.push({ message: `the run exceeded --max-duration ${args.maxDurationMs} ms and was cancelled` });
-    outcome = { ...outcome, errors: [...outcome.errors, ...extraErrors], requests: outcome.requests + 1 /* the probe */ };
+    outcome = { ...outcome, requests: outcome.requests + probe.requests, retries: outcome.retries + probe.retries };
     if (baseline !== undefined) outcome = applyBaseline(outcome, baseline.ids, baseline.file);
-    const code = exitCode(outcome);
-    const durationMs = performance.now() - t0;
-
-    writeFileSync(join(reportDir, "summary.json"), `${JSON.stringify(buildSummary(outcome, { target, startedAt, durationMs }), null, 2)}\n`);
-    if (!existsSync(junitFile)) writeFileSync(junitFile, '<?xml version="1.0" encoding="UTF-8" ?>\n<testsuites name="ledger-conformance" tests="0" failures="0" errors="0" time="0">\n</testsuites>\n');
+    // Stopped by a signal: the conventional 128 + its number, so that a caller sees the run was cut short.
+    const code = run.interrupted ? 128 + (interrupt.signal.reason === "interrupted by SIGINT" ? 2 : 15) : exitCode(outcome);
     // LEDGER_CONFORMANCE_ALLURE=off skips the Allure sub-report (about 2 s of CPU): the self-check runs
-    // the command once per fault and reads only summary.json.
-    let allure: Awaited<ReturnType<typeof generateAllureReport>> = { ok: false, reason: "LEDGER_CONFORMANCE_ALLURE=off" };
-    if (process.env.LEDGER_CONFORMANCE_ALLURE !== "off") {
-      say("writing the Allure report…");
-      allure = await generateAllureReport(allureResults, join(reportDir, "html", "allure"), `ledger-conformance: ${target}`);
-      if (!allure.ok) process.stderr.write(`ledger-conformance: warning: no Allure report: ${allure.reason}\n`);
-    }
-    writeFileSync(
-      join(reportDir, "html", "index.html"),
-      renderHtmlReport({ outcome, target, startedAt, durationMs, exitCode: code, ...(allure.ok ? { allureHref: "allure/index.html" } : {}) }),
-    );
-    process.stdout.write(renderConsoleReport(outcome, { target, durationMs, reportDir: displayPath(reportDir), exitCode: code }));
+    // the command once per fault and reads only summary.json. After a signal there is no time for it.
+    const allure: ReportInput["allure"] =
+      process.env.LEDGER_CONFORMANCE_ALLURE === "off"
+        ? { skipped: "LEDGER_CONFORMANCE_ALLURE=off" }
+        : run.interrupted
+          ? { skipped: String(interrupt.signal.reason) }
+          : { resultsDir: allureResults };
+    await report(outcome, reporter.junitCases(), code, allure);
     return code;
   } catch (e) {
     if (e instanceof ConfigError || (e as Error).name === "FixturesError" || (e as Error).name === "CatalogError" || (e as Error).name === "BaselineError") {
-      process.stderr.write(`ledger-conformance: ${(e as Error).message}\n`);
+      process.stderr.write(escapeControls(`ledger-conformance: ${(e as Error).message}\n`));
       return 2;
     }
-    process.stderr.write(`ledger-conformance: ${(e as Error).stack ?? String(e)}\n`);
+    process.stderr.write(escapeControls(`ledger-conformance: ${(e as Error).stack ?? String(e)}\n`));
     return 2;
   } finally {
     await node?.close().catch(() => undefined);
@@ -203,18 +214,24 @@ function readBaseline(file: string): { file: string; ids: string[] } {
   return { file, ids: parseBaseline(text, file) };
 }
 
-/** Files whose path contains the pattern; when none does, checks whose name (id: text) contains it. */
-function selectByOnly(only: string | undefined): { files: string[]; namePattern?: RegExp } {
-  if (only === undefined) return { files: [] };
+/** Every suite and property file, relative to the root. */
+function suiteFiles(): string[] {
   const files: string[] = [];
   for (const dir of ["suites", "properties"]) {
     const abs = join(ROOT, dir);
     if (!existsSync(abs)) continue;
     for (const entry of readdirSync(abs, { recursive: true })) {
       const rel = `${dir}/${String(entry)}`;
-      if (rel.endsWith(".test.ts") && rel.includes(only)) files.push(rel);
+      if (rel.endsWith(".test.ts")) files.push(rel);
     }
   }
+  return files;
+}
+
+/** Files whose path contains the pattern; when none does, checks whose name (id: text) contains it. */
+function selectByOnly(only: string | undefined): { files: string[]; namePattern?: RegExp } {
+  if (only === undefined) return { files: [] };
+  const files = suiteFiles().filter((rel) => rel.includes(only));
   if (files.length > 0) return { files };
   return { files: [], namePattern: new RegExp(only.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")) };
 }

@@ -8,10 +8,10 @@ import { renderRawReplay } from "./curl.ts";
 import { formatFailure } from "./failure-message.ts";
 import type { FixtureName, Fixtures } from "./fixtures.ts";
 import type { Harness } from "./harness.ts";
-import { RequestFailure, responseFromParts, type HttpRequest, type HttpResponse } from "./http-client.ts";
+import { RequestFailure, responseFromParts, shouldRetry, type HttpRequest, type HttpResponse } from "./http-client.ts";
 import { observeResponse } from "./observed-contract.ts";
 import type { ApiContract, OperationContract } from "./openapi.ts";
-import { buildRawRequest, rawExchange, type RawEnding, type RawExchangeResult } from "./raw-exchange.ts";
+import { buildRawRequest, isRawConnectionFault, rawExchange, type RawEnding, type RawExchangeResult } from "./raw-exchange.ts";
 import type { Requirement } from "./requirements.ts";
 import type { CheckResult, Failure, RequestRecord } from "./results.ts";
 
@@ -139,10 +139,15 @@ export class CheckContext {
 
   // --- requests
 
-  /** Sends a request; any HTTP answer resolves (whatever its status), no answer ends the check as a failure. */
+  /**
+   * Sends a request; any HTTP answer resolves (whatever its status). When the connection failed (after
+   * the client's retries) the check ends skipped with the reason: a connection fault is no evidence
+   * either way. Bytes that are not an HTTP answer, or an answer over the size cap, fail it.
+   */
   async request(spec: RequestSpec): Promise<HttpResponse> {
     const result = await this.tryRequest(spec);
     if (result.ok) return result.response;
+    if (result.failure.isConnectionFault) throw new CheckSkipped(noAnswerReason(result.failure));
     this.#assertions += 1;
     throw new CheckFailure(
       formatFailure({ requirement: this.requirement.id, expected: "an HTTP answer", requestFailure: result.failure, headerPrefix: this.profile.headerPrefix }),
@@ -155,7 +160,7 @@ export class CheckContext {
     const operation = spec.operation !== undefined ? this.contract.operation(spec.operation) : this.contract.findOperation(request.method, spec.path);
     const markBefore = this.#h.tracker.mark();
     try {
-      const response = await this.#h.client.send(request);
+      const response = await this.#h.client.send(request, operation?.id === SUBMISSION_OPERATION ? "unsent" : "any-fault");
       this.#requests.push(response.record);
       this.#lastCurl = response.curl;
       if (operation) {
@@ -187,18 +192,29 @@ export class CheckContext {
         ...(spec.contentLength === undefined ? {} : { contentLength: spec.contentLength }),
       });
     const replay = renderRawReplay(url, bytes);
-    const hung = this.#h.client.unresponsive;
+    const client = this.#h.client;
+    const hung = client.unresponsive;
     if (hung !== undefined) throw new CheckSkipped(hung);
-    await this.#h.client.beginRequest();
     const markBefore = this.#h.tracker.mark();
-    const result = await rawExchange({
-      url,
-      bytes,
-      ending: spec.ending ?? "half-close",
-      timeoutMs: this.config.timeoutMs,
-      maxResponseBytes: this.config.maxResponseBytes,
-    });
-    this.#h.client.noteAnswered(result.answer !== undefined);
+    // Raw requests carry deliberately broken framing, which no node can take for a transaction, so
+    // sending them again after a connection fault is safe whatever the operation.
+    const started = performance.now();
+    let result: RawExchangeResult;
+    let attempt = 1;
+    for (; ; attempt++) {
+      await client.beginRequest();
+      result = await rawExchange({
+        url,
+        bytes,
+        ending: spec.ending ?? "half-close",
+        timeoutMs: this.config.timeoutMs,
+        maxResponseBytes: this.config.maxResponseBytes,
+      });
+      const elapsed = performance.now() - started;
+      if (!isRawConnectionFault(result) || !shouldRetry("closed", "any-fault", attempt, elapsed, client.retryPolicy, this.config.timeoutMs)) break;
+      await client.beginRetry(attempt);
+    }
+    client.noteAnswered(result.answer !== undefined);
     this.#lastCurl = replay;
     const method = spec.method ?? "GET";
     this.#requests.push({
@@ -207,7 +223,8 @@ export class CheckContext {
       status: result.answer?.status ?? null,
       durationMs: result.durationMs,
       curl: replay,
-      ...(result.answer ? {} : { error: `no HTTP answer (${result.end}${result.error ? `: ${result.error}` : ""})` }),
+      ...(result.answer ? {} : { error: `no HTTP answer (${result.end}${result.error ? `: ${result.error}` : ""})${attempt > 1 ? ` (${attempt} attempts)` : ""}` }),
+      ...(attempt > 1 ? { retries: attempt - 1 } : {}),
     });
     let response: HttpResponse | undefined;
     if (result.answer) {
@@ -390,6 +407,16 @@ export class CheckContext {
       ...(body === undefined ? {} : { body }),
     };
   }
+}
+
+/** The operation whose requests may be accepted transactions: sent again only when they cannot have arrived. */
+const SUBMISSION_OPERATION = "submit_transaction";
+
+/** Why a check whose request got no answer is skipped. */
+export function noAnswerReason(failure: RequestFailure): string {
+  if (failure.kind === "not_sent") return failure.message;
+  if (failure.kind === "cancelled") return "not run to its end: the run was stopped";
+  return `no HTTP answer (a connection fault, no evidence either way): ${failure.message}`;
 }
 
 function lowerCaseKeys(headers: Readonly<Record<string, string>>): Record<string, string> {

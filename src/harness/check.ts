@@ -73,6 +73,9 @@ export function check(id: string, a: CheckFn | CheckOptions, b?: CheckFn): void 
     const h = harness();
     const meta: ConformanceMeta = { results: [], requests: [] };
     ctx.task.meta.conformance = meta;
+    // When the run is cancelled (--max-duration, a signal) vitest aborts this signal: the check's
+    // requests are abandoned at once, and the check ends skipped instead of holding the run up.
+    h.client.cancelOn(ctx.signal);
     const outcome = await runCheck(h, requirement, fn);
     ctx.task.meta.conformance = outcome.meta;
     await labelForAllure(requirement, outcome);

@@ -1,6 +1,7 @@
 // The one HTTP client of a worker: undici with keep-alive, a timeout on every phase (connect, headers,
-// body) and on the whole exchange, a cap on the response size, an optional rate limit, a count of the
-// requests made, and a record of each one (with its curl line) for the report.
+// body) and on the whole exchange, a cap on the response size, an optional rate limit, bounded retries
+// of connection faults, a count of the requests made, and a record of each one (with its curl line)
+// for the report.
 
 import { Agent, request as undiciRequest } from "undici";
 import { renderCurl } from "./curl.ts";
@@ -41,9 +42,31 @@ export type RequestFailureKind =
   | "deadline"
   | "too_large"
   | "closed"
+  /** Bytes came back, but not an HTTP answer (a parser error, a body shorter than its Content-Length). */
+  | "malformed"
   | "other"
   /** Not sent: the target answered none of the last requests (see HttpClientOptions.unresponsiveAfter). */
-  | "not_sent";
+  | "not_sent"
+  /** Abandoned: the run is being stopped (--max-duration, a signal). */
+  | "cancelled";
+
+/**
+ * The kinds that say nothing about what the target would answer: the connection failed, stalled or
+ * was never made. A check that meets one is skipped with the reason, never failed (design: a connection
+ * fault is never evidence about conformance). A malformed or oversized answer is evidence.
+ */
+const CONNECTION_FAULTS: ReadonlySet<RequestFailureKind> = new Set([
+  "refused",
+  "dns",
+  "connect_timeout",
+  "headers_timeout",
+  "body_timeout",
+  "deadline",
+  "closed",
+  "other",
+  "not_sent",
+  "cancelled",
+]);
 
 /** No usable HTTP answer came back. */
 export class RequestFailure extends Error {
@@ -57,6 +80,54 @@ export class RequestFailure extends Error {
   ) {
     super(message);
   }
+
+  /** The connection failed before a whole answer came: no evidence either way. */
+  get isConnectionFault(): boolean {
+    return CONNECTION_FAULTS.has(this.kind);
+  }
+}
+
+/**
+ * Which failures an identical request is sent again after. "any-fault": every connection fault that
+ * may be passing (reads, and bodies no node can take for a transaction). "unsent": only when the
+ * request cannot have reached the target (refused, no connection), for a submission that the node may
+ * have accepted before the connection broke: aptos-core accepts an identical resubmission while it is
+ * pending ("If the transaction is the same, it's an idempotent call", mempool/src/core_mempool/
+ * transaction_store.rs) but, once it is committed, validation refuses it as SEQUENCE_NUMBER_TOO_OLD,
+ * so a resend after that could turn a fault of the network into a false failure.
+ */
+export type ResendPolicy = "any-fault" | "unsent";
+
+/** The attempts one request may take, their backoff, and how long retries may go on. */
+export interface RetryPolicy {
+  /** Attempts in all, the first included (default 3). */
+  readonly attempts: number;
+  /** Backoff before retry n (1-based) is base × 4^(n-1), jittered to between half and all of it. */
+  readonly baseDelayMs: number;
+  /** No new attempt starts later than this after the first began (default 2 × the timeout). */
+  readonly budgetMs?: number;
+}
+
+const STOPPED = "abandoned: the run is being stopped";
+
+export const DEFAULT_RETRY: RetryPolicy = { attempts: 3, baseDelayMs: 100 };
+
+/** Kinds sent again under "any-fault": the connection broke or stalled before a whole answer came. */
+const RETRIED_KINDS: ReadonlySet<RequestFailureKind> = new Set(["refused", "connect_timeout", "headers_timeout", "deadline", "closed", "other"]);
+/** Kinds after which the request cannot have reached the target. */
+const UNSENT_KINDS: ReadonlySet<RequestFailureKind> = new Set(["refused", "connect_timeout"]);
+
+/** The jittered backoff before retry `n` (1-based). */
+export function backoffMs(policy: RetryPolicy, n: number, random: () => number = Math.random): number {
+  const full = policy.baseDelayMs * 4 ** (n - 1);
+  return Math.round(full / 2 + (random() * full) / 2);
+}
+
+/** Whether `failure` after `attempt` attempts, `elapsedMs` after the first began, is worth one more. */
+export function shouldRetry(kind: RequestFailureKind, resend: ResendPolicy, attempt: number, elapsedMs: number, policy: RetryPolicy, timeoutMs: number): boolean {
+  if (attempt >= policy.attempts) return false;
+  if (elapsedMs >= (policy.budgetMs ?? 2 * timeoutMs)) return false;
+  return resend === "unsent" ? UNSENT_KINDS.has(kind) : RETRIED_KINDS.has(kind);
 }
 
 export interface HttpClientOptions {
@@ -69,20 +140,24 @@ export interface HttpClientOptions {
   /**
    * After this many requests in a row got no answer (timeouts, refused), the target is taken as hung
    * and later requests are not sent: a hung node then costs seconds, not a timeout per request.
-   * Default 5.
+   * Counted per request after its retries. Default 5.
    */
   readonly unresponsiveAfter?: number;
+  /** Default DEFAULT_RETRY. */
+  readonly retry?: RetryPolicy;
 }
 
-/** The kinds of failure that say the target is not answering at all (a reset or a cap does not). */
-const SILENT_KINDS: ReadonlySet<RequestFailureKind> = new Set(["refused", "connect_timeout", "headers_timeout", "body_timeout", "deadline"]);
+/** The kinds of failure that say the target is not answering at all (a cap or a malformed answer does not). */
+const SILENT_KINDS: ReadonlySet<RequestFailureKind> = new Set(["refused", "connect_timeout", "headers_timeout", "body_timeout", "deadline", "closed"]);
 
 export class HttpClient {
   readonly #agent: Agent;
   readonly #options: HttpClientOptions;
   #count = 0;
+  #retries = 0;
   #nextSlot = 0;
   #silentStreak = 0;
+  #cancel: AbortSignal | undefined;
 
   constructor(options: HttpClientOptions) {
     this.#options = options;
@@ -94,9 +169,18 @@ export class HttpClient {
     });
   }
 
-  /** How many requests this client has sent (HTTP and raw). */
+  /** How many requests this client has sent (HTTP and raw), each retry counted once more. */
   get requestCount(): number {
     return this.#count;
+  }
+
+  /** How many of those were retries of a request whose connection failed. */
+  get retryCount(): number {
+    return this.#retries;
+  }
+
+  get retryPolicy(): RetryPolicy {
+    return this.#options.retry ?? DEFAULT_RETRY;
   }
 
   get options(): HttpClientOptions {
@@ -115,6 +199,17 @@ export class HttpClient {
     if (answered) this.#silentStreak = 0;
   }
 
+  /** Requests in flight or to come are abandoned once `signal` aborts (vitest aborts a check's signal when the run is cancelled). */
+  cancelOn(signal: AbortSignal | undefined): void {
+    this.#cancel = signal;
+  }
+
+  /** Counts one retry and waits its backoff; raw exchanges use it too. */
+  async beginRetry(n: number): Promise<void> {
+    this.#retries += 1;
+    await new Promise((r) => setTimeout(r, backoffMs(this.retryPolicy, n)));
+  }
+
   curlFor(request: HttpRequest): string {
     return renderCurl(request, this.#options.bodiesDir === undefined ? {} : { bodiesDir: this.#options.bodiesDir });
   }
@@ -131,19 +226,49 @@ export class HttpClient {
     this.#count += 1;
   }
 
-  /** Sends the request; resolves with any HTTP answer, rejects with RequestFailure when none came. */
-  async send(request: HttpRequest): Promise<HttpResponse> {
+  /**
+   * Sends the request; resolves with any HTTP answer, rejects with RequestFailure when none came. A
+   * connection fault is retried (the identical request, after a jittered backoff) as `resend` allows,
+   * within the retry policy; the record counts the retries.
+   */
+  async send(request: HttpRequest, resend: ResendPolicy = "any-fault"): Promise<HttpResponse> {
+    const hung = this.unresponsive;
     const curl = this.curlFor(request);
+    const notSent = (kind: RequestFailureKind, message: string) =>
+      new RequestFailure(kind, message, request, curl, { method: request.method, url: request.url, status: null, durationMs: 0, curl, error: message });
+    if (hung !== undefined) throw notSent("not_sent", hung);
+    if (this.#cancel?.aborted) throw notSent("cancelled", STOPPED);
+    const started = performance.now();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const response = await this.#attempt(request, curl);
+        this.#silentStreak = 0;
+        return attempt === 1 ? response : { ...response, record: { ...response.record, retries: attempt - 1 } };
+      } catch (e) {
+        if (!(e instanceof RequestFailure)) throw e;
+        const elapsed = performance.now() - started;
+        if (shouldRetry(e.kind, resend, attempt, elapsed, this.retryPolicy, this.#options.timeoutMs)) {
+          await this.beginRetry(attempt);
+          continue;
+        }
+        if (SILENT_KINDS.has(e.kind)) this.#silentStreak += 1;
+        if (attempt === 1) throw e;
+        const message = `${e.message} (${attempt} attempts)`;
+        const record: RequestRecord = { ...e.record, durationMs: Math.round(elapsed), error: message, retries: attempt - 1 };
+        throw new RequestFailure(e.kind, message, request, curl, record);
+      }
+    }
+  }
+
+  /** One attempt: any HTTP answer, or a RequestFailure. */
+  async #attempt(request: HttpRequest, curl: string): Promise<HttpResponse> {
     const started = performance.now();
     const { timeoutMs, maxResponseBytes } = this.#options;
     const fail = (kind: RequestFailureKind, message: string, status: number | null = null): never => {
       const durationMs = Math.round(performance.now() - started);
       const record: RequestRecord = { method: request.method, url: request.url, status, durationMs, curl, error: message };
-      if (SILENT_KINDS.has(kind)) this.#silentStreak += 1;
       throw new RequestFailure(kind, message, request, curl, record);
     };
-    const hung = this.unresponsive;
-    if (hung !== undefined) return fail("not_sent", hung);
     await this.beginRequest();
     let answer: Awaited<ReturnType<typeof undiciRequest>>;
     try {
@@ -152,11 +277,12 @@ export class HttpClient {
         method: request.method as "GET",
         headers: { ...request.headers },
         body: request.body === undefined ? null : Buffer.from(request.body.buffer, request.body.byteOffset, request.body.byteLength),
-        signal: AbortSignal.timeout(timeoutMs),
+        signal: this.#cancel === undefined ? AbortSignal.timeout(timeoutMs) : AbortSignal.any([AbortSignal.timeout(timeoutMs), this.#cancel]),
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
       });
     } catch (e) {
+      if (this.#cancel?.aborted) return fail("cancelled", STOPPED);
       return fail(...classify(e, timeoutMs));
     }
     const chunks: Buffer[] = [];
@@ -173,10 +299,10 @@ export class HttpClient {
       }
     } catch (e) {
       if (e instanceof RequestFailure) throw e;
+      if (this.#cancel?.aborted) return fail("cancelled", STOPPED, answer.statusCode);
       const [kind, message] = classify(e, timeoutMs);
       return fail(kind, `${message} (while reading the body of a ${answer.statusCode} answer)`, answer.statusCode);
     }
-    this.#silentStreak = 0;
     const body = new Uint8Array(Buffer.concat(chunks));
     const durationMs = Math.round(performance.now() - started);
     return responseFromParts({ request, status: answer.statusCode, headers: flattenHeaders(answer.headers), body, durationMs, curl });
@@ -245,8 +371,9 @@ function parseJson(text: string): unknown {
 }
 
 function classify(e: unknown, timeoutMs: number): [RequestFailureKind, string] {
-  const err = e as { code?: string; name?: string; message?: string; cause?: { code?: string } };
-  const code = err.code ?? err.cause?.code;
+  const err = e as { code?: unknown; name?: string; message?: string; cause?: { code?: unknown } };
+  const raw = err.code ?? err.cause?.code;
+  const code = typeof raw === "string" ? raw : undefined;
   switch (code) {
     case "ECONNREFUSED":
       return ["refused", "connection refused"];
@@ -263,7 +390,10 @@ function classify(e: unknown, timeoutMs: number): [RequestFailureKind, string] {
     case "ECONNRESET":
     case "EPIPE":
       return ["closed", `connection closed by the server (${code})`];
+    case "UND_ERR_RES_CONTENT_LENGTH_MISMATCH":
+      return ["malformed", `not an HTTP answer: ${err.message ?? code}`];
   }
+  if (err.name === "HTTPParserError" || code?.startsWith("HPE_")) return ["malformed", `not an HTTP answer: ${err.message ?? code}`];
   if (err.name === "TimeoutError" || err.name === "AbortError" || code === "UND_ERR_ABORTED") {
     return ["deadline", `no complete answer within ${timeoutMs} ms`];
   }

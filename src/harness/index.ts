@@ -19,7 +19,10 @@
  *   vitest test is named `${id}: ${text}`.
  * - `t.request({ method?, path, query?, accept?: "json"|"bcs"|"none"|value, headers?, json?, bcs?, body?,
  *   contentType?, operation? })` → the response (`status`, `headers` lower-case, `contentType`, `body`
- *   bytes, `text`, `json`, `curl`). Any HTTP answer resolves; no answer (timeout, reset) fails the check.
+ *   bytes, `text`, `json`, `curl`). Any HTTP answer resolves. A connection fault (reset, refused,
+ *   timeout before a whole answer) is retried by the client (a submission only when it cannot have
+ *   arrived); if no answer comes, the check ends skipped with the reason, never failed or passed (in
+ *   a property too). Bytes that are not HTTP, or an answer over the size cap, fail it.
  *   `t.tryRequest` returns `{ok:false, failure}` instead. `t.requestRaw({ path, body, contentLength,
  *   ending: "half-close"|"keep-open"|"abort", bytes? })` speaks bytes over a bare socket.
  * - Assertions end the check with a failure that names the requirement, the expectation, the status,

@@ -88,6 +88,16 @@ export async function rawExchange(options: RawExchangeOptions): Promise<RawExcha
   });
 }
 
+/**
+ * Whether the exchange failed as a connection (not as an answer): no connection was made, or the
+ * connection was reset before a single byte came back. An exchange that ends with "abort" reads nothing
+ * by design and is never one.
+ */
+export function isRawConnectionFault(result: RawExchangeResult): boolean {
+  if (result.end === "connect-failed") return true;
+  return result.end === "server-closed" && result.received.length === 0 && /^(ECONNRESET|EPIPE)\b/.test(result.error ?? "");
+}
+
 /** Builds request bytes; `contentLength` may deliberately disagree with the body. */
 export function buildRawRequest(options: {
   method: string;

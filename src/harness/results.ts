@@ -29,6 +29,8 @@ export interface RequestRecord {
   readonly durationMs: number;
   readonly curl: string;
   readonly error?: string;
+  /** How many times it was sent again after its connection failed (absent: sent once). */
+  readonly retries?: number;
 }
 
 /** What `check()` stores in `task.meta.conformance` for the reporter. */

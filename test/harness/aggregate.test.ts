@@ -2,7 +2,7 @@
 // baseline of expected failures, the exit status, and the exact shape of summary.json.
 
 import { describe, expect, it } from "vitest";
-import { applyBaseline, aggregateRequirements, BaselineError, exitCode, isConforming, parseBaseline, type Evidence } from "../../reporters/aggregate.ts";
+import { applyBaseline, aggregateRequirements, BaselineError, exitCode, isConforming, notStartedOutcome, parseBaseline, verdict, type Evidence } from "../../reporters/aggregate.ts";
 import { buildSummary } from "../../reporters/summary.ts";
 import { parseRequirements } from "../../src/harness/requirements.ts";
 import { aggregateStatus, type CheckResult, type ResultStatus } from "../../src/harness/results.ts";
@@ -87,6 +87,20 @@ describe("aggregateRequirements", () => {
     expect(exitCode(broken)).toBe(1);
   });
 
+  it("is neither conforming nor exit 0 when the run was stopped before its end, and exits 2 when it never started", () => {
+    const stopped = { ...aggregateRequirements(catalog, [ev("1/must-a", "passed")], [], 1, "not run: max duration reached"), interruption: { kind: "stopped" as const, reason: "max duration reached" } };
+    expect(isConforming(stopped)).toBe(false);
+    expect(exitCode(stopped)).toBe(1);
+    expect(stopped.requirements.find((r) => r.requirement.id === "1/must-b")).toMatchObject({ status: "skipped", reason: "not run: max duration reached" });
+    expect(verdict(stopped).text).toMatch(/^INCOMPLETE: max duration reached/);
+    const never = notStartedOutcome(catalog, "the target requires authentication", 2);
+    expect(exitCode(never)).toBe(2);
+    expect(isConforming(never)).toBe(false);
+    expect(never.requirements.every((r) => r.status === "skipped" && r.reason === "not run: the target requires authentication")).toBe(true);
+    expect(verdict(never).text).toBe("NOT RUN: the target requires authentication");
+    expect(buildSummary(never, { target: "http://h/v1", startedAt: new Date(0), durationMs: 1 }).interruption).toEqual({ kind: "not_started", reason: "the target requires authentication" });
+  });
+
   it("flags results recorded under an id that is not in the catalog", () => {
     const odd = aggregateRequirements(catalog, [ev("9/ghost", "passed")], [], 1);
     expect(odd.errors.map((e) => e.message).join()).toMatch(/9\/ghost/);
@@ -140,11 +154,11 @@ describe("baseline", () => {
 });
 
 describe("summary.json", () => {
-  it("has exactly the design §3 members plus requests", () => {
-    const outcome = aggregateRequirements(catalog, [ev("1/must-a", "passed"), ev("1/must-b", "failed", "boom")], [], 5);
+  it("has exactly the design §3 members plus requests and retries", () => {
+    const outcome = aggregateRequirements(catalog, [ev("1/must-a", "passed"), ev("1/must-b", "failed", "boom")], [], 5, "untested", 3);
     const summary = buildSummary(outcome, { target: "http://h/v1", startedAt: new Date(0), durationMs: 12.4 });
-    expect(Object.keys(summary).sort()).toEqual(["conforming", "counts", "durationMs", "requests", "requirements", "startedAt", "target"]);
-    expect(summary).toMatchObject({ target: "http://h/v1", startedAt: "1970-01-01T00:00:00.000Z", durationMs: 12, conforming: false, requests: 5 });
+    expect(Object.keys(summary).sort()).toEqual(["conforming", "counts", "durationMs", "requests", "requirements", "retries", "startedAt", "target"]);
+    expect(summary).toMatchObject({ target: "http://h/v1", startedAt: "1970-01-01T00:00:00.000Z", durationMs: 12, conforming: false, requests: 5, retries: 3 });
     expect(summary.counts).toEqual({ passed: 1, failed: 1, skipped: 2, notApplicable: 0, warned: 0 });
     const b = summary.requirements.find((r) => r.id === "1/must-b");
     expect(b).toEqual({ id: "1/must-b", level: "MUST", section: "1", endpoint: "*", status: "failed", checks: 1, failures: [{ message: "boom", curl: "curl 'http://h/'" }] });

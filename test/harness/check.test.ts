@@ -15,9 +15,11 @@ import { catalog, createHarness, type Harness } from "../../src/harness/harness.
 import { LedgerTracker } from "../../src/harness/ledger-tracker.ts";
 import { OBSERVED } from "../../src/harness/observed-contract.ts";
 import { runProperty } from "../../src/harness/property.ts";
-import { httpServer, ledgerHeaders, type Running } from "./servers.ts";
+import { garbageServer, httpServer, ledgerHeaders, type Running } from "./servers.ts";
 
 let server: Running;
+/** Requests per path prefix of the routes below that reset connections, to show what was sent again. */
+const seen = new Map<string, number>();
 let gasBody = JSON.stringify({ deprioritized_gas_estimate: 100, gas_estimate: 100, prioritized_gas_estimate: 150 });
 let bcsBody = Buffer.alloc(0);
 const harnesses: Harness[] = [];
@@ -25,6 +27,19 @@ const harnesses: Harness[] = [];
 beforeAll(async () => {
   server = await httpServer((req, res, body) => {
     const url = req.url ?? "";
+    // /v1/reset-once/…: the first request of each path is reset, the next one answered; /v1/reset-always/…
+    // and submissions of a "reset" body are always reset.
+    const key = url.split("?")[0] ?? url;
+    seen.set(key, (seen.get(key) ?? 0) + 1);
+    if (url.startsWith("/v1/reset-always") || (url.startsWith("/v1/transactions") && body.toString() === "reset") || (url.startsWith("/v1/reset-once") && seen.get(key) === 1)) {
+      req.socket.resetAndDestroy();
+      return;
+    }
+    if (url.startsWith("/v1/reset-once")) {
+      res.writeHead(200, { ...ledgerHeaders(), "content-type": "application/json" });
+      res.end("{}");
+      return;
+    }
     if (url.startsWith("/v1/estimate_gas_price")) {
       if (req.headers.accept === "application/x-bcs") {
         res.writeHead(200, { ...ledgerHeaders(), "content-type": "application/x-bcs" });
@@ -176,12 +191,59 @@ describe("runCheck", () => {
     expect(out.own.failures[0]?.curl).toMatch(/estimate_gas_price/);
   });
 
-  it("fails a request that gets no answer, naming the timeout", async () => {
-    const out = await runCheck(harness({ target: "http://127.0.0.1:1/v1" }), must(), async (t) => {
+  it("skips, never fails or passes, a check whose request gets no answer after its retries", async () => {
+    const h = harness({ target: "http://127.0.0.1:1/v1" });
+    const out = await runCheck(h, must(), async (t) => {
       await t.request({ path: "/estimate_gas_price" });
+      t.expect(true, "never reached");
     });
-    expect(out.own.status).toBe("failed");
-    expect(out.own.failures[0]?.message).toMatch(/expected: an HTTP answer\n {2}actual: {3}no HTTP answer: connection refused/);
+    expect(out.own).toMatchObject({ status: "skipped", reason: expect.stringMatching(/^no HTTP answer \(a connection fault, no evidence either way\): connection refused \(3 attempts\)$/) });
+    expect(out.vitest.kind).toBe("skip");
+    expect(out.meta.requests).toEqual([expect.objectContaining({ status: null, retries: 2 })]);
+    expect(h.client.retryCount).toBe(2);
+  });
+
+  it("sends a reset request again and judges the answer, recording the retry", async () => {
+    const out = await runCheck(harness(), must(), async (t) => {
+      const res = await t.request({ path: "/reset-once/a", operation: "estimate_gas_price" });
+      t.expectStatus(res, 200);
+    });
+    expect(out.own.status).toBe("passed");
+    expect(out.meta.requests).toEqual([expect.objectContaining({ status: 200, retries: 1 })]);
+    expect(seen.get("/v1/reset-once/a")).toBe(2);
+  });
+
+  it("does not send a submission again once it may have arrived, and skips the check", async () => {
+    const before = seen.get("/v1/transactions") ?? 0;
+    const out = await runCheck(harness(), must(), async (t) => {
+      await t.request({ method: "POST", path: "/transactions", body: "reset", contentType: "application/json" });
+      t.expect(true, "never reached");
+    });
+    expect(out.own).toMatchObject({ status: "skipped", reason: expect.stringMatching(/ECONNRESET/) });
+    expect(seen.get("/v1/transactions")).toBe(before + 1);
+    expect(out.meta.requests[0]?.retries).toBeUndefined();
+  });
+
+  it("sends a raw request again when the connection was reset before any byte came back", async () => {
+    const out = await runCheck(harness(), must(), async (t) => {
+      const raw = await t.requestRaw({ path: "/reset-once/raw", ending: "keep-open" });
+      t.expectEqual(raw.response?.status, 200, "status");
+    });
+    expect(out.own.status).toBe("passed");
+    expect(out.meta.requests).toEqual([expect.objectContaining({ status: 200, retries: 1 })]);
+  });
+
+  it("fails a check whose answer is bytes that are not HTTP: that is evidence", async () => {
+    const garbage = await garbageServer(Buffer.from("\x1b[2Jnot http\r\n\r\n"));
+    try {
+      const out = await runCheck(harness({ target: `${garbage.origin}/v1` }), must(), async (t) => {
+        await t.request({ path: "/estimate_gas_price" });
+      });
+      expect(out.own.status).toBe("failed");
+      expect(out.own.failures[0]?.message).toMatch(/expected: an HTTP answer\n {2}actual: {3}no HTTP answer: not an HTTP answer/);
+    } finally {
+      await garbage.close();
+    }
   });
 
   it("decodes BCS exactly, and fails trailing bytes", async () => {
@@ -256,6 +318,22 @@ describe("runProperty", () => {
       return /counterexample: (.*)/.exec(f?.message ?? "")?.[1];
     };
     expect(await run()).toBe(await run());
+  });
+
+  it("skips the property, with no counterexample, when a case's request gets no answer", async () => {
+    const t = new CheckContext(harness(), catalog().get("4.6/gas-estimate-object"));
+    const cases: number[] = [];
+    const outcome = runProperty(
+      t,
+      fc.integer({ min: 0, max: 1000 }),
+      async (ctx, d) => {
+        cases.push(d);
+        await ctx.request({ path: d % 3 === 0 ? "/reset-always" : "/-/healthy", query: { duration_secs: d + 10 }, operation: "healthy" });
+      },
+      { numRuns: 50 },
+    );
+    await expect(outcome).rejects.toMatchObject({ name: "CheckSkipped", reason: expect.stringMatching(/ECONNRESET/) });
+    expect(cases.some((d) => d % 3 === 0)).toBe(true);
   });
 
   it("holds when every run passes, and --depth multiplies the runs", async () => {

@@ -71,7 +71,7 @@ describe("target rules", () => {
 
 describe("command-line flags", () => {
   it("has defaults for everything but the target", () => {
-    expect(parseConformanceArgs([], {})).toEqual({ reportDir: "reports", profile: "node", allowSubmit: false, timeoutMs: 10_000, maxDurationMs: 600_000, depth: 1, quiet: false });
+    expect(parseConformanceArgs([], {})).toEqual({ reportDir: "reports", profile: "node", allowSubmit: false, timeoutMs: 10_000, maxDurationMs: 300_000, depth: 1, quiet: false });
   });
 
   it("parses every flag", () => {

@@ -23,4 +23,16 @@ describe("renderHtmlReport", () => {
     expect(html).not.toMatch(/(src|href)="(https?:)?\/\//);
     expect(html).not.toContain("Allure report");
   });
+
+  it("shows control characters from the target as visible escapes, on a page too", () => {
+    const outcome = aggregateRequirements(
+      catalog,
+      [{ test: "1/a: t", file: "suites/x.test.ts", result: { requirement: "1/a", status: "failed", failures: [{ message: "body: \u001b[2J\u001b]0;title\u0007\u202eevil", curl: null }] } }],
+      [],
+      1,
+    );
+    const html = renderHtmlReport({ outcome, target: "http://h/v1", startedAt: new Date(0), durationMs: 1, exitCode: 1 });
+    expect(html).toContain("body: \\x1b[2J\\x1b]0;title\\x07\\u202eevil");
+    expect(html).not.toMatch(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E]/);
+  });
 });

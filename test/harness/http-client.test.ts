@@ -1,9 +1,10 @@
 // The HTTP client against real local servers: every phase has a timeout, the response size is capped,
-// requests are counted and recorded, connections are kept alive, the rate limit spaces requests.
+// connection faults are retried within bounds (submissions only when unsent), requests and retries are
+// counted and recorded, connections are kept alive, the rate limit spaces requests.
 
 import { afterEach, describe, expect, it } from "vitest";
-import { HttpClient, RequestFailure } from "../../src/harness/http-client.ts";
-import { freePort, httpServer, silentServer, type Running } from "./servers.ts";
+import { backoffMs, DEFAULT_RETRY, HttpClient, RequestFailure, shouldRetry } from "../../src/harness/http-client.ts";
+import { freePort, garbageServer, httpServer, resettingServer, silentServer, type Running } from "./servers.ts";
 
 const servers: Running[] = [];
 const clients: HttpClient[] = [];
@@ -54,11 +55,60 @@ describe("HttpClient", () => {
     const f = await failure(c.send({ method: "GET", url: `${s.origin}/v1/-/healthy`, headers: {} }));
     const elapsed = Date.now() - started;
     expect(["headers_timeout", "deadline"]).toContain(f.kind);
-    expect(elapsed).toBeGreaterThanOrEqual(250);
-    expect(elapsed).toBeLessThan(2_000);
+    // Tried again once: the retry budget is twice the timeout.
+    expect(elapsed).toBeGreaterThanOrEqual(550);
+    expect(elapsed).toBeLessThan(3_000);
     expect(f.record.status).toBeNull();
+    expect(f.record).toMatchObject({ retries: 1 });
+    expect(f.isConnectionFault).toBe(true);
     expect(f.record.curl).toContain("/v1/-/healthy");
-    expect(c.requestCount).toBe(1);
+    expect(c.requestCount).toBe(2);
+    expect(c.retryCount).toBe(1);
+  });
+
+  it("sends a request again, up to 3 attempts, when the connection is reset after the request was read", async () => {
+    const s = await resettingServer();
+    servers.push(s);
+    const c = client();
+    const f = await failure(c.send({ method: "GET", url: `${s.origin}/v1/-/healthy`, headers: {} }));
+    expect(f.kind).toBe("closed");
+    expect(f.message).toMatch(/ECONNRESET.*\(3 attempts\)/);
+    expect(s.connections()).toBe(3);
+    expect(c.retryCount).toBe(2);
+  });
+
+  it("sends a submission again only when it cannot have arrived", async () => {
+    const s = await resettingServer();
+    servers.push(s);
+    const c = client();
+    const f = await failure(c.send({ method: "POST", url: `${s.origin}/v1/transactions`, headers: {}, body: new Uint8Array([1]) }, "unsent"));
+    expect(f.kind).toBe("closed");
+    expect(s.connections()).toBe(1);
+    expect(f.record.retries).toBeUndefined();
+    const port = await freePort();
+    const refused = await failure(c.send({ method: "POST", url: `http://127.0.0.1:${port}/v1/transactions`, headers: {} }, "unsent"));
+    expect(refused.record.retries).toBe(2);
+  });
+
+  it("does not send again after bytes that are not HTTP, and does not count them a connection fault", async () => {
+    const s = await garbageServer(Buffer.from("SSH-2.0-OpenSSH_9.6\r\n"));
+    servers.push(s);
+    const f = await failure(client().send({ method: "GET", url: `${s.origin}/`, headers: {} }));
+    expect(f.kind).toBe("malformed");
+    expect(f.isConnectionFault).toBe(false);
+    expect(s.connections()).toBe(1);
+  });
+
+  it("bounds the retries: attempts, a jittered backoff growing by 4, and a time budget", () => {
+    expect(shouldRetry("closed", "any-fault", 1, 0, DEFAULT_RETRY, 1000)).toBe(true);
+    expect(shouldRetry("closed", "any-fault", 3, 0, DEFAULT_RETRY, 1000)).toBe(false);
+    expect(shouldRetry("closed", "any-fault", 1, 2000, DEFAULT_RETRY, 1000)).toBe(false);
+    expect(shouldRetry("closed", "unsent", 1, 0, DEFAULT_RETRY, 1000)).toBe(false);
+    expect(shouldRetry("refused", "unsent", 1, 0, DEFAULT_RETRY, 1000)).toBe(true);
+    expect(shouldRetry("too_large", "any-fault", 1, 0, DEFAULT_RETRY, 1000)).toBe(false);
+    expect(backoffMs(DEFAULT_RETRY, 1, () => 0)).toBe(50);
+    expect(backoffMs(DEFAULT_RETRY, 1, () => 1)).toBe(100);
+    expect(backoffMs(DEFAULT_RETRY, 2, () => 1)).toBe(400);
   });
 
   it("stops sending once the target answered none of the last requests, and starts again after an answer", async () => {
@@ -67,12 +117,13 @@ describe("HttpClient", () => {
     const c = client({ timeoutMs: 200, unresponsiveAfter: 2 });
     const url = `${s.origin}/v1/-/healthy`;
     for (let i = 0; i < 2; i++) expect((await failure(c.send({ method: "GET", url, headers: {} }))).kind).not.toBe("not_sent");
+    // Counted per request, after its retries (each of the two was tried twice).
     expect(c.unresponsive).toMatch(/no HTTP answer to the last 2 requests/);
     const started = Date.now();
     const skipped = await failure(c.send({ method: "GET", url, headers: {} }));
     expect(skipped.kind).toBe("not_sent");
     expect(Date.now() - started).toBeLessThan(100);
-    expect(c.requestCount).toBe(2);
+    expect(c.requestCount).toBe(4);
     c.noteAnswered(true);
     expect(c.unresponsive).toBeUndefined();
   });

@@ -1,7 +1,7 @@
 // Small real servers for the harness's tests, on 127.0.0.1 port 0.
 
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
-import { createServer as createNetServer, type Server as NetServer, type Socket } from "node:net";
+import { createConnection, createServer as createNetServer, type Server as NetServer, type Socket } from "node:net";
 import type { AddressInfo } from "node:net";
 
 export interface Running {
@@ -28,6 +28,69 @@ export async function silentServer(prefix?: string): Promise<Running> {
     if (prefix !== undefined) socket.once("data", () => socket.write(prefix));
   });
   return listenTracked(server);
+}
+
+/** Reads the first bytes of a request, then answers `bytes` (not HTTP) and closes. */
+export async function garbageServer(bytes: Uint8Array): Promise<Running> {
+  const server = createNetServer((socket) => {
+    socket.on("error", () => undefined);
+    socket.once("data", () => socket.end(bytes));
+  });
+  return listenTracked(server);
+}
+
+/** Reads the first bytes of a request, then resets the connection (TCP RST) without a byte of answer. */
+export async function resettingServer(): Promise<Running> {
+  const server = createNetServer((socket) => {
+    socket.on("error", () => undefined);
+    socket.once("data", () => socket.resetAndDestroy());
+  });
+  return listenTracked(server);
+}
+
+/** The start of an HTTP/1.1 request: a chunk that begins with one starts a new request on its connection. */
+const REQUEST_LINE = /^[A-Z]+ \S+ HTTP\/1\.[01]\r\n/;
+
+export interface ResettingProxy extends Running {
+  /** Requests reset so far. */
+  resets(): number;
+}
+
+/**
+ * A TCP proxy to 127.0.0.1:`upstreamPort` that resets every `every`-th request it sees (counted by
+ * request lines, so that keep-alive connections and large bodies count one request each): the request
+ * is read, not forwarded, and the client's connection is reset. Deterministic: which requests are reset
+ * depends only on their order.
+ */
+export async function resettingProxy(upstreamPort: number, every: number): Promise<ResettingProxy> {
+  let requests = 0;
+  let resets = 0;
+  const server = createNetServer((client) => {
+    const upstream = createConnection({ host: "127.0.0.1", port: upstreamPort });
+    const drop = () => {
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on("error", drop);
+    upstream.on("error", drop);
+    client.on("close", () => upstream.destroy());
+    upstream.on("close", () => client.destroy());
+    upstream.on("data", (chunk: Buffer) => client.write(chunk));
+    client.on("data", (chunk: Buffer) => {
+      if (REQUEST_LINE.test(chunk.subarray(0, 64).toString("latin1"))) {
+        requests += 1;
+        if (requests % every === 0) {
+          resets += 1;
+          upstream.destroy();
+          client.resetAndDestroy();
+          return;
+        }
+      }
+      upstream.write(chunk);
+    });
+  });
+  const running = await listenTracked(server);
+  return { ...running, resets: () => resets };
 }
 
 /** Listens on 127.0.0.1 port 0, counting connections and destroying the open ones on close. */

@@ -1,0 +1,47 @@
+// Writes the run's reports, however the run ended (completed, stopped by --max-duration or a signal,
+// or never started because the target cannot be tested): summary.json, junit.xml, the Allure page when
+// there are results for it, html/index.html, and the console report.
+
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { RunOutcome } from "../../reporters/aggregate.ts";
+import { renderConsoleReport } from "../../reporters/console-report.ts";
+import { renderHtmlReport } from "../../reporters/html-report.ts";
+import { renderJunit, type JunitCase } from "../../reporters/junit-report.ts";
+import { buildSummary } from "../../reporters/summary.ts";
+import { escapeControls } from "../../reporters/escape-controls.ts";
+import { generateAllureReport } from "./conformance-allure.ts";
+
+export interface ReportInput {
+  readonly reportDir: string;
+  /** How the console names reportDir. */
+  readonly displayDir: string;
+  readonly outcome: RunOutcome;
+  readonly junitCases: readonly JunitCase[];
+  readonly target: string;
+  readonly startedAt: Date;
+  readonly durationMs: number;
+  readonly exitCode: number;
+  /** The allure-results directory, or why there is no Allure page. */
+  readonly allure: { readonly resultsDir: string } | { readonly skipped: string };
+  readonly say: (line: string) => void;
+}
+
+export async function writeReports(input: ReportInput): Promise<void> {
+  const { reportDir, outcome, target, startedAt, durationMs, exitCode } = input;
+  mkdirSync(join(reportDir, "html"), { recursive: true });
+  writeFileSync(join(reportDir, "summary.json"), `${JSON.stringify(buildSummary(outcome, { target, startedAt, durationMs }), null, 2)}\n`);
+  writeFileSync(join(reportDir, "junit.xml"), renderJunit(input.junitCases, { name: "ledger-conformance", durationMs }));
+  let allureHref: string | undefined;
+  if ("resultsDir" in input.allure) {
+    input.say("writing the Allure report…");
+    const allure = await generateAllureReport(input.allure.resultsDir, join(reportDir, "html", "allure"), `ledger-conformance: ${target}`);
+    if (allure.ok) allureHref = "allure/index.html";
+    else process.stderr.write(escapeControls(`ledger-conformance: warning: no Allure report: ${allure.reason}\n`));
+  }
+  writeFileSync(
+    join(reportDir, "html", "index.html"),
+    renderHtmlReport({ outcome, target, startedAt, durationMs, exitCode, ...(allureHref === undefined ? {} : { allureHref }) }),
+  );
+  process.stdout.write(escapeControls(renderConsoleReport(outcome, { target, durationMs, reportDir: input.displayDir, exitCode })));
+}
