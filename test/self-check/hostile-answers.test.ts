@@ -1,6 +1,6 @@
 // No pass without evidence: the whole conformance command, run as a node team runs it (with the
 // reference node's fixtures, so that every fixture-bound check runs too), against servers that answer
-// every request the same way. Such a server conforms to almost nothing, so almost every requirement
+// every request the same way (200 {}, 404 with and without the error object, a 302). Such a server conforms to almost nothing, so almost every requirement
 // must end failed, warned, skipped or not applicable. The few that pass are listed here, each with why
 // its text is truly satisfied by that one answer; any other pass is a check that passes without
 // evidence (a branch that returns without asserting, a loop that ran zero times, a vacuous property).
@@ -59,6 +59,14 @@ const ANSWERS: readonly HostileAnswer[] = [
       "4.8/oversized-body-refused": "a 9 MiB body is refused with a client error; that it is 413 is 4.8/oversized-body-413's, which fails",
     },
   },
+  {
+    // Not followed by the suite: a redirect is no answer about the interface (4.8/oversized-body-refused passed on one).
+    name: "302 (a redirect elsewhere) to everything",
+    status: 302,
+    contentType: "text/plain",
+    body: "",
+    passes: {},
+  },
 ];
 
 let fixtures: string;
@@ -74,7 +82,7 @@ describe("against a server that answers every request the same way", () => {
     let server: Running;
     beforeAll(async () => {
       server = await httpServer((_req, res) => {
-        res.writeHead(answer.status, { "content-type": answer.contentType });
+        res.writeHead(answer.status, { "content-type": answer.contentType, ...(answer.status === 302 ? { location: "http://127.0.0.1:9/elsewhere" } : {}) });
         res.end(answer.body);
       });
     });
