@@ -4,13 +4,14 @@
 // transfer signed with the codec.
 //
 // Sequence numbers come from where the family's clients take them: GET /v1/accounts/{address} (beyond
-// the spec; aptos-core api/src/accounts.rs answers {sequence_number, authentication_key}) when the
-// target answers it 200 with a u64; else the sender's most recent transaction summaries (§4.3), which
-// on a long-lived node may have been pruned. This worker also remembers the next number after every
-// transaction it got accepted (summaries show committed ones only), and when the node still calls a
-// number stale it moves up one, a bounded number of times: a number picked further ahead would be
-// parked by the mempool, never committed. A number the suite cannot get right is its own bookkeeping,
-// not a verdict on the node: the check is skipped with the reason.
+// the spec; aptos-core api/src/accounts.rs answers AccountData {sequence_number: U64,
+// authentication_key}, api/types/src/account.rs) when the target answers it 200 with a u64; else the
+// sender's most recent transaction summaries (§4.3), which on a long-lived node may have been pruned.
+// This worker also remembers the next number after every transaction it got accepted (summaries show
+// committed ones only), and when the node still calls a number stale it moves up one, a bounded number
+// of times: a number picked further ahead would be parked by the mempool, never committed. A number
+// the suite cannot get right is its own bookkeeping, not a verdict on the node: the check is skipped
+// with the reason (unless the node's own GET /accounts/{address} named it).
 
 import {
   bytesEqual,
@@ -30,6 +31,7 @@ import {
   type TransactionPayloadInput,
 } from "../../src/codec/index.ts";
 import { CheckSkipped, type CheckContext, type HttpResponse } from "../../src/harness/index.ts";
+import { U64_MAX } from "./ledger-window.ts";
 
 /** A transfer of this many octas: small, so a run costs the fixtures accounts next to nothing. */
 export const TRANSFER_AMOUNT = 100n;
@@ -162,8 +164,6 @@ export async function lastCommittedSequenceNumber(t: CheckContext, setup: Submit
   }
   return last;
 }
-
-const U64_MAX = (1n << 64n) - 1n;
 
 /**
  * The account's sequence number (the next one it may use) from GET /accounts/{address}, when the

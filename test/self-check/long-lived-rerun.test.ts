@@ -45,9 +45,9 @@ async function prunePast(): Promise<void> {
 }
 
 /**
- * GET /v1/accounts/{address} as aptos-core answers it ({sequence_number, authentication_key}, api/src/
- * accounts.rs), from the node's own state (the number `told` makes of it), in front of a node that may
- * not have the endpoint.
+ * GET /v1/accounts/{address} as aptos-core answers it (AccountData {sequence_number,
+ * authentication_key}, api/types/src/account.rs, served by api/src/accounts.rs), from the node's own
+ * state (the number `told` makes of it), in front of a node that may not have the endpoint.
  */
 const accountEndpoint =
   (told: (sequenceNumber: bigint) => bigint): Alteration =>
