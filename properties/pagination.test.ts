@@ -11,7 +11,7 @@
 import { isDeepStrictEqual } from "node:util";
 import fc from "fast-check";
 import { describeEndpoint, type CheckContext, type HttpResponse } from "../src/harness/index.ts";
-import { law } from "./support/law.ts";
+import { law, undecided } from "./support/law.ts";
 import { currentWindow, ledgerState, PPM, versionAt, type LedgerWindow } from "./support/ledger-state.ts";
 
 /** Versions this close to the oldest may be pruned while a run is under way; windows start above them. */
@@ -108,24 +108,29 @@ async function page(t: CheckContext, address: string, query: Query): Promise<Pag
 }
 
 const describeQuery = (q: Query) => JSON.stringify(q);
+const PRUNED = undecided("a version of the window was pruned before the node answered (410)");
+const NO_SUMMARIES = undecided("every answer of the case was empty: no summary to judge");
 const list = (versions: readonly bigint[]) => (versions.length === 0 ? "(none)" : versions.join(", "));
 
 describeEndpoint("get_account_transaction_summaries", () => {
   law("4.3/summaries-order-law", { numRuns: 25 }, setup, () => windows(["start", "end", "both", "neither"]), async (t, c, account) => {
     const w = await currentWindow(t);
     const p = await page(t, account.address, queryOf(c, w, account));
-    if (p === undefined) return;
+    if (p === undefined) return PRUNED;
     const ascending = p.versions.every((v, i) => i === 0 || v > (p.versions[i - 1] as bigint));
     t.expect(ascending, "versions in strictly ascending order (§4.3 \"always in ascending order of version\")", p.res, list(p.versions));
     if (c.limit !== null) t.expect(p.versions.length <= c.limit, `at most limit=${c.limit} summaries (§4.3)`, p.res, `${p.versions.length} summaries`);
+    return p.versions.length < 2 ? undecided(`the window held ${p.versions.length} summaries: no order to see`) : undefined;
   });
 
   law("4.3/summaries-window-law", { numRuns: 25 }, setup, () => windows(["start", "end", "both", "neither"]), async (t, c, account) => {
     const w = await currentWindow(t);
     const q = queryOf(c, w, account);
     const p = await page(t, account.address, q);
-    if (p === undefined) return;
+    if (p === undefined) return PRUNED;
     const at = p.ledgerVersion ?? w.latest;
+    // Summaries any answer of this run held: a run where every answer was empty shows nothing.
+    let seen = p.items.length;
 
     if (q.start_version !== undefined) {
       const s = BigInt(q.start_version);
@@ -138,6 +143,7 @@ describeEndpoint("get_account_transaction_summaries", () => {
           : first > s
             ? await page(t, account.address, { end_version: (first - 1n).toString(), limit: 1 })
             : undefined;
+      seen += probe?.items.length ?? 0;
       const skipped = probe?.versions.filter((v) => v >= s && v <= at && (first === undefined || v < first)) ?? [];
       t.expect(
         skipped.length === 0,
@@ -155,6 +161,7 @@ describeEndpoint("get_account_transaction_summaries", () => {
     if (c.mode === "both") {
       // end_version is "used when start_version is absent": with start_version the answer is start_version's alone.
       const alone = await page(t, account.address, { start_version: q.start_version, ...(q.limit === undefined ? {} : { limit: q.limit }) });
+      seen += alone?.items.length ?? 0;
       if (alone !== undefined && alone.ledgerVersion !== undefined && p.ledgerVersion !== undefined && alone.ledgerVersion >= p.ledgerVersion) {
         // Later commits can only add summaries after the earlier answer's last one.
         const prefix = p.items.every((item, i) => isDeepStrictEqual(item, alone.items[i]));
@@ -171,6 +178,7 @@ describeEndpoint("get_account_transaction_summaries", () => {
       // The most recent: none of the account's summaries after the last one returned, up to this answer's ledger version.
       const last = p.versions[p.versions.length - 1];
       const probe = await page(t, account.address, { start_version: (last === undefined ? w.oldest : last + 1n).toString(), limit: 1 });
+      seen += probe?.items.length ?? 0;
       const newer = probe?.versions.filter((v) => v <= at && (last === undefined || v > last)) ?? [];
       t.expect(
         newer.length === 0,
@@ -179,6 +187,7 @@ describeEndpoint("get_account_transaction_summaries", () => {
         `later ${list(newer)}; the default window answered ${list(p.versions)}`,
       );
     }
+    return seen === 0 ? NO_SUMMARIES : undefined;
   });
 
   law("4.3/summaries-end-window-law", { numRuns: 15 }, setup, () => windows(["end"]), async (t, c, account) => {
@@ -186,9 +195,10 @@ describeEndpoint("get_account_transaction_summaries", () => {
     const q = queryOf(c, w, account);
     const e = BigInt(q.end_version as string);
     const p = await page(t, account.address, q);
-    if (p === undefined) return;
+    if (p === undefined) return PRUNED;
     const last = p.versions[p.versions.length - 1];
     const probe = await page(t, account.address, { start_version: (last === undefined ? w.oldest : last + 1n).toString(), limit: 1 });
+    if (p.items.length === 0 && (probe?.items.length ?? 0) === 0) return NO_SUMMARIES;
     const skipped = probe?.versions.filter((v) => v <= e && (last === undefined || v > last)) ?? [];
     t.expect(
       skipped.length === 0,
@@ -205,7 +215,7 @@ describeEndpoint("get_account_transaction_summaries", () => {
     for (let attempt = 0; attempt < 3; attempt++) {
       const first = await page(t, account.address, q);
       const second = await page(t, account.address, q);
-      if (first === undefined || second === undefined) return;
+      if (first === undefined || second === undefined) return PRUNED;
       if (first.ledgerVersion === undefined || first.ledgerVersion !== second.ledgerVersion) continue;
       t.expect(
         isDeepStrictEqual(first.items, second.items),
@@ -213,7 +223,8 @@ describeEndpoint("get_account_transaction_summaries", () => {
         second.res,
         `first ${list(first.versions)}, then ${list(second.versions)}`,
       );
-      return;
+      return first.items.length === 0 ? NO_SUMMARIES : undefined;
     }
+    return undecided(`no two answers at the same ${t.headerName("LEDGER-VERSION")} in 3 tries`);
   });
 });

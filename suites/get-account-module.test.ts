@@ -86,7 +86,9 @@ describeEndpoint("get_account_module", () => {
     // Half a window away from the pruning edge: the pruner does not reach it between two requests.
     const res = await t.request({ path: modulePath(m), query: { ledger_version: versionAt(window, 1n, 2n) } });
     t.expectStatus(res, 200, 404);
+    // A 404 says the module did not exist yet at that version; never that the version itself is unknown.
     if (res.status === 200) t.expectBodyMatchesSchema(res);
+    else t.expect((res.json as { error_code?: unknown } | undefined)?.error_code !== "version_not_found", `version ${versionAt(window, 1n, 2n)}, inside the window, not reported as version_not_found`, res);
   });
 
   check("4.4/module-at-ledger-version", { variant: "before and at a known publication (fixture history.modulePublished)" }, async (t) => {

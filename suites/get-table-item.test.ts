@@ -8,19 +8,10 @@
 // The present key comes from the `table` fixture; versions come from the ledger headers of the node's
 // own answers. Every response is also checked by the harness against the observed-status contract.
 
-import {
-  bytesEqual,
-  CodecError,
-  decodeMoveValue,
-  encodeMoveValue,
-  parseAddress,
-  parseTypeTag,
-  sha3_256,
-  toHex,
-  type TypeTag,
-} from "../src/codec/index.ts";
+import { bytesEqual, decodeMoveValue, encodeMoveValue, sha3_256, toHex, type TypeTag } from "../src/codec/index.ts";
 import { check, CheckNotApplicable, describeEndpoint, type CheckContext, type HttpResponse, type TableFixture } from "../src/harness/index.ts";
 import { knownChange } from "./support/known-history.ts";
+import { expectValueOf, fixtureType, FRAMEWORK, selfDescribing } from "./support/table-values.ts";
 import { ledgerWindow, U64_MAX, versionAt } from "./support/ledger-window.ts";
 
 /** A handle no table has: 32 bytes derived from a label, so failures replay exactly. */
@@ -54,53 +45,6 @@ async function currentWindow(t: CheckContext, table: TableFixture) {
   const res = await readItem(t, table);
   t.expectStatus(res, 200);
   return ledgerWindow(t, res);
-}
-
-/** The fixture's value_type, parsed; a fixture the codec cannot parse makes the check not applicable. */
-function fixtureType(text: string, member: string): TypeTag {
-  try {
-    return parseTypeTag(text);
-  } catch (e) {
-    if (e instanceof CodecError) throw new CheckNotApplicable(`fixture table.${member} ${JSON.stringify(text)} is not a type tag: ${e.message}`);
-    throw e;
-  }
-}
-
-const FRAMEWORK = parseAddress("0x1");
-
-/** Whether the codec can encode values of `tag` without the layout of a user struct. */
-function selfDescribing(tag: TypeTag): boolean {
-  switch (tag.$kind) {
-    case "Signer":
-      return false;
-    case "Vector":
-      return selfDescribing(tag.Vector);
-    case "Struct": {
-      const s = tag.Struct;
-      if (!bytesEqual(s.address, FRAMEWORK)) return false;
-      if (s.module === "string" && s.name === "String") return true;
-      if (s.module === "object" && s.name === "Object") return true;
-      return s.module === "option" && s.name === "Option" && s.type_args.every(selfDescribing);
-    }
-    default:
-      return true;
-  }
-}
-
-/** The JSON body must be a value of `valueType`: it encodes as that type (or, for a user struct, is not null). */
-function expectValueOf(t: CheckContext, valueType: string, value: unknown, res: HttpResponse): void {
-  const tag = fixtureType(valueType, "valueType");
-  if (!selfDescribing(tag)) {
-    t.expect(value !== undefined && value !== null, `a JSON value of ${valueType}`, res);
-    return;
-  }
-  let problem: string | undefined;
-  try {
-    encodeMoveValue(tag, value);
-  } catch (e) {
-    problem = (e as Error).message;
-  }
-  t.expect(problem === undefined, `the JSON body is a value of ${valueType} (its JSON form, docs/architecture.md)`, res, problem);
 }
 
 /** A key of `keyType` that no table is likely to hold; undefined when the suite cannot make one. */

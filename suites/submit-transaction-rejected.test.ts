@@ -13,10 +13,13 @@ import { check, describeEndpoint } from "../src/harness/index.ts";
 import {
   buildTransfer,
   committedSequenceNumber,
+  expectRefusedForFlaw,
+  isSequenceConflict,
   nextSequenceNumber,
   noteIfAccepted,
   pastExpiration,
   send,
+  staleBookkeeping,
   submitSetup,
   withTamperedSignature,
   type SubmitFormat,
@@ -37,9 +40,7 @@ describeEndpoint("submit_transaction", () => {
       t.needsFixture("accounts");
       const setup = await submitSetup(t, "rejected");
       const tx = withTamperedSignature(setup, buildTransfer(setup, { sequenceNumber: await nextSequenceNumber(t, setup) }));
-      const res = await send(t, tx, format);
-      noteIfAccepted(setup, tx, res);
-      t.expectStatus(res, 400);
+      expectRefusedForFlaw(t, setup, tx, await send(t, tx, format), "its tampered signature");
     });
   }
 
@@ -50,6 +51,7 @@ describeEndpoint("submit_transaction", () => {
     const tx = withTamperedSignature(setup, buildTransfer(setup, { sequenceNumber: await nextSequenceNumber(t, setup) }));
     const res = await send(t, tx, "bcs");
     noteIfAccepted(setup, tx, res);
+    if (isSequenceConflict(res)) staleBookkeeping(setup, tx, res, "the refusal says nothing about its tampered signature");
     t.expectError(res, 400, "vm_error");
     t.expectEqual((res.json as { vm_error_code?: unknown }).vm_error_code, 1, "vm_error_code (INVALID_SIGNATURE)", res);
   });
@@ -92,9 +94,7 @@ describeEndpoint("submit_transaction", () => {
     const setup = await submitSetup(t, "rejected");
     const chainId = (setup.chainId + 1) % 256;
     const tx = buildTransfer(setup, { sequenceNumber: await nextSequenceNumber(t, setup), chainId });
-    const res = await send(t, tx, "bcs");
-    noteIfAccepted(setup, tx, res);
-    t.expectStatus(res, 400);
+    expectRefusedForFlaw(t, setup, tx, await send(t, tx, "bcs"), `its chain id ${chainId}`);
   });
 
   for (const { format, variant } of FORMATS) {
@@ -103,9 +103,7 @@ describeEndpoint("submit_transaction", () => {
       t.needsFixture("accounts");
       const setup = await submitSetup(t, "rejected");
       const tx = buildTransfer(setup, { sequenceNumber: await nextSequenceNumber(t, setup), expirationTimestampSecs: pastExpiration(setup) });
-      const res = await send(t, tx, format);
-      noteIfAccepted(setup, tx, res);
-      t.expectStatus(res, 400);
+      expectRefusedForFlaw(t, setup, tx, await send(t, tx, format), "its past expiration");
     });
   }
 
@@ -116,9 +114,7 @@ describeEndpoint("submit_transaction", () => {
       const setup = await submitSetup(t, "rejected");
       const tx = buildTransfer(setup, { sequenceNumber: await nextSequenceNumber(t, setup), payload: { ModuleBundle: { dummy_value: 0n } } });
       if (format === "json") t.expectEqual((tx.json.payload as { type?: unknown }).type, "module_bundle_payload", "the payload tag the suite sends");
-      const res = await send(t, tx, format);
-      noteIfAccepted(setup, tx, res);
-      t.expectStatus(res, 400);
+      expectRefusedForFlaw(t, setup, tx, await send(t, tx, format), "its module bundle payload");
     });
   }
 
@@ -134,8 +130,7 @@ describeEndpoint("submit_transaction", () => {
       const tx = buildTransfer(setup, { sequenceNumber: await nextSequenceNumber(t, setup) });
       const body = format === "bcs" ? tx.bytes : JSON.stringify(tx.json);
       const res = await t.request({ method: "POST", path: "/transactions", body, contentType });
-      noteIfAccepted(setup, tx, res);
-      t.expectStatus(res, 400);
+      expectRefusedForFlaw(t, setup, tx, res, `its Content-Type ${contentType}`);
     });
   }
 
@@ -158,6 +153,7 @@ describeEndpoint("submit_transaction", () => {
     for (const { what, body } of mutations) {
       const res = await t.request({ method: "POST", path: "/transactions", json: body });
       noteIfAccepted(setup, tx, res);
+      if (isSequenceConflict(res)) staleBookkeeping(setup, tx, res, `the refusal says nothing about its ${what}`);
       t.expect(res.status === 400, `status 400 for a submission with ${what}`, res, `status ${res.status}`);
     }
   });
@@ -168,7 +164,6 @@ describeEndpoint("submit_transaction", () => {
     const setup = await submitSetup(t, "rejected");
     const tx = buildTransfer(setup, { sequenceNumber: await nextSequenceNumber(t, setup) });
     const res = await t.request({ method: "POST", path: "/transactions", bcs: new Uint8Array([...tx.bytes, 0]) });
-    noteIfAccepted(setup, tx, res);
-    t.expectStatus(res, 400);
+    expectRefusedForFlaw(t, setup, tx, res, "the byte after it");
   });
 });

@@ -1,10 +1,17 @@
-// What the §4.8 suites need to build and send real transactions: the sender's next sequence number
-// (from its transaction summaries, §4.3: the interface has no account endpoint), the chain id (from the
-// §2.7 header), the gas unit price (§4.6), the parameter types of 0x1::aptos_account::transfer (from its
-// ABI, §4.4: the JSON form of the arguments needs them), and a transfer signed with the codec.
+// What the §4.8 suites need to build and send real transactions: the sender's next sequence number,
+// the chain id (from the §2.7 header), the gas unit price (§4.6), the parameter types of
+// 0x1::aptos_account::transfer (from its ABI, §4.4: the JSON form of the arguments needs them), and a
+// transfer signed with the codec.
 //
-// Sequence numbers: summaries show committed transactions only, so this worker remembers the next
-// number after every transaction it got accepted; a pending one is never reused with another payload.
+// Sequence numbers come from where the family's clients take them: GET /v1/accounts/{address} (beyond
+// the spec; aptos-core api/src/accounts.rs answers AccountData {sequence_number: U64,
+// authentication_key}, api/types/src/account.rs) when the target answers it 200 with a u64; else the
+// sender's most recent transaction summaries (§4.3), which on a long-lived node may have been pruned.
+// This worker also remembers the next number after every transaction it got accepted (summaries show
+// committed ones only), and when the node still calls a number stale it moves up one, a bounded number
+// of times: a number picked further ahead would be parked by the mempool, never committed. A number
+// the suite cannot get right is its own bookkeeping, not a verdict on the node: the check is skipped
+// with the reason (unless the node's own GET /accounts/{address} named it).
 
 import {
   bytesEqual,
@@ -24,6 +31,7 @@ import {
   type TransactionPayloadInput,
 } from "../../src/codec/index.ts";
 import { CheckSkipped, type CheckContext, type HttpResponse } from "../../src/harness/index.ts";
+import { U64_MAX } from "./ledger-window.ts";
 import { sequenceNumberOf } from "./replay-protector.ts";
 
 /** A transfer of this many octas: small, so a run costs the fixtures accounts next to nothing. */
@@ -159,12 +167,35 @@ export async function lastCommittedSequenceNumber(t: CheckContext, setup: Submit
   return last;
 }
 
-/** The sender's next sequence number: after its last committed transaction (0 without one), or after what this worker got accepted. */
+/**
+ * The account's sequence number (the next one it may use) from GET /accounts/{address}, when the
+ * target offers that endpoint (beyond the spec) and answers 200 with a u64 sequence_number; else undefined.
+ */
+export async function accountSequenceNumber(t: CheckContext, setup: SubmitSetup): Promise<bigint | undefined> {
+  const res = await t.request({ path: `/accounts/${setup.senderAddress}` });
+  const seq = (res.json as { sequence_number?: unknown } | undefined)?.sequence_number;
+  if (res.status !== 200 || typeof seq !== "string" || !/^[0-9]{1,20}$/.test(seq) || BigInt(seq) > U64_MAX) return undefined;
+  return BigInt(seq);
+}
+
+/**
+ * The sender's next sequence number: the account's (GET /accounts/{address}), else after its last
+ * committed transaction in its summaries (0 without one); or after what this worker got accepted, if higher.
+ */
 export async function nextSequenceNumber(t: CheckContext, setup: SubmitSetup): Promise<bigint> {
-  const last = await lastCommittedSequenceNumber(t, setup);
-  const committedNext = last === undefined ? 0n : last + 1n;
+  return (await nextSequence(t, setup)).next;
+}
+
+/** nextSequenceNumber, and whether the node itself gave the account's number (GET /accounts/{address}). */
+async function nextSequence(t: CheckContext, setup: SubmitSetup): Promise<{ next: bigint; fromAccount: boolean }> {
+  const account = await accountSequenceNumber(t, setup);
+  let committedNext = account;
+  if (committedNext === undefined) {
+    const last = await lastCommittedSequenceNumber(t, setup);
+    committedNext = last === undefined ? 0n : last + 1n;
+  }
   const known = nextKnown.get(setup.senderAddress) ?? 0n;
-  return committedNext > known ? committedNext : known;
+  return { next: committedNext > known ? committedNext : known, fromAccount: account !== undefined };
 }
 
 /** Records that `sequenceNumber` is taken (its transaction was accepted, or is pending elsewhere). */
@@ -253,6 +284,16 @@ export function noteIfAccepted(setup: SubmitSetup, tx: BuiltTransaction, res: Ht
   if (res.status >= 200 && res.status < 300) markSequenceNumberUsed(setup, tx.sequenceNumber);
 }
 
+/**
+ * A transaction with one flaw must be refused with 400. A refusal of its sequence number instead says
+ * nothing about the flaw (the suite's number was out of date): then the check ends skipped.
+ */
+export function expectRefusedForFlaw(t: CheckContext, setup: SubmitSetup, tx: BuiltTransaction, res: HttpResponse, flaw: string): void {
+  noteIfAccepted(setup, tx, res);
+  if (isSequenceConflict(res)) staleBookkeeping(setup, tx, res, `the refusal says nothing about ${flaw}`);
+  t.expectStatus(res, 400);
+}
+
 /** Whether a 400 says the sequence number is taken (committed or pending): a race, not a verdict on the transaction. */
 export function isSequenceConflict(res: HttpResponse): boolean {
   if (res.status !== 400) return false;
@@ -266,10 +307,22 @@ export function isSequenceConflict(res: HttpResponse): boolean {
 
 const ATTEMPTS = 3;
 
+/** Ends the check skipped: the node refused the suite's sequence number, which says nothing about the requirement. */
+export function staleBookkeeping(setup: SubmitSetup, tx: BuiltTransaction, res: HttpResponse, what: string): never {
+  const body = res.json as { error_code?: unknown; vm_error_code?: unknown } | undefined;
+  throw new CheckSkipped(
+    `${what}: the node refused sequence number ${tx.sequenceNumber} of ${setup.senderAddress} as taken (400 ${String(body?.error_code)}` +
+      `${body?.vm_error_code === undefined || body.vm_error_code === null ? "" : ` ${String(body.vm_error_code)}`}): the suite's number was out of date ` +
+      "(it reads GET /accounts/{address}, beyond the spec, else the account's summaries, which a long-lived node may have pruned)",
+  );
+}
+
 /**
  * Builds a valid transfer at the sender's next sequence number and sends it; when the node says the
- * number is taken (another worker's transaction, pending or just committed), moves on to the next one,
- * at most three times. Returns the last attempt. A 2xx marks the number used.
+ * number is taken (another worker's transaction, pending or just committed, or history the summaries
+ * no longer show), moves on to the next one, at most three times, and then ends the check skipped,
+ * unless the numbers came from the node's own GET /accounts/{address}. Returns the accepted attempt,
+ * or the last one refused. A 2xx marks the number used.
  */
 export async function submitValidTransfer(
   t: CheckContext,
@@ -278,8 +331,11 @@ export async function submitValidTransfer(
   accept: "json" | "bcs" = "json",
 ): Promise<{ res: HttpResponse; tx: BuiltTransaction }> {
   let last: { res: HttpResponse; tx: BuiltTransaction } | undefined;
+  let fromAccount = false;
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const sequenceNumber = await nextSequenceNumber(t, setup);
+    const next = await nextSequence(t, setup);
+    const sequenceNumber = next.next;
+    fromAccount = next.fromAccount;
     const tx = buildTransfer(setup, { sequenceNumber });
     const res = await send(t, tx, format, accept);
     last = { res, tx };
@@ -290,7 +346,11 @@ export async function submitValidTransfer(
     if (!isSequenceConflict(res)) return last;
     markSequenceNumberUsed(setup, sequenceNumber);
   }
-  return last as { res: HttpResponse; tx: BuiltTransaction };
+  // The node named the account's number itself and still refuses it and the next ones: its own
+  // contradiction, evidence about the node (the check judges the refusal). Otherwise the suite's guess.
+  if (fromAccount) return last as { res: HttpResponse; tx: BuiltTransaction };
+  const { res, tx } = last as { res: HttpResponse; tx: BuiltTransaction };
+  return staleBookkeeping(setup, tx, res, `a valid transfer could not be submitted after ${ATTEMPTS} sequence numbers`);
 }
 
 /** The ledger version a response reports (X-NODE-LEDGER-VERSION), if any. */
@@ -324,7 +384,9 @@ export async function waitForCommit(
  * commit itself is 4.8/accepted-transaction-committed's concern).
  */
 export async function committedSequenceNumber(t: CheckContext, setup: SubmitSetup): Promise<bigint> {
-  const last = await lastCommittedSequenceNumber(t, setup);
+  const account = await accountSequenceNumber(t, setup);
+  if (account !== undefined && account > 0n) return account - 1n;
+  const last = account === undefined ? await lastCommittedSequenceNumber(t, setup) : undefined;
   if (last !== undefined) return last;
   const { res, tx } = await submitValidTransfer(t, setup, "bcs");
   t.expect(res.status >= 200 && res.status < 300, "a valid transfer accepted (to get a committed sequence number)", res);

@@ -25,6 +25,16 @@ describe.concurrent("4.2 table item properties against law-breaking nodes", () =
     expectCaught(await run(onItem(404, (a) => errorAnswer(a, 500, "internal_error")), id), id);
   }, 120_000);
 
+  it("the key law catches a node that answers 404 for the fixture's key, which is present", async () => {
+    const id = "4.2/table-key-law";
+    expectCaught(await run(onItem(200, (a) => errorAnswer(a, 404, "table_item_not_found")), id), id);
+  }, 120_000);
+
+  it("the key law catches a node that answers 200 {} for a key with no item", async () => {
+    const id = "4.2/table-key-law";
+    expectCaught(await run(onItem(404, (a) => withJson(a, {}, 200)), id), id);
+  }, 120_000);
+
   it("the wrong-key law catches a node that answers a key of the wrong type with 404", async () => {
     const id = "4.2/table-wrong-key-law";
     expectCaught(await run(onItem(400, (a) => errorAnswer(a, 404, "table_item_not_found")), id), id);

@@ -18,6 +18,8 @@ import { registerTransactionRoutes } from "./routes/transactions.ts";
 import type { SpecDocument } from "./spec-document.ts";
 
 export const DEFAULT_BODY_LIMIT = 8 * 1024 * 1024;
+/** How much of an oversized body the node reads and discards after its 413, and for how long, before it closes the connection. */
+export const OVERSIZED_DISCARD_LIMIT = { bytes: 64 * 1024 * 1024, ms: 10_000 } as const;
 
 /** /v1/spec, /v1/spec.yaml, /v1/spec.json and the spec page's assets. */
 function isSpecPage(request: FastifyRequest): boolean {
@@ -36,6 +38,27 @@ export interface HttpOptions {
   readonly onInternalError?: (error: unknown, request: FastifyRequest) => void;
   /** Named faults (src/node/faults/) switched on: they wrap the engine and add hooks. */
   readonly faults?: ActiveFaults;
+}
+
+/**
+ * The 413 goes out at once, but the connection stays open while the rest of the body arrives, read and
+ * thrown away (up to OVERSIZED_DISCARD_LIMIT, then it is closed). Closing at once, as fastify
+ * does, makes the kernel reset the connection over the unread bytes, and a client still writing its
+ * body (Node.js `http` always, undici often) loses the answer to EPIPE or ECONNRESET.
+ */
+function discardRestOfBody(request: FastifyRequest, reply: FastifyReply): void {
+  const raw = request.raw;
+  if (raw.complete) return;
+  reply.removeHeader("connection");
+  const giveUp = setTimeout(() => raw.socket.destroy(), OVERSIZED_DISCARD_LIMIT.ms).unref();
+  raw.once("end", () => clearTimeout(giveUp));
+  raw.once("close", () => clearTimeout(giveUp));
+  let discarded = 0;
+  raw.on("data", (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded > OVERSIZED_DISCARD_LIMIT.bytes) raw.socket.destroy();
+  });
+  raw.resume();
 }
 
 export function buildApp(options: HttpOptions): FastifyInstance {
@@ -99,6 +122,7 @@ export function buildApp(options: HttpOptions): FastifyInstance {
   app.setErrorHandler((error, request, reply) => {
     const errorReply = toErrorReply(error, profile);
     if (errorReply.status >= 500 && errorReply.body.error_code === "internal_error") onInternalError(error, request);
+    if (errorReply.status === 413) discardRestOfBody(request, reply);
     sendError(request, reply, errorReply);
   });
 

@@ -1,0 +1,100 @@
+// No pass without evidence: the whole conformance command, run as a node team runs it (with the
+// reference node's fixtures, so that every fixture-bound check runs too), against servers that answer
+// every request the same way (200 {}, 404 with and without the error object, a 302). Such a server conforms to almost nothing, so almost every requirement
+// must end failed, warned, skipped or not applicable. The few that pass are listed here, each with why
+// its text is truly satisfied by that one answer; any other pass is a check that passes without
+// evidence (a branch that returns without asserting, a loop that ran zero times, a vacuous property).
+
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startNode } from "../../src/node/index.ts";
+import { httpServer, type Running } from "../harness/servers.ts";
+import { conformance, fixturesFile, removeScratch } from "../properties/support/conformance-run.ts";
+
+interface HostileAnswer {
+  readonly name: string;
+  readonly status: number;
+  readonly contentType: string;
+  readonly body: string;
+  /** The requirements that may pass, and why that answer satisfies each one's text. */
+  readonly passes: Readonly<Record<string, string>>;
+}
+
+const ERROR_OBJECT = JSON.stringify({ message: "not found", error_code: "resource_not_found" });
+
+const ANSWERS: readonly HostileAnswer[] = [
+  {
+    name: "200 {} (application/json) to everything",
+    status: 200,
+    contentType: "application/json",
+    body: "{}",
+    passes: {
+      "4/bcs-body-labelled": "a 200 body labelled application/json is JSON, and nothing else is served: every body is labelled as what it is",
+      "4.7/healthy-without-duration":
+        'without duration_secs the answer is 200 with "the health success object: it is an object; its members are not shown" (§2.6), which {} is',
+    },
+  },
+  {
+    name: "404 with a JSON error object to everything",
+    status: 404,
+    contentType: "application/json",
+    body: ERROR_OBJECT,
+    passes: {
+      "2.6/error-object": "every error is the JSON error object {message, error_code}",
+      "7.2/error-code-known": "resource_not_found is one of the §7.2 values",
+      "2.7/no-cursor-on-error": "no answer carries a cursor header",
+      "4.2/missing-item-not-found": "a key with no item is answered 404 (the present key's 200 is 4.2/item-found's, which fails)",
+      "4.4/missing-module-not-found": "a missing module is answered 404 (a present one's 200 is 4.4/module-record's, which fails)",
+      "4.8/oversized-body-refused": "a 9 MiB body is refused with a client error; that it is 413 is 4.8/oversized-body-413's, which fails",
+    },
+  },
+  {
+    name: "404 with a plain-text body to everything",
+    status: 404,
+    contentType: "text/plain",
+    body: "Not Found",
+    passes: {
+      "2.7/no-cursor-on-error": "no answer carries a cursor header",
+      "4.2/missing-item-not-found": "a key with no item is answered 404 (the error object's form is 2.6/error-object's, which fails)",
+      "4.4/missing-module-not-found": "a missing module is answered 404 (the error object's form is 2.6/error-object's, which fails)",
+      "4.8/oversized-body-refused": "a 9 MiB body is refused with a client error; that it is 413 is 4.8/oversized-body-413's, which fails",
+    },
+  },
+  {
+    // Not followed by the suite: a redirect is no answer about the interface (4.8/oversized-body-refused passed on one).
+    name: "302 (a redirect elsewhere) to everything",
+    status: 302,
+    contentType: "text/plain",
+    body: "",
+    passes: {},
+  },
+];
+
+let fixtures: string;
+beforeAll(async () => {
+  const node = await startNode({ onInternalError: () => undefined });
+  fixtures = fixturesFile(node.fixtures);
+  await node.close();
+}, 60_000);
+afterAll(() => removeScratch());
+
+describe("against a server that answers every request the same way", () => {
+  describe.each(ANSWERS)("$name", (answer) => {
+    let server: Running;
+    beforeAll(async () => {
+      server = await httpServer((_req, res) => {
+        res.writeHead(answer.status, { "content-type": answer.contentType, ...(answer.status === 302 ? { location: "http://127.0.0.1:9/elsewhere" } : {}) });
+        res.end(answer.body);
+      });
+    });
+    afterAll(() => server.close());
+
+    it("exits 1 and passes only the requirements that answer satisfies", async () => {
+      const run = await conformance(["--target", `${server.origin}/v1`, "--fixtures", fixtures], { timeoutMs: 240_000 });
+      const context = `exit ${run.code}\n${run.stdout.slice(-3000)}\n${run.stderr.slice(-2000)}`;
+      expect(run.summary, `no summary.json\n${context}`).toBeDefined();
+      expect(run.code, context).toBe(1);
+      const passed = (run.summary?.requirements ?? []).filter((r) => r.status === "passed").map((r) => r.id);
+      expect(passed.sort(), `requirements passed against ${answer.name}`).toEqual(Object.keys(answer.passes).sort());
+    }, 300_000);
+  });
+});
