@@ -11,8 +11,8 @@ import { isDeepStrictEqual } from "node:util";
 import fc from "fast-check";
 import { CheckNotApplicable, describeEndpoint, type CheckContext, type HttpResponse } from "../src/harness/index.ts";
 import { law, undecided, type Undecided } from "./support/law.ts";
-import { currentWindow } from "./support/ledger-state.ts";
-import { moduleAccountOf } from "./support/versioned-reads.ts";
+import { moduleAccount } from "../suites/support/account-modules.ts";
+import { currentWindow } from "../suites/support/ledger-window.ts";
 
 /** A default-size walk longer than this is not a listing the suite can check. */
 const MAX_FULL_PAGES = 100;
@@ -83,7 +83,7 @@ interface Pinned {
   full: Walk;
 }
 
-async function pin(t: CheckContext, address = moduleAccountOf(t)): Promise<Pinned> {
+async function pin(t: CheckContext, address = moduleAccount(t)): Promise<Pinned> {
   const version = (await currentWindow(t)).latest;
   const full = await fullListing(t, address, version);
   // An empty listing walks to the same nothing at every limit: it shows no pagination.
@@ -164,7 +164,7 @@ describeEndpoint("get_account_modules", () => {
     { weight: 1, arbitrary: fc.constant("0x") },
   );
 
-  law("4.5/cursor-malformed-law", { numRuns: 20 }, async (t) => moduleAccountOf(t), () => malformed, async (t, start, address) => {
+  law("4.5/cursor-malformed-law", { numRuns: 20 }, async (t) => moduleAccount(t), () => malformed, async (t, start, address) => {
     const res = await t.request({ path: `/accounts/${address}/modules`, query: { start, limit: 1 } });
     t.expect(res.status === 400, `400: start ${JSON.stringify(start)} is not hex, so it cannot be a cursor (§2.1)`, res);
   });
@@ -203,7 +203,7 @@ describeEndpoint("get_account_modules", () => {
     "4.5/cursor-unissued-law",
     { numRuns: 20 },
     async (t): Promise<Issued> => {
-      const address = moduleAccountOf(t);
+      const address = moduleAccount(t);
       const version = (await currentWindow(t)).latest;
       const walked = await walk(t, address, version, 1, MAX_ISSUED_PAGES);
       const cursors = walked.pages.map((p) => p.cursor).filter((c): c is string => c !== undefined);

@@ -11,10 +11,11 @@
 import { isDeepStrictEqual } from "node:util";
 import fc from "fast-check";
 import { formatAddress, parseAddress } from "../src/codec/index.ts";
-import { type CheckContext, type HttpResponse, type RequestSpec } from "../src/harness/index.ts";
+import { errorCodeOf, type CheckContext, type HttpResponse, type RequestSpec } from "../src/harness/index.ts";
 import { law, undecided } from "./support/law.ts";
-import { currentWindow } from "./support/ledger-state.ts";
-import { errorCodeOf, moduleAccountOf, versionedReads, type VersionedRead } from "./support/versioned-reads.ts";
+import { moduleAccount } from "../suites/support/account-modules.ts";
+import { currentWindow } from "../suites/support/ledger-window.ts";
+import { versionedReads, type VersionedRead } from "../suites/support/versioned-reads.ts";
 
 const decimal = (minLength: number, maxLength: number) => fc.string({ unit: fc.constantFrom(..."0123456789"), minLength, maxLength });
 /** Letters that are no hex digit and no exponent, so that no lenient number parser can read the value. */
@@ -86,14 +87,14 @@ function pathForm(full: string, c: AddressCase): string {
 
 async function addressReads(t: CheckContext): Promise<AddressReads> {
   const f = t.fixtures;
-  const candidates = ["0x1", moduleAccountOf(t), f.transactionsAccount, ...(f.accounts ?? []).map((a) => a.address)];
+  const candidates = ["0x1", moduleAccount(t), f.transactionsAccount, ...(f.accounts ?? []).map((a) => a.address)];
   const known = [...new Set(candidates.filter((a): a is string => a !== undefined).map(digits64))];
   const name = f.moduleName ?? (await firstModuleName(t));
   return { known, moduleName: name };
 }
 
 async function firstModuleName(t: CheckContext): Promise<string> {
-  const res = await t.request({ path: `/accounts/${moduleAccountOf(t)}/modules`, query: { limit: 1 } });
+  const res = await t.request({ path: `/accounts/${moduleAccount(t)}/modules`, query: { limit: 1 } });
   const first = Array.isArray(res.json) ? (res.json[0] as { abi?: { name?: unknown } } | undefined) : undefined;
   // Any identifier will do without one: both forms must then get the same 404.
   return typeof first?.abi?.name === "string" ? first.abi.name : "coin";
@@ -110,10 +111,10 @@ function sameAnswer(a: HttpResponse, b: HttpResponse): boolean {
   if (a.status !== b.status) return false;
   if (a.status >= 200 && a.status < 300) return isDeepStrictEqual(a.json, b.json) && a.json !== undefined;
   // Error messages are for people and may echo the path as written; the code is the answer.
-  return errorCodeOf(a.json) === errorCodeOf(b.json);
+  return errorCodeOf(a) === errorCodeOf(b);
 }
 
-const shown = (res: HttpResponse) => `${res.status}${errorCodeOf(res.json) === undefined ? "" : ` ${errorCodeOf(res.json)}`}: ${res.text.slice(0, 200)}`;
+const shown = (res: HttpResponse) => `${res.status}${errorCodeOf(res) === undefined ? "" : ` ${errorCodeOf(res)}`}: ${res.text.slice(0, 200)}`;
 
 law("2.1/address-forms-law", { numRuns: 25 }, addressReads, () => addressCases, async (t, c, reads) => {
   const version = (await currentWindow(t)).latest;
@@ -150,7 +151,7 @@ async function u64Targets(t: CheckContext): Promise<BadValueTarget[]> {
 
 async function limitTargets(t: CheckContext): Promise<BadValueTarget[]> {
   const account = t.fixtures.transactionsAccount ?? "0x1";
-  const modules = moduleAccountOf(t);
+  const modules = moduleAccount(t);
   return [
     { name: "limit of the transaction summaries (§4.3)", request: (v: string) => ({ path: `/accounts/${account}/transaction_summaries`, query: { limit: v } }) },
     { name: "limit of the module listing (§4.5)", request: (v: string) => ({ path: `/accounts/${modules}/modules`, query: { limit: v } }) },

@@ -18,9 +18,9 @@
 // more), where a node's rule shows, and otherwise absolute: small, or up to 10^9 s, or absent.
 
 import fc from "fast-check";
-import { CLOCK_TOLERANCE_FLAG, describeEndpoint, type CheckContext, type HttpResponse } from "../src/harness/index.ts";
+import { CLOCK_TOLERANCE_FLAG, describeEndpoint, errorCodeOf, type CheckContext, type HttpResponse } from "../src/harness/index.ts";
 import { law, undecided } from "./support/law.ts";
-import { currentWindow, ledgerState } from "./support/ledger-state.ts";
+import { currentWindow } from "../suites/support/ledger-window.ts";
 
 type Threshold =
   | { readonly kind: "absent" }
@@ -84,7 +84,7 @@ async function judgedHealth(t: CheckContext, threshold: Threshold, run: HealthRu
   const res = await t.request({ path: "/-/healthy", query: durationSecs === undefined ? {} : { duration_secs: durationSecs.toString() } });
   // Date.now() counts whole milliseconds: the answer came back before the next one.
   const receivedMs = Date.now() + 1;
-  const own = ledgerState(t, res).timestampUsec;
+  const own = t.ledgerState(res).timestampUsec;
   const previous = run.newestLedgerUsec;
   remember(run, own);
   if (durationSecs === undefined) return { res, durationSecs, verdict: "healthy", evidence: "no duration_secs" };
@@ -139,7 +139,6 @@ describeEndpoint("healthy", () => {
         `duration_secs was not decidedly exceeded: the ledger did not lag more than the threshold beyond the clock tolerance of ${run.toleranceMs} ms (${CLOCK_TOLERANCE_FLAG}; ${evidence})`,
       );
     }
-    const code = (res.json as { error_code?: unknown } | undefined)?.error_code;
-    t.expect(res.status === 503 && code === "health_check_failed", `503 health_check_failed: the ledger lags more than duration_secs (${evidence})`, res);
+    t.expect(res.status === 503 && errorCodeOf(res) === "health_check_failed", `503 health_check_failed: the ledger lags more than duration_secs (${evidence})`, res);
   });
 });

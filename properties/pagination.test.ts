@@ -12,7 +12,7 @@ import { isDeepStrictEqual } from "node:util";
 import fc from "fast-check";
 import { describeEndpoint, type CheckContext, type HttpResponse } from "../src/harness/index.ts";
 import { law, undecided } from "./support/law.ts";
-import { currentWindow, ledgerState, PPM, versionAt, type LedgerWindow } from "./support/ledger-state.ts";
+import { currentWindow, PPM, versionAt, type LedgerWindow } from "../suites/support/ledger-window.ts";
 
 /** Versions this close to the oldest may be pruned while a run is under way; windows start above them. */
 const PRUNING_MARGIN = 100n;
@@ -72,7 +72,7 @@ function versionOf(p: Position, w: LedgerWindow, account: Account): bigint {
   const margin = (w.latest - w.oldest) / 10n < PRUNING_MARGIN ? (w.latest - w.oldest) / 10n : PRUNING_MARGIN;
   const low = w.oldest + margin;
   let v: bigint;
-  if (p.kind === "window" || account.recent.length === 0) v = versionAt(low, w.latest, p.kind === "window" ? p.ppm : 0);
+  if (p.kind === "window" || account.recent.length === 0) v = versionAt({ oldest: low, latest: w.latest }, BigInt(p.kind === "window" ? p.ppm : 0), BigInt(PPM));
   else v = (account.recent[p.index % account.recent.length] as bigint) + BigInt(p.delta);
   return v < low ? low : v > w.latest ? w.latest : v;
 }
@@ -91,7 +91,7 @@ function queryOf(c: WindowCase, w: LedgerWindow, account: Account): Query {
  */
 async function page(t: CheckContext, address: string, query: Query): Promise<Page | undefined> {
   const res = await t.request({ path: `/accounts/${address}/transaction_summaries`, query: { ...query } });
-  const s = ledgerState(t, res);
+  const s = t.ledgerState(res);
   const oldest = s.oldestVersion;
   const asked = [query.start_version, query.end_version].filter((v): v is string => v !== undefined).map(BigInt);
   if (res.status === 410 && oldest !== undefined && asked.some((v) => v < oldest)) return undefined;

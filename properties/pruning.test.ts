@@ -10,10 +10,10 @@
 // run under the same ids; as properties they get a seed, a shrunk sequence and a replay command.
 
 import fc from "fast-check";
-import { type CheckContext, type HttpResponse } from "../src/harness/index.ts";
+import { errorCodeOf, type CheckContext, type HttpResponse, type LedgerState } from "../src/harness/index.ts";
 import { law, undecided } from "./support/law.ts";
-import { currentWindow, ledgerState, PPM, U64_MAX, versionAt, type LedgerState, type LedgerWindow } from "./support/ledger-state.ts";
-import { errorCodeOf, requirePruning, versionedReads, type VersionedRead } from "./support/versioned-reads.ts";
+import { currentWindow, PPM, U64_MAX, versionAt, type LedgerWindow } from "../suites/support/ledger-window.ts";
+import { requirePruning, versionedReads, type VersionedRead } from "../suites/support/versioned-reads.ts";
 
 /** Versions this close to the oldest may be pruned between the probe and the read; inside-window runs stay above them. */
 const PRUNING_MARGIN = 100n;
@@ -39,14 +39,14 @@ const above: fc.Arbitrary<Above> = fc.oneof(
 function belowVersion(w: LedgerWindow, b: Below): bigint {
   const highest = w.oldest - 1n;
   if (b.kind === "edge") return b.k > highest ? 0n : highest - b.k;
-  return versionAt(0n, highest, b.ppm);
+  return versionAt({ oldest: 0n, latest: highest }, BigInt(b.ppm), BigInt(PPM));
 }
 
 function insideVersion(w: LedgerWindow, i: Inside): bigint {
   const margin = (w.latest - w.oldest) / 10n < PRUNING_MARGIN ? (w.latest - w.oldest) / 10n : PRUNING_MARGIN;
   const low = w.oldest + margin;
   if (i.kind === "top") return w.latest - i.k < low ? low : w.latest - i.k;
-  return versionAt(low, w.latest, i.ppm);
+  return versionAt({ oldest: low, latest: w.latest }, BigInt(i.ppm), BigInt(PPM));
 }
 
 function aboveVersion(w: LedgerWindow, a: Above): bigint {
@@ -77,7 +77,7 @@ function pick(setup: Reads, index: number): VersionedRead {
 
 async function readAt(t: CheckContext, read: VersionedRead, version: bigint): Promise<{ res: HttpResponse; s: LedgerState }> {
   const res = await t.request(read.request(version.toString()));
-  return { res, s: ledgerState(t, res) };
+  return { res, s: t.ledgerState(res) };
 }
 
 const oldestName = (t: CheckContext) => t.headerName("LEDGER-OLDEST-VERSION");
@@ -109,7 +109,7 @@ law("1/window-version-law", { numRuns: 20 }, reads, () => inside, async (t, i, s
     t.expect(res.status === 410, `410: ledger_version ${v} fell below ${oldestName(t)} ${oldest} before the node answered`, res);
     return undecided(`ledger_version ${v} fell below ${oldestName(t)} ${oldest} before the node answered`);
   }
-  const code = errorCodeOf(res.json);
+  const code = errorCodeOf(res);
   t.expect(
     res.status === 200 || (res.status === 404 && code !== "version_not_found"),
     `200, or 404 for ${read.name} absent at that version, never 410 or version_not_found: ledger_version ${v} is inside [${oldest}, ${latest}] (${oldestName(t)}, ${latestName(t)})`,
@@ -149,7 +149,7 @@ law(
     const read = pick(setup, m.side === "below" ? m.b.read : m.a.read);
     const v = m.side === "below" ? belowVersion(w, m.b) : aboveVersion(w, m.a);
     const { res, s } = await readAt(t, read, v);
-    const code = errorCodeOf(res.json);
+    const code = errorCodeOf(res);
     if (m.side === "below") {
       const oldest = s.oldestVersion ?? w.oldest;
       if (v >= oldest) return undecided(`ledger_version ${v} is inside the answer's own window (${oldestName(t)} ${oldest}): no code to demand`);
@@ -188,7 +188,7 @@ async function runSteps(t: CheckContext, list: readonly Step[], setup: Reads): P
         : step.kind === "gas"
           ? await t.request({ path: "/estimate_gas_price" })
           : await t.request(pick(setup, step.read).request(step.ppm === null ? undefined : insideVersion(w, { read: 0, kind: "anywhere", ppm: step.ppm }).toString()));
-    answers.push({ res, s: ledgerState(t, res) });
+    answers.push({ res, s: t.ledgerState(res) });
   }
   return answers;
 }

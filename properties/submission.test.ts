@@ -22,7 +22,6 @@ import {
 } from "../src/codec/index.ts";
 import { CheckNotApplicable, describeEndpoint, type CheckContext, type HttpResponse } from "../src/harness/index.ts";
 import { law } from "./support/law.ts";
-import { ledgerState } from "./support/ledger-state.ts";
 
 /** Sequence number of an orderless transaction: ignored, set as the family's SDKs set it. */
 const ORDERLESS_SEQUENCE_NUMBER = 0xdeadbeefn;
@@ -104,7 +103,7 @@ async function acceptedSigner(t: CheckContext): Promise<Signer> {
   const chainHeader = t.header(gas, "CHAIN-ID");
   const chainId = chainHeader !== undefined && /^[0-9]+$/.test(chainHeader) ? Number(chainHeader) : t.fixtures.chainId;
   t.expect(chainId !== undefined && chainId <= 255, `${t.headerName("CHAIN-ID")} (the chain id to sign for)`, gas);
-  const usec = ledgerState(t, gas).timestampUsec;
+  const usec = t.ledgerState(gas).timestampUsec;
   const signer: Signer = {
     sender,
     recipient,

@@ -8,11 +8,10 @@
 // everything shows nothing. The code law has something to judge only when a key was absent (404).
 
 import fc from "fast-check";
-import { CheckNotApplicable, describeEndpoint, type CheckContext, type HttpResponse, type TableFixture } from "../src/harness/index.ts";
-import { expectValueOf } from "../suites/support/table-values.ts";
+import { CheckNotApplicable, describeEndpoint, errorCodeOf, type CheckContext, type HttpResponse, type TableFixture } from "../src/harness/index.ts";
+import { expectValueOf, tableItemBody } from "../suites/support/table-values.ts";
 import { law, undecided } from "./support/law.ts";
 import { valuesOf, wrongValuesOf } from "./support/move-values.ts";
-import { errorCodeOf } from "./support/versioned-reads.ts";
 
 /** A generated key: the fixture's own (present), or any value of the key type. */
 type Key = { readonly fixture: true } | { readonly fixture: false; readonly value: unknown };
@@ -46,7 +45,7 @@ async function table(t: CheckContext): Promise<Table> {
 }
 
 function itemRequest(t: CheckContext, table: TableFixture, key: unknown): Promise<HttpResponse> {
-  return t.request({ method: "POST", path: `/tables/${table.handle}/item`, json: { key_type: table.keyType, value_type: table.valueType, key } });
+  return t.request({ method: "POST", path: `/tables/${table.handle}/item`, json: tableItemBody(table, key) });
 }
 
 describeEndpoint("get_table_item", () => {
@@ -75,6 +74,6 @@ describeEndpoint("get_table_item", () => {
     const res = await itemRequest(t, table, key);
     // Only a 404 says the key is absent: anything else is the key law's concern, with no code to demand.
     if (res.status !== 404) return undecided(`${JSON.stringify(key)} was answered ${res.status}, not 404: no absent key to judge`);
-    t.expect(errorCodeOf(res.json) === "table_item_not_found", `404 table_item_not_found: no item under ${JSON.stringify(key)} in table ${table.handle}`, res);
+    t.expect(errorCodeOf(res) === "table_item_not_found", `404 table_item_not_found: no item under ${JSON.stringify(key)} in table ${table.handle}`, res);
   });
 });

@@ -8,7 +8,7 @@
 // Every response is also checked by the harness against the observed-status contract.
 
 import { ModuleBytecodeBcs, toHex } from "../src/codec/index.ts";
-import { check, CheckNotApplicable, describeEndpoint, type CheckContext } from "../src/harness/index.ts";
+import { check, CheckNotApplicable, describeEndpoint, errorCodeOf, type CheckContext } from "../src/harness/index.ts";
 import {
   ADDRESS_PATH_FORMS,
   MALFORMED_ADDRESSES,
@@ -88,7 +88,7 @@ describeEndpoint("get_account_module", () => {
     t.expectStatus(res, 200, 404);
     // A 404 says the module did not exist yet at that version; never that the version itself is unknown.
     if (res.status === 200) t.expectBodyMatchesSchema(res);
-    else t.expect((res.json as { error_code?: unknown } | undefined)?.error_code !== "version_not_found", `version ${versionAt(window, 1n, 2n)}, inside the window, not reported as version_not_found`, res);
+    else t.expect(errorCodeOf(res) !== "version_not_found", `version ${versionAt(window, 1n, 2n)}, inside the window, not reported as version_not_found`, res);
   });
 
   check("4.4/module-at-ledger-version", { variant: "before and at a known publication (fixture history.modulePublished)" }, async (t) => {

@@ -9,9 +9,9 @@
 // own answers. Every response is also checked by the harness against the observed-status contract.
 
 import { bytesEqual, decodeMoveValue, encodeMoveValue, sha3_256, toHex, type TypeTag } from "../src/codec/index.ts";
-import { check, CheckNotApplicable, describeEndpoint, type CheckContext, type HttpResponse, type TableFixture } from "../src/harness/index.ts";
+import { check, CheckNotApplicable, describeEndpoint, errorCodeOf, type CheckContext, type HttpResponse, type TableFixture } from "../src/harness/index.ts";
 import { knownChange } from "./support/known-history.ts";
-import { expectValueOf, fixtureType, FRAMEWORK, selfDescribing } from "./support/table-values.ts";
+import { expectValueOf, fixtureType, FRAMEWORK, selfDescribing, tableItemBody } from "./support/table-values.ts";
 import { ledgerWindow, U64_MAX, versionAt } from "./support/ledger-window.ts";
 
 /** A handle no table has: 32 bytes derived from a label, so failures replay exactly. */
@@ -20,7 +20,6 @@ const UNKNOWN_HANDLE = toHex(sha3_256(new TextEncoder().encode("ledger-conforman
 const PLAIN_REQUEST = { key_type: "u64", value_type: "u64", key: "1" } as const;
 
 const itemPath = (handle: string) => `/tables/${handle}/item`;
-const requestOf = (table: TableFixture) => ({ key_type: table.keyType, value_type: table.valueType, key: table.key });
 
 interface ItemQuery {
   readonly handle?: string;
@@ -35,7 +34,7 @@ function readItem(t: CheckContext, table: TableFixture, q: ItemQuery = {}): Prom
     method: "POST",
     path: itemPath(q.handle ?? table.handle),
     query: { ledger_version: q.ledgerVersion },
-    json: q.json ?? requestOf(table),
+    json: q.json ?? tableItemBody(table),
     accept: q.accept ?? "json",
   });
 }
@@ -117,7 +116,7 @@ const ERROR_CASES: readonly ErrorCase[] = [
       const table = t.needsFixture("table");
       const key = unlikelyKey(fixtureType(table.keyType, "keyType"));
       if (key === undefined) throw new CheckNotApplicable(`cannot make an absent key of type ${table.keyType}`);
-      const res = await readItem(t, table, { json: { ...requestOf(table), key } });
+      const res = await readItem(t, table, { json: { ...tableItemBody(table), key } });
       // The table may really hold this key; the table-less handle case still covers a node that finds everything.
       if (res.status === 200) throw new CheckNotApplicable(`the key ${JSON.stringify(key)} chosen as absent is present in the table`);
       return res;
@@ -240,7 +239,7 @@ const ERROR_CASES: readonly ErrorCase[] = [
     design: INPUT_400,
     send: (t) => {
       const table = t.needsFixture("table");
-      return readItem(t, table, { json: { ...requestOf(table), value_type: "not a type" } });
+      return readItem(t, table, { json: { ...tableItemBody(table), value_type: "not a type" } });
     },
   },
   ...[
@@ -327,8 +326,7 @@ describeEndpoint("get_table_item", () => {
         continue;
       }
       t.expectStatus(res, 200, 404);
-      const code = (res.json as { error_code?: unknown } | undefined)?.error_code;
-      t.expect(res.status === 200 || code !== "version_not_found", `version ${version}, inside the window, is not reported as version_not_found`, res);
+      t.expect(res.status === 200 || errorCodeOf(res) !== "version_not_found", `version ${version}, inside the window, is not reported as version_not_found`, res);
     }
   });
 

@@ -18,6 +18,7 @@ import {
   parseTypeTag,
 } from "../src/codec/index.ts";
 import { check, describeEndpoint, type CheckContext, type HttpResponse, type RequestSpec } from "../src/harness/index.ts";
+import { tableItemBody } from "./support/table-values.ts";
 
 interface ReadEndpoint {
   readonly operation: string;
@@ -37,7 +38,7 @@ const READ_ENDPOINTS: readonly ReadEndpoint[] = [
       return {
         method: "POST",
         path: `/tables/${table.handle}/item`,
-        json: { key_type: table.keyType, value_type: table.valueType, key: table.key },
+        json: tableItemBody(table),
       };
     },
     decode: (t, res) => {

@@ -12,7 +12,6 @@ import { check, describeEndpoint } from "../src/harness/index.ts";
 import { sequenceNumberOf } from "./support/replay-protector.ts";
 import {
   isSequenceConflict,
-  ledgerVersionOf,
   send,
   submitSetup,
   submitValidTransfer,
@@ -99,7 +98,7 @@ describeEndpoint("submit_transaction", () => {
         t.expect(isSuccess(again.status), "the identical resubmission of a pending transaction accepted with a 2xx", again);
         return;
       }
-      const from = ledgerVersionOf(t, first) ?? 0n;
+      const from = t.ledgerState(first).ledgerVersion ?? 0n;
       const { summary } = await waitForCommit(t, setup, tx.hash, from);
       t.expect(summary !== undefined, "the identical resubmission accepted, or (when refused as stale) the first copy already committed", again);
     }
@@ -115,7 +114,7 @@ describeEndpoint("submit_transaction", () => {
       t.expect(isSuccess(res.status), "the transfer accepted with a 2xx", res);
       const reported = (res.json as { hash?: unknown } | undefined)?.hash;
       const hash = typeof reported === "string" ? reported : tx.hash;
-      const from = ledgerVersionOf(t, res);
+      const from = t.ledgerState(res).ledgerVersion;
       t.expect(from !== undefined, `a ${t.headerName("LEDGER-VERSION")} on the 202 (where to look for the commit)`, res);
       const { summary, res: last } = await waitForCommit(t, setup, hash, from ?? 0n);
       t.expect(summary !== undefined, `a summary with transaction_hash ${hash} in the sender's summaries from version ${from} within 10 s`, last);

@@ -3,10 +3,10 @@
 // 0x1::string::String as a string) and values that are none of the type, as fast-check arbitraries.
 
 import fc from "fast-check";
-import { bytesEqual, formatAddress, parseAddress, parseTypeTag, toHex, type TypeTag } from "../../src/codec/index.ts";
+import { bytesEqual, formatAddress, parseTypeTag, toHex, type TypeTag } from "../../src/codec/index.ts";
+import { FRAMEWORK } from "../../suites/support/table-values.ts";
 
 const MAX_DEPTH = 3;
-const FRAMEWORK = parseAddress("0x1");
 
 /** Values of the type, or undefined for a type without a generator here (structs other than String). */
 export function valuesOf(typeText: string): fc.Arbitrary<unknown> | undefined {

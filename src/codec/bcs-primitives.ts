@@ -8,6 +8,9 @@ const copy = (bytes: Uint8Array): Uint8Array => new Uint8Array(bytes);
 
 export const AccountAddress = bcs.bytes(32).transform({ name: "address", output: copy });
 
+/** The largest u64: the bound of every ledger version, sequence number and u64 header. */
+export const U64_MAX = (1n << 64n) - 1n;
+
 /** Integers wider than 53 bits come out as bigint; they go in as bigint, number or decimal string. */
 export const U64 = bcs.u64().transform({ output: (v: string) => BigInt(v) });
 export const U128 = bcs.u128().transform({ output: (v: string) => BigInt(v) });

@@ -12,6 +12,7 @@ import { RequestFailure, responseFromParts, shouldRetry, type HttpRequest, type 
 import { observeResponse } from "./observed-contract.ts";
 import type { ApiContract, OperationContract } from "./openapi.ts";
 import { buildRawRequest, isRawConnectionFault, rawExchange, type RawEnding, type RawExchangeResult } from "./raw-exchange.ts";
+import { errorCodeOf, headerValue, ledgerState, type LedgerState } from "./response-facts.ts";
 import type { Requirement } from "./requirements.ts";
 import type { CheckResult, Failure, RequestRecord } from "./results.ts";
 
@@ -134,7 +135,12 @@ export class CheckContext {
 
   /** A §2.7 header of a response by its suffix ("LEDGER-VERSION"), or undefined. */
   header(res: HttpResponse, suffix: string): string | undefined {
-    return res.headers[this.headerName(suffix).toLowerCase()];
+    return headerValue(res, this.profile.headerPrefix, suffix);
+  }
+
+  /** The §2.7 ledger state `res` reports (each member present when its header is a bounded integer). */
+  ledgerState(res: HttpResponse): LedgerState {
+    return ledgerState(res, this.profile.headerPrefix);
   }
 
   // --- requests
@@ -250,17 +256,17 @@ export class CheckContext {
   expectStatus(res: HttpResponse, ...statuses: number[]): void {
     this.#assertions += 1;
     if (statuses.includes(res.status)) return;
-    const code = (res.json as { error_code?: unknown } | undefined)?.error_code;
-    this.#fail({ expected: `status ${statuses.join(" or ")}`, found: `status ${res.status}${typeof code === "string" ? ` (${code})` : ""}`, response: res });
+    const code = errorCodeOf(res);
+    this.#fail({ expected: `status ${statuses.join(" or ")}`, found: `status ${res.status}${code === undefined ? "" : ` (${code})`}`, response: res });
   }
 
   /** The status and the §7.2 error_code of an error answer. */
   expectError(res: HttpResponse, status: number, ...codes: string[]): void {
     this.expectStatus(res, status);
     this.#assertions += 1;
-    const code = (res.json as { error_code?: unknown } | undefined)?.error_code;
-    if (codes.length === 0 || (typeof code === "string" && codes.includes(code))) return;
-    this.#fail({ expected: `error_code ${codes.join(" or ")}`, found: `error_code ${JSON.stringify(code)}`, response: res });
+    const code = errorCodeOf(res);
+    if (codes.length === 0 || (code !== undefined && codes.includes(code))) return;
+    this.#fail({ expected: `error_code ${codes.join(" or ")}`, found: `error_code ${JSON.stringify((res.json as { error_code?: unknown } | null | undefined)?.error_code)}`, response: res });
   }
 
   /** The body fits the OpenAPI schema of this operation, status and Content-Type; returns the parsed JSON. */

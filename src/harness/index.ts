@@ -86,4 +86,5 @@ export type { Profile, ProfileName, RunConfig } from "./config.ts";
 export { CLOCK_TOLERANCE_FLAG } from "./config.ts";
 export type { Requirement, Level } from "./requirements.ts";
 export type { CheckResult, ResultStatus, Failure, RequestRecord, ConformanceMeta } from "./results.ts";
-export { OBSERVED, LEDGER_HEADERS } from "./observed-contract.ts";
+export { OBSERVED } from "./observed-contract.ts";
+export { LEDGER_HEADERS, U64_MAX, errorCodeOf, ledgerState, versionAt, type LedgerState, type LedgerWindow } from "./response-facts.ts";

@@ -4,6 +4,7 @@
 // check's own id), so a deviation in any response anywhere in the suite is caught.
 
 import type { HttpResponse } from "./http-client.ts";
+import { boundedInteger, errorCodeOf, headerValue, LEDGER_HEADERS } from "./response-facts.ts";
 import type { LedgerMark, LedgerTracker } from "./ledger-tracker.ts";
 import type { OperationContract } from "./openapi.ts";
 import type { RequirementCatalog } from "./requirements.ts";
@@ -24,19 +25,6 @@ export const OBSERVED = {
   mediaType: "4/media-type-declared",
   acceptSelects: "4/accept-selects-media-type",
 } as const;
-
-
-/** §2.7: the ledger-state headers (suffix after the prefix), their integer type, and whether a 200 needs them. */
-export const LEDGER_HEADERS = [
-  { suffix: "CHAIN-ID", max: 255n, requiredOnSuccess: true },
-  { suffix: "LEDGER-VERSION", max: 2n ** 64n - 1n, requiredOnSuccess: true },
-  { suffix: "LEDGER-OLDEST-VERSION", max: 2n ** 64n - 1n, requiredOnSuccess: true },
-  { suffix: "LEDGER-TIMESTAMPUSEC", max: 2n ** 64n - 1n, requiredOnSuccess: true },
-  { suffix: "EPOCH", max: 2n ** 64n - 1n, requiredOnSuccess: false },
-  { suffix: "BLOCK-HEIGHT", max: 2n ** 64n - 1n, requiredOnSuccess: true },
-  { suffix: "OLDEST-BLOCK-HEIGHT", max: 2n ** 64n - 1n, requiredOnSuccess: true },
-  { suffix: "GAS-USED", max: 2n ** 64n - 1n, requiredOnSuccess: false },
-] as const;
 
 export interface ObservedContext {
   readonly catalog: RequirementCatalog;
@@ -59,7 +47,7 @@ export function observeResponse(ctx: ObservedContext, ex: ObservedExchange): Che
   const { response: res, operation: op } = ex;
   const results: CheckResult[] = [];
   const prefix = ctx.headerPrefix.toLowerCase();
-  const header = (suffix: string) => res.headers[`${prefix}${suffix.toLowerCase()}`];
+  const header = (suffix: string) => headerValue(res, ctx.headerPrefix, suffix);
   const verdict = (requirement: string, problem: { expected: string; found?: string } | undefined) => {
     if (problem === undefined) {
       results.push({ requirement, status: "passed", failures: [] });
@@ -80,8 +68,8 @@ export function observeResponse(ctx: ObservedContext, ex: ObservedExchange): Che
 
   if (isError) {
     verdict(OBSERVED.errorObject, errorObjectProblem(res));
-    const code = (res.json as { error_code?: unknown } | undefined)?.error_code;
-    if (typeof code === "string") {
+    const code = errorCodeOf(res);
+    if (code !== undefined) {
       verdict(OBSERVED.errorCodeKnown, ctx.errorCodes.includes(code) ? undefined : { expected: `error_code one of §7.2 (${ctx.errorCodes.join(", ")})`, found: JSON.stringify(code) });
     }
     const cursor = header("CURSOR");
@@ -109,7 +97,8 @@ export function observeResponse(ctx: ObservedContext, ex: ObservedExchange): Che
   for (const h of LEDGER_HEADERS) {
     const raw = header(h.suffix);
     if (raw === undefined) continue;
-    if (/^[0-9]+$/.test(raw) && BigInt(raw) <= h.max) values.set(h.suffix, BigInt(raw));
+    const value = boundedInteger(raw, h.max);
+    if (value !== undefined) values.set(h.suffix, value);
     else badForms.push(`${ctx.headerPrefix}${h.suffix}: ${JSON.stringify(raw)} (${h.max === 255n ? "uint8" : "uint64"})`);
   }
   if (values.size + badForms.length > 0) {

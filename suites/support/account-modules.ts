@@ -31,15 +31,19 @@ export interface ModuleUnderTest {
 export async function moduleUnderTest(t: CheckContext): Promise<ModuleUnderTest> {
   const account = moduleAccount(t);
   if (t.fixtures.moduleName !== undefined) return { account, name: t.fixtures.moduleName };
+  const { name, status } = await firstModuleName(t, account);
+  if (name === undefined) {
+    throw new CheckNotApplicable(`needs fixture "moduleName" (the fallback, the first module GET /accounts/${account}/modules?limit=1 lists, gave none: status ${status})`);
+  }
+  return { account, name };
+}
+
+/** The name of the first module the account's listing returns (undefined unless a 200 names one), and the listing's status. */
+export async function firstModuleName(t: CheckContext, account: string): Promise<{ name: string | undefined; status: number }> {
   const res = await t.request({ path: `/accounts/${account}/modules`, query: { limit: 1 } });
   const first = Array.isArray(res.json) ? (res.json[0] as ModuleRecordJson | undefined) : undefined;
   const name = res.status === 200 ? first?.abi?.name : undefined;
-  if (typeof name !== "string" || name === "") {
-    throw new CheckNotApplicable(
-      `needs fixture "moduleName" (the fallback, the first module GET /accounts/${account}/modules?limit=1 lists, gave none: status ${res.status})`,
-    );
-  }
-  return { account, name };
+  return { name: typeof name === "string" && name !== "" ? name : undefined, status: res.status };
 }
 
 /** The address as 64 hex digits without 0x (the account string is a valid Address). */

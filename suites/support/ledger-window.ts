@@ -1,36 +1,41 @@
 // The ledger window a successful response reports (§2.7): its current version and the oldest version
-// not yet pruned. Checks pick the versions they ask for from it, never constants, so they hold on any
-// node whatever its history and however much it prunes.
+// not yet pruned. Checks and properties pick the versions they ask for from it, never constants, so they
+// hold on any node whatever its history and however much it prunes. The headers are read by the
+// harness's ledgerState (one parser); this file decides what a check does when they are missing.
 
-import { CheckNotApplicable, type CheckContext, type HttpResponse } from "../../src/harness/index.ts";
+import { CheckNotApplicable, type CheckContext, type HttpResponse, type LedgerWindow } from "../../src/harness/index.ts";
 
-export const U64_MAX = (1n << 64n) - 1n;
+export { U64_MAX, versionAt, type LedgerWindow } from "../../src/harness/index.ts";
 
-export interface LedgerWindow {
-  /** X-NODE-LEDGER-VERSION. */
-  readonly latest: bigint;
-  /** X-NODE-LEDGER-OLDEST-VERSION. */
-  readonly oldest: bigint;
-}
+/** Properties generate positions as parts per million of a span, so a shrunk counterexample stays meaningful on any node. */
+export const PPM = 1_000_000;
 
 /**
  * The window of `res`. Without both headers as u64 the check cannot pick versions: it ends
  * not_applicable (the missing header itself is a failure of 2.7/required-headers-on-success).
  */
 export function ledgerWindow(t: CheckContext, res: HttpResponse): LedgerWindow {
-  return { latest: u64Header(t, res, "LEDGER-VERSION"), oldest: u64Header(t, res, "LEDGER-OLDEST-VERSION") };
+  const s = t.ledgerState(res);
+  const need = (value: bigint | undefined, suffix: string): bigint => {
+    if (value !== undefined) return value;
+    throw new CheckNotApplicable(`needs ${t.headerName(suffix)} as a u64 on the ${res.status} answer to pick ledger versions (found ${JSON.stringify(t.header(res, suffix))})`);
+  };
+  return { latest: need(s.ledgerVersion, "LEDGER-VERSION"), oldest: need(s.oldestVersion, "LEDGER-OLDEST-VERSION") };
 }
 
-/** The version `numerator/denominator` of the way from the oldest to the latest version. */
-export function versionAt(window: LedgerWindow, numerator: bigint, denominator: bigint): bigint {
-  const span = window.latest > window.oldest ? window.latest - window.oldest : 0n;
-  return window.oldest + (span * numerator) / denominator;
-}
-
-function u64Header(t: CheckContext, res: HttpResponse, suffix: string): bigint {
-  const value = t.header(res, suffix);
-  if (value === undefined || !/^[0-9]{1,20}$/.test(value) || BigInt(value) > U64_MAX) {
-    throw new CheckNotApplicable(`needs ${t.headerName(suffix)} as a u64 on the ${res.status} answer to pick ledger versions (found ${JSON.stringify(value)})`);
-  }
-  return BigInt(value);
+/**
+ * The window now, with its timestamp: GET /-/healthy without duration_secs, which a node answers 200
+ * whenever it can read its latest ledger info (§4.7), with the §2.7 headers. Fails the check when they
+ * are missing (a property's generated positions need them).
+ */
+export async function currentWindow(t: CheckContext): Promise<LedgerWindow & { readonly timestampUsec: bigint }> {
+  const res = await t.request({ path: "/-/healthy" });
+  t.expectStatus(res, 200);
+  const s = t.ledgerState(res);
+  t.expect(
+    s.oldestVersion !== undefined && s.ledgerVersion !== undefined && s.timestampUsec !== undefined,
+    `${t.headerName("LEDGER-OLDEST-VERSION")}, ${t.headerName("LEDGER-VERSION")} and ${t.headerName("LEDGER-TIMESTAMPUSEC")} as u64 on a 200 (§2.7)`,
+    res,
+  );
+  return { oldest: s.oldestVersion as bigint, latest: s.ledgerVersion as bigint, timestampUsec: s.timestampUsec as bigint };
 }

@@ -353,12 +353,6 @@ export async function submitValidTransfer(
   return staleBookkeeping(setup, tx, res, `a valid transfer could not be submitted after ${ATTEMPTS} sequence numbers`);
 }
 
-/** The ledger version a response reports (X-NODE-LEDGER-VERSION), if any. */
-export function ledgerVersionOf(t: CheckContext, res: HttpResponse): bigint | undefined {
-  const v = t.header(res, "LEDGER-VERSION");
-  return v !== undefined && /^[0-9]+$/.test(v) ? BigInt(v) : undefined;
-}
-
 /**
  * Polls the sender's summaries from `startVersion` until one carries `hash`, for up to COMMIT_TIMEOUT_MS.
  * Returns the summary found (or undefined) and the last response.
@@ -390,7 +384,7 @@ export async function committedSequenceNumber(t: CheckContext, setup: SubmitSetu
   if (last !== undefined) return last;
   const { res, tx } = await submitValidTransfer(t, setup, "bcs");
   t.expect(res.status >= 200 && res.status < 300, "a valid transfer accepted (to get a committed sequence number)", res);
-  const from = ledgerVersionOf(t, res) ?? 0n;
+  const from = t.ledgerState(res).ledgerVersion ?? 0n;
   const { summary } = await waitForCommit(t, setup, tx.hash, from);
   if (summary === undefined) throw new CheckSkipped(`the transfer ${tx.hash} was not committed within ${COMMIT_TIMEOUT_MS / 1000} s, so no sequence number is stale yet`);
   return tx.sequenceNumber;

@@ -3,9 +3,14 @@
 // as the item only when it holds one.
 
 import { bytesEqual, CodecError, encodeMoveValue, parseAddress, parseTypeTag, type TypeTag } from "../../src/codec/index.ts";
-import { CheckNotApplicable, type CheckContext, type HttpResponse } from "../../src/harness/index.ts";
+import { CheckNotApplicable, type CheckContext, type HttpResponse, type TableFixture } from "../../src/harness/index.ts";
 
 export const FRAMEWORK = parseAddress("0x1");
+
+/** The body of POST /tables/{handle}/item (§4.2, design §5) for the fixture's table, with its key or `key`. */
+export function tableItemBody(table: TableFixture, key: unknown = table.key): { key_type: string; value_type: string; key: unknown } {
+  return { key_type: table.keyType, value_type: table.valueType, key };
+}
 
 /** The fixture's type tag `table.<member>`, parsed; a fixture the codec cannot parse makes the check not applicable. */
 export function fixtureType(text: string, member: string): TypeTag {

@@ -1,12 +1,11 @@
 // Parsing of path and query values (design §5): a malformed value is 400 web_framework_error, before
 // the engine is asked anything.
 
-import { isIdentifier, parseAddress } from "../../codec/index.ts";
+import { isIdentifier, parseAddress, U64_MAX } from "../../codec/index.ts";
 import type { AddressBytes } from "../ledger/api.ts";
 import { badRequest } from "./errors.ts";
 import type { AddressForms } from "./profile.ts";
 
-const U64_MAX = (1n << 64n) - 1n;
 const DECIMAL = /^[0-9]+$/;
 
 /** A value as an error message shows it: quoted, and cut short so a huge input does not come back whole. */

@@ -3,6 +3,8 @@
 // fixtures' moduleAccount or 0x1, one module of it), the table item when the fixtures name a table.
 
 import { CheckNotApplicable, type CheckContext, type RequestSpec } from "../../src/harness/index.ts";
+import { firstModuleName, moduleAccount } from "./account-modules.ts";
+import { tableItemBody } from "./table-values.ts";
 
 export interface VersionedRead {
   /** What is read, in words ("the module listing of 0x1"). */
@@ -11,23 +13,18 @@ export interface VersionedRead {
   request(ledgerVersion: string | undefined): RequestSpec;
 }
 
-/** The fixtures' moduleAccount, else 0x1 (every chain of the family holds framework modules there). */
-export function moduleAccountOf(t: CheckContext): string {
-  return t.fixtures.moduleAccount ?? "0x1";
-}
-
 const at = (ledgerVersion: string | undefined) => (ledgerVersion === undefined ? {} : { ledger_version: ledgerVersion });
 
 /** Every versioned read the target offers with these fixtures; at least the module listing. */
 export async function versionedReads(t: CheckContext): Promise<VersionedRead[]> {
-  const account = moduleAccountOf(t);
+  const account = moduleAccount(t);
   const reads: VersionedRead[] = [
     {
       name: `the module listing of ${account} (§4.5)`,
       request: (v) => ({ path: `/accounts/${account}/modules`, query: { ...at(v), limit: 1 } }),
     },
   ];
-  const name = t.fixtures.moduleName ?? (await firstModuleName(t, account));
+  const name = t.fixtures.moduleName ?? (await firstModuleName(t, account)).name;
   if (name !== undefined) {
     reads.push({
       name: `the module ${account}::${name} (§4.4)`,
@@ -42,23 +39,11 @@ export async function versionedReads(t: CheckContext): Promise<VersionedRead[]> 
         method: "POST",
         path: `/tables/${table.handle}/item`,
         query: at(v),
-        json: { key_type: table.keyType, value_type: table.valueType, key: table.key },
+        json: tableItemBody(table),
       }),
     });
   }
   return reads;
-}
-
-async function firstModuleName(t: CheckContext, account: string): Promise<string | undefined> {
-  const res = await t.request({ path: `/accounts/${account}/modules`, query: { limit: 1 } });
-  const first = Array.isArray(res.json) ? (res.json[0] as { abi?: { name?: unknown } } | undefined) : undefined;
-  return res.status === 200 && typeof first?.abi?.name === "string" ? first.abi.name : undefined;
-}
-
-/** The error_code of an error answer, if it has one. */
-export function errorCodeOf(json: unknown): string | undefined {
-  const code = (json as { error_code?: unknown } | undefined)?.error_code;
-  return typeof code === "string" ? code : undefined;
 }
 
 /** Ends the check not_applicable: the node prunes nothing, so no version is below the oldest. */
