@@ -21,23 +21,19 @@ import {
   type RawTransactionInput,
 } from "../src/codec/index.ts";
 import { CheckNotApplicable, describeEndpoint, type CheckContext, type HttpResponse } from "../src/harness/index.ts";
+import { chainParameters, MAX_GAS_AMOUNT, type ChainParameters } from "../suites/support/submission.ts";
 import { law } from "./support/law.ts";
 
 /** Sequence number of an orderless transaction: ignored, set as the family's SDKs set it. */
 const ORDERLESS_SEQUENCE_NUMBER = 0xdeadbeefn;
 /** Orderless transactions may expire at most 60 s ahead on the family's nodes. */
 const TTL_SECONDS = 50n;
-const MAX_GAS_AMOUNT = 20_000n;
 const AMOUNT = 1n;
 
-interface Signer {
+/** Expiration follows chain time: the chain time read, plus what this machine's clock says has passed since. */
+interface Signer extends ChainParameters {
   readonly sender: Ed25519Account;
   readonly recipient: string;
-  readonly chainId: number;
-  readonly gasUnitPrice: bigint;
-  /** Chain time in seconds and this machine's time in ms when it was read: expiration follows chain time. */
-  readonly chainSeconds: bigint;
-  readonly readAtMs: number;
 }
 
 /** One signed orderless transfer and where its parts lie in the BCS bytes. */
@@ -50,7 +46,7 @@ interface Signed {
 type Region = "signed bytes" | "public key" | "signature";
 
 function orderlessTransfer(s: Signer, nonce: bigint): Signed {
-  const chainNow = s.chainSeconds + BigInt(Math.floor((Date.now() - s.readAtMs) / 1000));
+  const chainNow = s.chainNowSeconds + BigInt(Math.floor((Date.now() - s.readAtMs) / 1000));
   const raw: RawTransactionInput = {
     sender: s.sender.address,
     sequence_number: ORDERLESS_SEQUENCE_NUMBER,
@@ -96,22 +92,7 @@ async function acceptedSigner(t: CheckContext): Promise<Signer> {
   const accounts = t.needsFixture("accounts");
   const sender = Ed25519Account.fromHex((accounts[0] as (typeof accounts)[number]).privateKey);
   const recipient = formatAddress(parseAddress(accounts[1]?.address ?? formatAddress(sender.address)));
-  const gas = await t.request({ path: "/estimate_gas_price" });
-  t.expectStatus(gas, 200);
-  const price = (gas.json as { gas_estimate?: unknown } | undefined)?.gas_estimate;
-  t.expect(Number.isSafeInteger(price), "a gas_estimate integer (§2.5), for gas_unit_price", gas);
-  const chainHeader = t.header(gas, "CHAIN-ID");
-  const chainId = chainHeader !== undefined && /^[0-9]+$/.test(chainHeader) ? Number(chainHeader) : t.fixtures.chainId;
-  t.expect(chainId !== undefined && chainId <= 255, `${t.headerName("CHAIN-ID")} (the chain id to sign for)`, gas);
-  const usec = t.ledgerState(gas).timestampUsec;
-  const signer: Signer = {
-    sender,
-    recipient,
-    chainId: chainId as number,
-    gasUnitPrice: BigInt(price as number),
-    chainSeconds: usec === undefined ? BigInt(Math.floor(Date.now() / 1000)) : usec / 1_000_000n,
-    readAtMs: Date.now(),
-  };
+  const signer: Signer = { sender, recipient, ...(await chainParameters(t)) };
   const control = await submit(t, orderlessTransfer(signer, randomNonce()).bytes);
   if (control.status < 200 || control.status >= 300) {
     throw new CheckNotApplicable(

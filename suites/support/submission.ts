@@ -47,7 +47,17 @@ const POLL_INTERVAL_MS = 250;
 /** Which fixtures account sends: different files use different senders, so their sequence numbers never race. */
 export type SenderRole = "accepted" | "rejected";
 
-export interface SubmitSetup {
+/** What signing needs from the node besides keys, read with one §4.6 call. */
+export interface ChainParameters {
+  readonly chainId: number;
+  readonly gasUnitPrice: bigint;
+  /** Chain time (X-NODE-LEDGER-TIMESTAMPUSEC) in whole seconds when it was read (this machine's clock without the header). */
+  readonly chainNowSeconds: bigint;
+  /** This machine's clock, in ms, when the chain time was read. */
+  readonly readAtMs: number;
+}
+
+export interface SubmitSetup extends ChainParameters {
   /** The key that signs. */
   readonly sender: Ed25519Account;
   /** The sender's address as the fixtures give it (a rotated key's account keeps its first address). */
@@ -55,10 +65,6 @@ export interface SubmitSetup {
   /** formatAddress of the sender. */
   readonly senderAddress: string;
   readonly recipient: string;
-  readonly chainId: number;
-  readonly gasUnitPrice: bigint;
-  /** Chain time (X-NODE-LEDGER-TIMESTAMPUSEC) in whole seconds when the setup was read. */
-  readonly chainNowSeconds: bigint;
   /** Parameter types of the transfer function, for the JSON form. */
   readonly functionParams: FunctionParams;
 }
@@ -91,9 +97,8 @@ function pickAccounts(t: CheckContext, role: SenderRole): { sender: Ed25519Accou
   return { sender, senderBytes: parseAddress(entry.address), recipient: formatAddress(parseAddress(other.address)) };
 }
 
-/** Reads what signing needs from the node: chain id, chain time and gas price (one §4.6 call), and the transfer ABI. */
-export async function submitSetup(t: CheckContext, role: SenderRole): Promise<SubmitSetup> {
-  const { sender, senderBytes, recipient } = pickAccounts(t, role);
+/** Chain id, gas price and chain time from one GET /estimate_gas_price (§4.6); fails the check without them. */
+export async function chainParameters(t: CheckContext): Promise<ChainParameters> {
   const gas = await t.request({ path: "/estimate_gas_price" });
   t.expectStatus(gas, 200);
   const gasUnitPrice = (gas.json as { gas_estimate?: unknown } | undefined)?.gas_estimate;
@@ -101,8 +106,16 @@ export async function submitSetup(t: CheckContext, role: SenderRole): Promise<Su
   const chainHeader = t.header(gas, "CHAIN-ID");
   const chainId = chainHeader !== undefined && /^[0-9]+$/.test(chainHeader) ? Number(chainHeader) : t.fixtures.chainId;
   t.expect(chainId !== undefined && chainId <= 255, `a ${t.headerName("CHAIN-ID")} header (the chain id to sign for)`, gas);
-  const usec = t.header(gas, "LEDGER-TIMESTAMPUSEC");
-  const chainNowSeconds = usec !== undefined && /^[0-9]+$/.test(usec) ? BigInt(usec) / 1_000_000n : BigInt(Math.floor(Date.now() / 1000));
+  const usec = t.ledgerState(gas).timestampUsec;
+  const readAtMs = Date.now();
+  const chainNowSeconds = usec === undefined ? BigInt(Math.floor(readAtMs / 1000)) : usec / 1_000_000n;
+  return { chainId: chainId as number, gasUnitPrice: BigInt(gasUnitPrice as number), chainNowSeconds, readAtMs };
+}
+
+/** Reads what signing needs from the node (chainParameters) and the transfer ABI. */
+export async function submitSetup(t: CheckContext, role: SenderRole): Promise<SubmitSetup> {
+  const { sender, senderBytes, recipient } = pickAccounts(t, role);
+  const chain = await chainParameters(t);
 
   const module = await t.request({ path: "/accounts/0x1/module/aptos_account" });
   t.expectStatus(module, 200);
@@ -121,9 +134,7 @@ export async function submitSetup(t: CheckContext, role: SenderRole): Promise<Su
     senderBytes,
     senderAddress: formatAddress(senderBytes),
     recipient,
-    chainId: chainId as number,
-    gasUnitPrice: BigInt(gasUnitPrice as number),
-    chainNowSeconds,
+    ...chain,
     functionParams,
   };
 }
@@ -406,6 +417,7 @@ export function strangerSetup(): SubmitSetup {
     chainId: 0,
     gasUnitPrice: 100n,
     chainNowSeconds: BigInt(Math.floor(Date.now() / 1000)),
+    readAtMs: Date.now(),
     functionParams: (address, moduleName, functionName) =>
       address === "0x1" && moduleName === "aptos_account" && functionName === "transfer" ? params : undefined,
   };
