@@ -8,7 +8,7 @@
 import type { SerializedError } from "vitest";
 import type { Reporter, TestCase, TestModule, TestRunEndReason } from "vitest/node";
 import type { RequirementCatalog } from "../src/harness/requirements.ts";
-import type { CheckResult, ResultStatus } from "../src/harness/results.ts";
+import { failingStatus, type CheckResult, type ResultStatus } from "../src/harness/results.ts";
 import { aggregateRequirements, type Evidence, type Interruption, type RunError, type RunOutcome } from "./aggregate.ts";
 import type { JunitCase } from "./junit-report.ts";
 import { escapeControls } from "./escape-controls.ts";
@@ -148,16 +148,15 @@ export class RequirementReporter implements Reporter {
     }
     if (result.state !== "failed") return;
     // A failed test whose own requirement has no failure recorded died outside the harness.
-    const id = requirementIdOf(testCase.name);
+    const id = testCase.meta().requirement;
     const message = (result.errors ?? []).map((e) => e.message).join("\n") || "failed without an error message";
     const ownFailureRecorded = meta?.results.some((r) => r.requirement === id && r.status !== "passed");
     const anyFailureRecorded = meta?.results.some((r) => r.status === "failed");
     if (ownFailureRecorded || anyFailureRecorded) return;
     if (id !== undefined && this.#options.catalog.has(id)) {
-      const level = this.#options.catalog.get(id).level;
       const r: CheckResult = {
         requirement: id,
-        status: level === "MUST" ? "failed" : "warned",
+        status: failingStatus(this.#options.catalog.get(id).level),
         failures: [{ message: `[${id}] the check did not finish: ${message}`, curl: lastCurl(meta?.requests) }],
       };
       this.#evidence.push({ test: testCase.name, file, result: r });
@@ -208,11 +207,6 @@ export class RequirementReporter implements Reporter {
 }
 
 /** Check names are `${id}: ${text}`. */
-export function requirementIdOf(testName: string): string | undefined {
-  const match = /^([0-9]+(?:\.[0-9]+)*\/[a-z0-9-]+): /.exec(testName);
-  return match?.[1];
-}
-
 function lastCurl(requests: readonly { curl: string }[] | undefined): string | null {
   return requests?.[requests.length - 1]?.curl ?? null;
 }

@@ -5,6 +5,7 @@ import { parseArgs } from "node:util";
 import {
   CLOCK_TOLERANCE_ENV,
   CLOCK_TOLERANCE_FLAG,
+  DEFAULT_TIMEOUT_MS,
   isProfileName,
   LOOPBACK_CLOCK_TOLERANCE_MS,
   REMOTE_CLOCK_TOLERANCE_MS,
@@ -20,7 +21,7 @@ export const USAGE = `usage: ledger-conformance [options]
   --allow-submit        let checks submit transactions to a target that is not on loopback
   --only PATTERN        run only suite files whose path contains PATTERN, else checks whose name does
   --baseline FILE       expected failures (requirement ids); a listed id that passes fails the run
-  --timeout MS          per-request timeout: connect, headers, body and the whole exchange (default 10000)
+  --timeout MS          per-request timeout: connect, headers, body and the whole exchange (default ${DEFAULT_TIMEOUT_MS})
   --max-duration MS     cap on the whole run (default 300000, 5 minutes, times --depth); when it ends the
                         run, the reports are written and the checks that did not run are skipped
   --seed N              fast-check seed for properties
@@ -126,7 +127,7 @@ export function parseConformanceArgs(argv: readonly string[], env: NodeJS.Proces
     allowSubmit: values["allow-submit"] === true,
     ...(values.only === undefined ? {} : { only: values.only }),
     ...(values.baseline === undefined ? {} : { baseline: values.baseline }),
-    timeoutMs: positiveInteger("timeout", values.timeout) ?? 10_000,
+    timeoutMs: positiveInteger("timeout", values.timeout) ?? DEFAULT_TIMEOUT_MS,
     maxDurationMs: positiveInteger("max-duration", values["max-duration"]) ?? Math.round(DEFAULT_MAX_DURATION_MS * Math.max(1, depth)),
     ...(values.seed === undefined ? {} : { seed: integer("seed", values.seed) }),
     ...(values.path === undefined ? {} : { replayPath: values.path }),

@@ -13,6 +13,7 @@ import type { JunitCase } from "../../reporters/junit-report.ts";
 import { RequirementReporter } from "../../reporters/requirement-reporter.ts";
 import { escapeControls } from "../../reporters/escape-controls.ts";
 import {
+  checkTimeoutMs,
   CONFIG_ENV,
   defaultClockToleranceMs,
   DEFAULT_MAX_RESPONSE_BYTES,
@@ -151,7 +152,7 @@ async function main(argv: readonly string[]): Promise<number> {
       ...(selection.namePattern === undefined ? {} : { testNamePattern: selection.namePattern }),
       requirementReporter: reporter,
       allureResultsDir: allureResults,
-      testTimeoutMs: Math.max(60_000, args.timeoutMs * 6 + 5_000),
+      testTimeoutMs: Math.max(60_000, checkTimeoutMs(args.timeoutMs)),
       maxDurationMs: args.maxDurationMs,
       ...(args.rateLimit === undefined ? {} : { maxWorkers: 1 }),
       interrupt: interrupt.signal,

@@ -24,6 +24,9 @@ export class CheckFailure extends Error {
   }
 }
 
+/** The target gave no HTTP answer where one was due (bytes that are not HTTP, an answer over the size cap). */
+export class NoHttpAnswer extends CheckFailure {}
+
 /** A fixture the check needs is missing: ends the check as not_applicable. */
 export class CheckNotApplicable extends Error {
   override readonly name = "CheckNotApplicable";
@@ -155,7 +158,7 @@ export class CheckContext {
     if (result.ok) return result.response;
     if (result.failure.isConnectionFault) throw new CheckSkipped(noAnswerReason(result.failure));
     this.#assertions += 1;
-    throw new CheckFailure(
+    throw new NoHttpAnswer(
       formatFailure({ requirement: this.requirement.id, expected: "an HTTP answer", requestFailure: result.failure, headerPrefix: this.profile.headerPrefix }),
     );
   }

@@ -7,7 +7,8 @@ import { CheckContext, CheckFailure, CheckNotApplicable, CheckSkipped } from "./
 import { formatFailure } from "./failure-message.ts";
 import { catalog, contractForCollection, harness, type Harness } from "./harness.ts";
 import type { Requirement } from "./requirements.ts";
-import type { CheckResult, ConformanceMeta } from "./results.ts";
+import { checkTimeoutMs, DEFAULT_TIMEOUT_MS } from "./config.ts";
+import { failingStatus, type CheckResult, type ConformanceMeta } from "./results.ts";
 import { labelForAllure } from "./allure-labels.ts";
 
 export type CheckFn = (t: CheckContext) => Promise<void> | void;
@@ -69,7 +70,8 @@ export function check(id: string, a: CheckFn | CheckOptions, b?: CheckFn): void 
   if (currentEndpoint !== undefined && requirement.endpoint !== "*" && requirement.endpoint !== currentEndpoint) {
     throw new Error(`check(${id}): the requirement is about ${requirement.endpoint}, not ${currentEndpoint}`);
   }
-  test(checkName(requirement, options.variant), { timeout: options.timeoutMs ?? defaultCheckTimeout() }, async (ctx) => {
+  const timeout = options.timeoutMs ?? checkTimeoutMs(runTimeoutMs());
+  test(checkName(requirement, options.variant), { timeout, meta: { requirement: requirement.id } }, async (ctx) => {
     const h = harness();
     const meta: ConformanceMeta = { results: [], requests: [] };
     ctx.task.meta.conformance = meta;
@@ -84,12 +86,12 @@ export function check(id: string, a: CheckFn | CheckOptions, b?: CheckFn): void 
   });
 }
 
-function defaultCheckTimeout(): number {
-  // Collection may happen before the harness exists in unit tests; the config is cheap to read.
+/** The run's per-request timeout; the default before the harness exists (collection in unit tests). */
+function runTimeoutMs(): number {
   try {
-    return harness().config.timeoutMs * 6 + 5_000;
+    return harness().config.timeoutMs;
   } catch {
-    return 65_000;
+    return DEFAULT_TIMEOUT_MS;
   }
 }
 
@@ -111,7 +113,7 @@ export async function runCheck(h: Harness, requirement: Requirement, fn: CheckFn
 }
 
 async function ownResult(t: CheckContext, requirement: Requirement, fn: CheckFn): Promise<CheckResult> {
-  const failedOrWarned = requirement.level === "MUST" ? "failed" : "warned";
+  const failedOrWarned = failingStatus(requirement.level);
   try {
     await fn(t);
   } catch (e) {

@@ -79,6 +79,11 @@ export function defaultClockToleranceMs(target: string): number {
 }
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
+
+/** The vitest timeout of one check: six requests' worth of the per-request timeout, and a margin. */
+export function checkTimeoutMs(requestTimeoutMs: number): number {
+  return requestTimeoutMs * 6 + 5_000;
+}
 export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
 export function isLoopbackUrl(url: string): boolean {

@@ -8,7 +8,7 @@ import { boundedInteger, errorCodeOf, headerValue, LEDGER_HEADERS } from "./resp
 import type { LedgerMark, LedgerTracker } from "./ledger-tracker.ts";
 import type { OperationContract } from "./openapi.ts";
 import type { RequirementCatalog } from "./requirements.ts";
-import type { CheckResult, Failure } from "./results.ts";
+import { failingStatus, type CheckResult, type Failure } from "./results.ts";
 import { formatFailure } from "./failure-message.ts";
 
 export const OBSERVED = {
@@ -54,8 +54,7 @@ export function observeResponse(ctx: ObservedContext, ex: ObservedExchange): Che
       return;
     }
     const failure: Failure = formatFailure({ requirement, ...problem, response: res, headerPrefix: ctx.headerPrefix });
-    const level = ctx.catalog.get(requirement).level;
-    results.push({ requirement, status: level === "MUST" ? "failed" : "warned", failures: [failure] });
+    results.push({ requirement, status: failingStatus(ctx.catalog.get(requirement).level), failures: [failure] });
   };
   const isError = res.status >= 400;
   const isSuccess = res.status >= 200 && res.status < 300;

@@ -4,7 +4,7 @@
 
 import fc from "fast-check";
 import { check, type CheckOptions } from "./check.ts";
-import { CheckContext, CheckFailure, CheckSkipped } from "./check-context.ts";
+import { CheckContext, CheckFailure, CheckSkipped, NoHttpAnswer } from "./check-context.ts";
 import { shellQuote } from "./curl.ts";
 import type { Failure, RequestRecord } from "./results.ts";
 
@@ -43,7 +43,7 @@ export async function runProperty<T>(
 ): Promise<Failure | undefined> {
   const config = t.config;
   let lastFailingRequests: readonly RequestRecord[] = [];
-  let noAnswer: CheckFailure | undefined;
+  let noAnswer: NoHttpAnswer | undefined;
   let skipped: CheckSkipped | undefined;
   const property = fc.asyncProperty(arbitrary, async (value) => {
     // Once the target stopped answering, every further run (shrinking) would only wait for timeouts.
@@ -56,7 +56,7 @@ export async function runProperty<T>(
     } catch (e) {
       lastFailingRequests = t.requests.slice(start);
       if (e instanceof CheckSkipped) skipped = e;
-      if (e instanceof CheckFailure && e.failure.message.includes("expected: an HTTP answer")) noAnswer = e;
+      if (e instanceof NoHttpAnswer) noAnswer = e;
       throw e;
     }
   });

@@ -2,7 +2,14 @@
 // Shared by the harness (which writes results into a vitest test's `meta`) and the reporter
 // (which reads them back and aggregates).
 
+import type { Level } from "./requirements.ts";
+
 export type ResultStatus = "passed" | "failed" | "warned" | "skipped" | "not_applicable";
+
+/** What a requirement's level makes of evidence against it: a MUST fails, a SHOULD warns. */
+export function failingStatus(level: Level): "failed" | "warned" {
+  return level === "MUST" ? "failed" : "warned";
+}
 
 export interface Failure {
   /** Requirement id, expectation, what came back, and the curl line, as one readable text. */
@@ -41,6 +48,8 @@ export interface ConformanceMeta {
 
 declare module "@vitest/runner" {
   interface TaskMeta {
+    /** The id of the requirement a check tests, set when `check()` registers it. */
+    requirement?: string;
     conformance?: ConformanceMeta;
   }
 }
