@@ -35,10 +35,8 @@ export interface RunConfig {
   readonly target: string;
   readonly profile: Profile;
   readonly fixtures: Fixtures;
-  /** --allow-submit was given. */
+  /** --allow-submit was given: checks may send acceptable transactions to a target not on loopback (t.requireSubmitAllowed). */
   readonly allowSubmit: boolean;
-  /** Whether checks may send transactions that could be accepted: loopback target or --allow-submit. */
-  readonly submitAllowed: boolean;
   /** Per request: connect, headers and body each, and the whole exchange. */
   readonly timeoutMs: number;
   readonly maxResponseBytes: number;
@@ -122,9 +120,4 @@ export function runConfig(): RunConfig {
   }
   cached = JSON.parse(raw) as RunConfig;
   return cached;
-}
-
-/** For tests of the harness itself: use this configuration instead of the environment. */
-export function setRunConfigForTesting(config: RunConfig | undefined): void {
-  cached = config;
 }

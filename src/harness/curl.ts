@@ -91,7 +91,6 @@ function printableText(body: Uint8Array): string | undefined {
   } catch {
     return undefined;
   }
-  // eslint-disable-next-line no-control-regex
   return /[\u0000-\u001f\u007f]/.test(text) ? undefined : text;
 }
 

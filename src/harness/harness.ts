@@ -16,13 +16,29 @@ export interface Harness {
 }
 
 let shared: Harness | undefined;
-let sharedContract: ApiContract | undefined;
 let sharedCatalog: RequirementCatalog | undefined;
+/** Compiled contracts by header prefix: a worker compiles schemas/openapi.yaml once, under its run's prefix. */
+const contracts = new Map<string, ApiContract>();
 
-/** The contract with header names under the profile's prefix is built per harness; this one is for catalog checks at collection time. */
+function contractUnder(headerPrefix: string | undefined): ApiContract {
+  const key = headerPrefix ?? "";
+  let contract = contracts.get(key);
+  if (contract === undefined) {
+    contract = ApiContract.load(undefined, headerPrefix);
+    contracts.set(key, contract);
+  }
+  return contract;
+}
+
+/** The worker's contract, for checks at collection time: the run's (the document's own names outside a run, in unit tests). */
 export function contractForCollection(): ApiContract {
-  sharedContract ??= ApiContract.load();
-  return sharedContract;
+  let prefix: string | undefined;
+  try {
+    prefix = runConfig().profile.headerPrefix;
+  } catch {
+    prefix = undefined;
+  }
+  return contractUnder(prefix);
 }
 
 export function catalog(): RequirementCatalog {
@@ -33,7 +49,7 @@ export function catalog(): RequirementCatalog {
 export function createHarness(config: RunConfig, options: { contract?: ApiContract; catalog?: RequirementCatalog } = {}): Harness {
   return {
     config,
-    contract: options.contract ?? ApiContract.load(undefined, config.profile.headerPrefix),
+    contract: options.contract ?? contractUnder(config.profile.headerPrefix),
     catalog: options.catalog ?? catalog(),
     client: new HttpClient({
       timeoutMs: config.timeoutMs,
@@ -49,9 +65,4 @@ export function createHarness(config: RunConfig, options: { contract?: ApiContra
 export function harness(): Harness {
   shared ??= createHarness(runConfig());
   return shared;
-}
-
-/** For tests of the harness: use this one (or, with undefined, build from the environment again). */
-export function setHarnessForTesting(h: Harness | undefined): void {
-  shared = h;
 }

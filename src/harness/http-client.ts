@@ -26,7 +26,6 @@ export interface HttpResponse {
   /** The body as UTF-8 text (lossy for binary bodies). */
   readonly text: string;
   /** The parsed JSON body, or undefined when the body is not JSON. `any` so checks read members directly after validating. */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   readonly json: any;
   readonly durationMs: number;
   readonly curl: string;

@@ -83,7 +83,6 @@ function harness(overrides: Partial<RunConfig> = {}): Harness {
     profile: PROFILES.node,
     fixtures: {},
     allowSubmit: false,
-    submitAllowed: true,
     timeoutMs: 2_000,
     maxResponseBytes: 1_000_000,
     depth: 1,
@@ -164,7 +163,7 @@ describe("runCheck", () => {
   });
 
   it("skips a submitting check against a target that is not on loopback without --allow-submit", async () => {
-    const out = await runCheck(harness({ submitAllowed: false }), must(), (t) => {
+    const out = await runCheck(harness({ target: "http://node.example/v1" }), must(), (t) => {
       t.requireSubmitAllowed();
       t.fail("must not get here");
     });

@@ -32,7 +32,6 @@ function context(overrides: Partial<RunConfig> = {}): CheckContext {
     profile: PROFILES.node,
     fixtures: {},
     allowSubmit: false,
-    submitAllowed: true,
     timeoutMs: 2_000,
     maxResponseBytes: 1_000_000,
     depth: 1,
