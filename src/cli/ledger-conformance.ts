@@ -19,7 +19,7 @@ import {
   DEFAULT_MAX_RESPONSE_BYTES,
   normalizeHeaderPrefix,
   normalizeTarget,
-  PROFILES,
+  WIRE_PROFILES,
   serializeConfig,
   type RunConfig,
 } from "../harness/config.ts";
@@ -115,7 +115,7 @@ async function main(argv: readonly string[]): Promise<number> {
     const stateDir = join(scratch, "state");
     const allureResults = join(scratch, "allure-results");
     mkdirSync(stateDir);
-    const profile = { ...PROFILES[args.profile], ...(args.headerPrefix === undefined ? {} : { headerPrefix: normalizeHeaderPrefix(args.headerPrefix) }) };
+    const profile = { ...WIRE_PROFILES[args.profile], ...(args.headerPrefix === undefined ? {} : { headerPrefix: normalizeHeaderPrefix(args.headerPrefix) }) };
     const config: RunConfig = {
       target,
       profile,

@@ -108,3 +108,4 @@ export {
   type FunctionParams,
   type JsonConversionOptions,
 } from "./submission-json.ts";
+export { WIRE_PROFILES, isProfileName, normalizeHeaderPrefix, type ProfileName, type WireProfile } from "./wire-profiles.ts";

@@ -3,32 +3,12 @@
 // LEDGER_CONFORMANCE_CONFIG, so a worker needs nothing else to reach the target.
 
 import { isIP } from "node:net";
+import type { WireProfile } from "../codec/index.ts";
 import type { Fixtures } from "./fixtures.ts";
 
-export type ProfileName = "node" | "aptos";
-
-export interface Profile {
-  readonly name: ProfileName;
-  /** Prefix of the §2.7 headers, always ending in "-", e.g. "X-NODE-". */
-  readonly headerPrefix: string;
-  /** Content type of a BCS signed transaction submission (§4.8). */
-  readonly bcsSubmissionType: string;
-}
-
-export const PROFILES: Readonly<Record<ProfileName, Profile>> = {
-  node: { name: "node", headerPrefix: "X-NODE-", bcsSubmissionType: "application/x.node.signed_transaction+bcs" },
-  aptos: { name: "aptos", headerPrefix: "X-APTOS-", bcsSubmissionType: "application/x.aptos.signed_transaction+bcs" },
-};
-
-export function isProfileName(value: string): value is ProfileName {
-  return value === "node" || value === "aptos";
-}
-
-/** "x-node" and "X-NODE-" both become "X-NODE-". */
-export function normalizeHeaderPrefix(prefix: string): string {
-  const upper = prefix.trim().toUpperCase();
-  return upper.endsWith("-") ? upper : `${upper}-`;
-}
+/** What the suite knows of a profile: its wire facts (the codec's table, shared with the reference node). */
+export type Profile = WireProfile;
+export { isProfileName, normalizeHeaderPrefix, WIRE_PROFILES, type ProfileName } from "../codec/index.ts";
 
 export interface RunConfig {
   /** Base URL including /v1, without a trailing slash. */

@@ -10,7 +10,7 @@ import fc from "fast-check";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { CheckContext } from "../../src/harness/check-context.ts";
 import { runCheck } from "../../src/harness/check.ts";
-import { PROFILES, type RunConfig } from "../../src/harness/config.ts";
+import { WIRE_PROFILES, type RunConfig } from "../../src/harness/config.ts";
 import { catalog, createHarness, type Harness } from "../../src/harness/harness.ts";
 import { LedgerTracker } from "../../src/harness/ledger-tracker.ts";
 import { OBSERVED } from "../../src/harness/observed-contract.ts";
@@ -80,7 +80,7 @@ afterEach(async () => {
 function harness(overrides: Partial<RunConfig> = {}): Harness {
   const h = createHarness({
     target: `${server.origin}/v1`,
-    profile: PROFILES.node,
+    profile: WIRE_PROFILES.node,
     fixtures: {},
     allowSubmit: false,
     timeoutMs: 2_000,
@@ -263,7 +263,7 @@ describe("runCheck", () => {
   });
 
   it("sends JSON and BCS bodies with the profile's content types", async () => {
-    const out = await runCheck(harness({ profile: PROFILES.aptos }), must(), async (t) => {
+    const out = await runCheck(harness({ profile: WIRE_PROFILES.aptos }), must(), async (t) => {
       const a = await t.request({ method: "POST", path: "/transactions", bcs: new Uint8Array([1, 2, 3]) });
       t.expectEqual(a.request.headers["content-type"], "application/x.aptos.signed_transaction+bcs", "content type");
       t.expectError(a, 400, "invalid_input");

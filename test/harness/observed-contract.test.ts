@@ -3,7 +3,7 @@
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { CheckContext } from "../../src/harness/check-context.ts";
-import { PROFILES, type RunConfig } from "../../src/harness/config.ts";
+import { WIRE_PROFILES, type RunConfig } from "../../src/harness/config.ts";
 import { catalog, createHarness, type Harness } from "../../src/harness/harness.ts";
 import { OBSERVED } from "../../src/harness/observed-contract.ts";
 import type { CheckResult } from "../../src/harness/results.ts";
@@ -29,7 +29,7 @@ afterEach(async () => {
 function context(overrides: Partial<RunConfig> = {}): CheckContext {
   const config: RunConfig = {
     target: `${server.origin}/v1`,
-    profile: PROFILES.node,
+    profile: WIRE_PROFILES.node,
     fixtures: {},
     allowSubmit: false,
     timeoutMs: 2_000,
@@ -86,7 +86,7 @@ describe("observed contract on a 200", () => {
   });
 
   it("accepts the same headers under the aptos profile", async () => {
-    const t = context({ profile: PROFILES.aptos });
+    const t = context({ profile: WIRE_PROFILES.aptos });
     const { v } = await observe(json(200, gas, ledgerHeaders("X-APTOS-")), {}, t);
     expect(v[OBSERVED.requiredHeaders]).toBe("passed");
   });

@@ -5,7 +5,9 @@
 // deviates from it (issue 8; each field cites the aptos-core source it follows). The conformance
 // suite run with `--profile aptos --baseline baselines/aptos-core.txt` passes it.
 
-export type ProfileName = "node" | "aptos";
+import { WIRE_PROFILES, type ProfileName, type WireProfile } from "../../codec/index.ts";
+
+export { isProfileName, type ProfileName } from "../../codec/index.ts";
 
 /** Which path forms name an address (§2.1 against aptos-core's parser). */
 export type AddressForms =
@@ -18,12 +20,7 @@ export type AddressForms =
    */
   | "aptos";
 
-export interface Profile {
-  readonly name: ProfileName;
-  /** Prefix of the §2.7 ledger-state headers, e.g. "X-NODE-". */
-  readonly headerPrefix: string;
-  /** Content type of a BCS-encoded signed transaction in a submission (§4.8). */
-  readonly bcsSubmissionType: string;
+export interface Profile extends WireProfile {
   /** Message of the health success object. */
   readonly healthMessage: string;
   /**
@@ -73,9 +70,7 @@ export interface Profile {
 
 const PROFILES: Record<ProfileName, Profile> = {
   node: {
-    name: "node",
-    headerPrefix: "X-NODE-",
-    bcsSubmissionType: "application/x.node.signed_transaction+bcs",
+    ...WIRE_PROFILES.node,
     healthMessage: "ledger-node:ok",
     vmErrorCodeAlways: false,
     replayProtectionNonceAlways: false,
@@ -88,9 +83,7 @@ const PROFILES: Record<ProfileName, Profile> = {
     replayProtectorJson: "tagged",
   },
   aptos: {
-    name: "aptos",
-    headerPrefix: "X-APTOS-",
-    bcsSubmissionType: "application/x.aptos.signed_transaction+bcs",
+    ...WIRE_PROFILES.aptos,
     healthMessage: "aptos-node:ok",
     vmErrorCodeAlways: true,
     replayProtectionNonceAlways: true,
@@ -103,10 +96,6 @@ const PROFILES: Record<ProfileName, Profile> = {
     replayProtectorJson: "bare",
   },
 };
-
-export function isProfileName(value: string): value is ProfileName {
-  return value === "node" || value === "aptos";
-}
 
 /** The profile's settings, with an optional header prefix override. */
 export function profileSettings(name: ProfileName, headerPrefix?: string): Profile {
