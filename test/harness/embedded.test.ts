@@ -3,30 +3,20 @@
 // three reports, and exits 0. (Both profiles against a node given by --target, with every MUST of §2.7
 // and §4.1–§4.8 shown passed, are test/self-check/clean-node.test.ts.)
 
-import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { CHROMIUM_MISSING, hasChromium, renderedDom } from "../support/chromium.ts";
+import { conformanceCommand } from "../support/conformance-command.ts";
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const TSX = join(ROOT, "node_modules/tsx/dist/cli.mjs");
-const CLI = join(ROOT, "src/cli/ledger-conformance.ts");
 const dirs: string[] = [];
 afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [TSX, CLI, ...args], { cwd: ROOT, timeout: 900_000, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr });
-    });
-  });
-}
+const cli = (args: string[]) => conformanceCommand(args, { timeoutMs: 900_000 });
 
 /** The default run's reports, for the browser test below. */
 let run: { dir: string; summary: { requirements: { id: string; status: string }[] } } | undefined;

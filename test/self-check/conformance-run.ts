@@ -6,15 +6,13 @@
 // sub-report is skipped (LEDGER_CONFORMANCE_ALLURE=off): only summary.json is read.
 // Used by test/self-check/*.test.ts and by bench/self-check.ts.
 
-import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { startNode } from "../../src/node/index.ts";
 import type { Summary, SummaryRequirement } from "../../reporters/summary.ts";
+import { conformanceCommand } from "../support/conformance-command.ts";
 
-export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const CLI = ["--import", "tsx", "src/cli/ledger-conformance.ts"];
+export { ROOT } from "../support/conformance-command.ts";
 
 /** aptos-core's deviations from the spec, as shipped for node teams; the aptos profile's runs use it. */
 export const APTOS_CORE_BASELINE = "baselines/aptos-core.txt";
@@ -57,34 +55,15 @@ export async function runConformance(options: RunOptions): Promise<ConformanceRu
     beforeListen: (fixtures) => writeFileSync(fixturesFile, `${JSON.stringify(fixtures, null, 2)}\n`),
   });
   try {
-    const args = [...CLI, "--target", node.url, "--fixtures", fixturesFile, "--report-dir", reportDir, "--profile", profile, "--quiet"];
+    const args = ["--target", node.url, "--fixtures", fixturesFile, "--report-dir", reportDir, "--profile", profile, "--quiet"];
     if (options.baseline !== undefined) args.push("--baseline", options.baseline);
-    const { exitCode, stdout, stderr } = await spawnCommand(args);
+    const { code: exitCode, stdout, stderr } = await conformanceCommand(args, { timeoutMs: RUN_TIMEOUT_MS, env: { LEDGER_CONFORMANCE_ALLURE: "off" } });
     const summaryFile = join(reportDir, "summary.json");
     const summary = existsSync(summaryFile) ? (JSON.parse(readFileSync(summaryFile, "utf8")) as Summary) : undefined;
     return { exitCode, summary, stdout, stderr, durationMs: performance.now() - started };
   } finally {
     await node.close();
   }
-}
-
-function spawnCommand(args: readonly string[]): Promise<{ exitCode: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1", LEDGER_CONFORMANCE_ALLURE: "off" } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-    const timer = setTimeout(() => child.kill("SIGKILL"), RUN_TIMEOUT_MS);
-    child.once("error", (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.once("close", (exitCode) => {
-      clearTimeout(timer);
-      resolve({ exitCode, stdout, stderr });
-    });
-  });
 }
 
 /** The requirements of a run with the given status. */

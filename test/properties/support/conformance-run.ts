@@ -1,16 +1,12 @@
 // Runs the conformance command as a child process against a target, as a user would, and reads back
 // what it wrote: exit status, output and summary.json. Used by the property self-tests.
 
-import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
+import { conformanceCommand } from "../../support/conformance-command.ts";
 
-const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
-const TSX = join(ROOT, "node_modules/tsx/dist/cli.mjs");
-const CLI = join(ROOT, "src/cli/ledger-conformance.ts");
 
 export interface SummaryRequirement {
   readonly id: string;
@@ -47,29 +43,19 @@ export function fixturesFile(fixtures: unknown): string {
 }
 
 /** `ledger-conformance ARGS --report-dir <fresh>`; resolves when the command has exited. */
-export function conformance(args: readonly string[], options: { env?: Record<string, string>; timeoutMs?: number } = {}): Promise<ConformanceRun> {
+export async function conformance(args: readonly string[], options: { env?: Record<string, string>; timeoutMs?: number } = {}): Promise<ConformanceRun> {
   const reportDir = mkdtempSync(join(tmpdir(), "property-reports-"));
   scratch.push(reportDir);
   const full = [...args, "--report-dir", reportDir, "--quiet"];
-  const started = Date.now();
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [TSX, CLI, ...full],
-      // Only summary.json is read: the Allure sub-report (seconds of CPU per run) is skipped where the command offers it.
-      { cwd: ROOT, timeout: options.timeoutMs ?? 120_000, maxBuffer: 32 * 1024 * 1024, env: { ...process.env, LEDGER_CONFORMANCE_ALLURE: "off", ...options.env } },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === "number" ? error.code : -1) : 0;
-        let summary: Summary | undefined;
-        try {
-          summary = JSON.parse(readFileSync(join(reportDir, "summary.json"), "utf8")) as Summary;
-        } catch {
-          summary = undefined;
-        }
-        resolve({ code, stdout, stderr, summary, ms: Date.now() - started, args: full });
-      },
-    );
-  });
+  // Only summary.json is read: the Allure sub-report (seconds of CPU per run) is skipped where the command offers it.
+  const run = await conformanceCommand(full, { timeoutMs: options.timeoutMs ?? 120_000, env: { LEDGER_CONFORMANCE_ALLURE: "off", ...options.env } });
+  let summary: Summary | undefined;
+  try {
+    summary = JSON.parse(readFileSync(join(reportDir, "summary.json"), "utf8")) as Summary;
+  } catch {
+    summary = undefined;
+  }
+  return { code: run.code ?? -1, stdout: run.stdout, stderr: run.stderr, summary, ms: run.ms, args: full };
 }
 
 /** Removes every fixtures file and report directory made so far. */
