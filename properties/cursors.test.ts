@@ -9,8 +9,7 @@
 
 import { isDeepStrictEqual } from "node:util";
 import fc from "fast-check";
-import { CheckNotApplicable, describeEndpoint, type CheckContext, type HttpResponse } from "../src/harness/index.ts";
-import { law, undecided, type Undecided } from "./support/law.ts";
+import { CheckNotApplicable, describeEndpoint, law, undecided, type CheckContext, type HttpResponse, type Undecided } from "../src/harness/index.ts";
 import { moduleAccount } from "../suites/support/account-modules.ts";
 import { currentWindow } from "../suites/support/ledger-window.ts";
 

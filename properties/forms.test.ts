@@ -11,8 +11,7 @@
 import { isDeepStrictEqual } from "node:util";
 import fc from "fast-check";
 import { formatAddress, parseAddress } from "../src/codec/index.ts";
-import { errorCodeOf, type CheckContext, type HttpResponse, type RequestSpec } from "../src/harness/index.ts";
-import { law, undecided } from "./support/law.ts";
+import { errorCodeOf, law, undecided, type CheckContext, type HttpResponse, type RequestSpec } from "../src/harness/index.ts";
 import { moduleAccount } from "../suites/support/account-modules.ts";
 import { currentWindow } from "../suites/support/ledger-window.ts";
 import { versionedReads, type VersionedRead } from "../suites/support/versioned-reads.ts";

@@ -18,8 +18,7 @@
 // more), where a node's rule shows, and otherwise absolute: small, or up to 10^9 s, or absent.
 
 import fc from "fast-check";
-import { CLOCK_TOLERANCE_FLAG, describeEndpoint, errorCodeOf, type CheckContext, type HttpResponse } from "../src/harness/index.ts";
-import { law, undecided } from "./support/law.ts";
+import { CLOCK_TOLERANCE_FLAG, describeEndpoint, errorCodeOf, law, undecided, type CheckContext, type HttpResponse } from "../src/harness/index.ts";
 import { currentWindow } from "../suites/support/ledger-window.ts";
 
 type Threshold =

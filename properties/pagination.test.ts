@@ -10,8 +10,7 @@
 
 import { isDeepStrictEqual } from "node:util";
 import fc from "fast-check";
-import { describeEndpoint, type CheckContext, type HttpResponse } from "../src/harness/index.ts";
-import { law, undecided } from "./support/law.ts";
+import { describeEndpoint, law, undecided, type CheckContext, type HttpResponse } from "../src/harness/index.ts";
 import { currentWindow, PPM, versionAt, type LedgerWindow } from "../suites/support/ledger-window.ts";
 
 /** Versions this close to the oldest may be pruned while a run is under way; windows start above them. */

@@ -10,8 +10,7 @@
 // run under the same ids; as properties they get a seed, a shrunk sequence and a replay command.
 
 import fc from "fast-check";
-import { errorCodeOf, type CheckContext, type HttpResponse, type LedgerState } from "../src/harness/index.ts";
-import { law, undecided } from "./support/law.ts";
+import { errorCodeOf, law, undecided, type CheckContext, type HttpResponse, type LedgerState } from "../src/harness/index.ts";
 import { currentWindow, PPM, U64_MAX, versionAt, type LedgerWindow } from "../suites/support/ledger-window.ts";
 import { requirePruning, versionedReads, type VersionedRead } from "../suites/support/versioned-reads.ts";
 

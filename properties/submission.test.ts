@@ -20,9 +20,8 @@ import {
   parseTypeTag,
   type RawTransactionInput,
 } from "../src/codec/index.ts";
-import { CheckNotApplicable, describeEndpoint, type CheckContext, type HttpResponse } from "../src/harness/index.ts";
+import { CheckNotApplicable, describeEndpoint, law, type CheckContext, type HttpResponse } from "../src/harness/index.ts";
 import { chainParameters, MAX_GAS_AMOUNT, type ChainParameters } from "../suites/support/submission.ts";
-import { law } from "./support/law.ts";
 
 /** Sequence number of an orderless transaction: ignored, set as the family's SDKs set it. */
 const ORDERLESS_SEQUENCE_NUMBER = 0xdeadbeefn;

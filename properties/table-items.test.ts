@@ -8,9 +8,8 @@
 // everything shows nothing. The code law has something to judge only when a key was absent (404).
 
 import fc from "fast-check";
-import { CheckNotApplicable, describeEndpoint, errorCodeOf, type CheckContext, type HttpResponse, type TableFixture } from "../src/harness/index.ts";
+import { CheckNotApplicable, describeEndpoint, errorCodeOf, law, undecided, type CheckContext, type HttpResponse, type TableFixture } from "../src/harness/index.ts";
 import { expectValueOf, tableItemBody } from "../suites/support/table-values.ts";
-import { law, undecided } from "./support/law.ts";
 import { valuesOf, wrongValuesOf } from "./support/move-values.ts";
 
 /** A generated key: the fixture's own (present), or any value of the key type. */

@@ -5,7 +5,7 @@
 import { describe, test } from "vitest";
 import { CheckContext, CheckFailure, CheckNotApplicable, CheckSkipped } from "./check-context.ts";
 import { formatFailure } from "./failure-message.ts";
-import { catalog, contractForCollection, harness, type Harness } from "./harness.ts";
+import { catalog, configAtCollection, contractForCollection, harness, type Harness } from "./harness.ts";
 import type { Requirement } from "./requirements.ts";
 import { checkTimeoutMs, DEFAULT_TIMEOUT_MS } from "./config.ts";
 import { failingStatus, type CheckResult, type ConformanceMeta } from "./results.ts";
@@ -70,7 +70,7 @@ export function check(id: string, a: CheckFn | CheckOptions, b?: CheckFn): void 
   if (currentEndpoint !== undefined && requirement.endpoint !== "*" && requirement.endpoint !== currentEndpoint) {
     throw new Error(`check(${id}): the requirement is about ${requirement.endpoint}, not ${currentEndpoint}`);
   }
-  const timeout = options.timeoutMs ?? checkTimeoutMs(runTimeoutMs());
+  const timeout = options.timeoutMs ?? checkTimeoutMs(configAtCollection()?.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   test(checkName(requirement, options.variant), { timeout, meta: { requirement: requirement.id } }, async (ctx) => {
     const h = harness();
     const meta: ConformanceMeta = { results: [], requests: [] };
@@ -84,15 +84,6 @@ export function check(id: string, a: CheckFn | CheckOptions, b?: CheckFn): void 
     if (outcome.vitest.kind === "fail") throw new RequirementNotMet(outcome.vitest.message);
     if (outcome.vitest.kind === "skip") ctx.skip(outcome.vitest.note);
   });
-}
-
-/** The run's per-request timeout; the default before the harness exists (collection in unit tests). */
-function runTimeoutMs(): number {
-  try {
-    return harness().config.timeoutMs;
-  } catch {
-    return DEFAULT_TIMEOUT_MS;
-  }
 }
 
 /** Runs one check function and decides its outcome; used by `check` and directly by the harness's own tests. */

@@ -61,6 +61,15 @@ export function createHarness(config: RunConfig, options: { contract?: ApiContra
   };
 }
 
+/** The run's configuration while checks are collected, or undefined outside a run (a unit test loading a file). */
+export function configAtCollection(): RunConfig | undefined {
+  try {
+    return harness().config;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The worker's harness, built on first use from LEDGER_CONFORMANCE_CONFIG. */
 export function harness(): Harness {
   shared ??= createHarness(runConfig());

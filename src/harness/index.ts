@@ -36,9 +36,19 @@
  *   it; `t.requireSubmitAllowed()` ends it skipped unless the target is on loopback or --allow-submit.
  * - Context: `t.fixtures`, `t.profile` (headerPrefix, bcsSubmissionType), `t.headerName("CURSOR")`,
  *   `t.header(res, "LEDGER-VERSION")`, `t.contract` (the compiled OpenAPI), `t.config`.
- * - `checkProperty(id, arbitrary | (t) => arbitrary, async (t, value) => { ... }, { numRuns })`: a
- *   fast-check property under the same rules; --depth multiplies runs, --seed fixes the seed, and a
+ *
+ * Writing a property (properties/*.test.ts)
+ * -----------------------------------------
+ *   law("4.3/summaries-order-law", { numRuns: 20 }, setup, (s) => arbitrary, async (t, value, s) => {
+ *     ...t.expect…;                        // a failed assertion is the counterexample fast-check shrinks
+ *     return undecided("the window held one summary");  // when this case can decide nothing
+ *   });
+ * - `law(id, { numRuns, budgetMs? }, setup, arbitrary, predicate)`: `setup(t)` runs once (it may call
+ *   t.needsFixture or end the check skipped); then the predicate runs on the values of
+ *   `arbitrary(setup)`. Registered as a check of `id` with variant "property", under the same rules.
+ *   --depth multiplies runs and budget, --seed fixes the seed (else one seed per run, printed), and a
  *   failure reports seed, shrunk path, counterexample, its requests' curl lines and a replay command.
+ *   A law none of whose runs decided anything ends not_applicable, never passed without evidence.
  *
  * Results
  * -------
@@ -68,7 +78,7 @@
  */
 
 export { describeEndpoint, check, checkName, runCheck, type CheckFn, type CheckOptions, type CheckOutcome } from "./check.ts";
-export { checkProperty, runProperty, type PropertyOptions, type ArbitrarySource, type PropertyFn } from "./property.ts";
+export { law, undecided, runProperty, type LawOptions, type LawPredicate, type Undecided, type PropertyFn } from "./property.ts";
 export {
   CheckContext,
   CheckFailure,

@@ -1,23 +1,21 @@
 // One fast-check seed for the whole run, printed once, so that every run can be replayed (issue:
-// "every run prints its seed"). The harness's runProperty passes --seed to fast-check when it is given
-// and otherwise lets fast-check pick a fresh seed per property, which it reports only on failure. This
-// helper fills that gap without touching the harness: when no --seed was given it derives one seed from
-// the run's private state directory (the same for every worker of the run, different for every run)
-// and installs it as fast-check's global default seed, which fc.check uses whenever its own parameters
-// name none. The first worker to get here prints it; a failure's replay command names the same seed.
+// "every run prints its seed"). runProperty passes --seed to fast-check when it is given; otherwise
+// fast-check would pick a fresh seed per property and report it only on failure. So when no --seed was
+// given this derives one seed from the run's private state directory (the same for every worker of the
+// run, different for every run) and installs it as fast-check's global default seed, which fc.check
+// uses whenever its own parameters name none. The first worker to get here prints it; a failure's replay command names the same seed.
 
 import { createHash } from "node:crypto";
 import { closeSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
-import { runConfig } from "../../src/harness/config.ts";
+import type { RunConfig } from "./config.ts";
 
 let installed: number | undefined;
 
 /** Installs the run's seed as fast-check's default (once per worker) and prints it (once per run). */
-export function useRunSeed(): number {
+export function useRunSeed(config: RunConfig): number {
   if (installed !== undefined) return installed;
-  const config = runConfig();
   const seed = config.seed ?? seedOf(config.stateDir);
   if (config.seed === undefined) fc.configureGlobal({ ...fc.readConfigureGlobal(), seed });
   installed = seed;
