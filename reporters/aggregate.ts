@@ -3,6 +3,7 @@
 
 import type { Requirement, RequirementCatalog } from "../src/harness/requirements.ts";
 import { aggregateStatus, type CheckResult, type Failure, type ResultStatus } from "../src/harness/results.ts";
+import { ConfigurationError } from "../src/harness/configuration-error.ts";
 
 /** One result with the test that recorded it. */
 export interface Evidence {
@@ -95,7 +96,7 @@ export function notStartedOutcome(catalog: RequirementCatalog, reason: string, r
   return { ...aggregateRequirements(catalog, [], [], requests, `not run: ${reason}`, retries), interruption: { kind: "not_started", reason } };
 }
 
-export class BaselineError extends Error {
+export class BaselineError extends ConfigurationError {
   override readonly name = "BaselineError";
 }
 

@@ -24,6 +24,8 @@ export interface RequirementReporterOptions {
   readonly namePattern?: RegExp;
   /** The suite files the run was to run (relative to the root), so that files vitest never started are listed too. */
   readonly files?: readonly string[];
+  /** Requests the command sent before the suites ran (the target probe), counted with theirs. */
+  readonly before?: { readonly requests: number; readonly retries: number };
 }
 
 /** What one check came to, for the progress line and junit.xml. */
@@ -47,6 +49,8 @@ export class RequirementReporter implements Reporter {
 
   constructor(options: RequirementReporterOptions) {
     this.#options = options;
+    this.#requests = options.before?.requests ?? 0;
+    this.#retries = options.before?.retries ?? 0;
   }
 
   /** Available after the run ended. */

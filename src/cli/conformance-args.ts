@@ -2,6 +2,7 @@
 // problem is a UsageError: the command prints it with the usage text and exits 2.
 
 import { parseArgs } from "node:util";
+import { ConfigurationError } from "../harness/configuration-error.ts";
 import {
   CLOCK_TOLERANCE_ENV,
   CLOCK_TOLERANCE_FLAG,
@@ -40,7 +41,7 @@ are written first)`;
 /** The default cap on a run at --depth 1: the whole suite takes about 16 s against a node on loopback. */
 export const DEFAULT_MAX_DURATION_MS = 300_000;
 
-export class UsageError extends Error {
+export class UsageError extends ConfigurationError {
   override readonly name = "UsageError";
 }
 

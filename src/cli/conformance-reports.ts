@@ -2,8 +2,7 @@
 // or never started because the target cannot be tested): summary.json, junit.xml, the Allure page when
 // there are results for it, html/index.html, and the console report.
 
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { writeFileSync } from "node:fs";
 import type { RunOutcome } from "../../reporters/aggregate.ts";
 import { renderConsoleReport } from "../../reporters/console-report.ts";
 import { renderHtmlReport } from "../../reporters/html-report.ts";
@@ -11,11 +10,10 @@ import { renderJunit, type JunitCase } from "../../reporters/junit-report.ts";
 import { buildSummary } from "../../reporters/summary.ts";
 import { escapeControls } from "../../reporters/escape-controls.ts";
 import { generateAllureReport } from "./conformance-allure.ts";
+import type { ReportLayout } from "./report-layout.ts";
 
 export interface ReportInput {
-  readonly reportDir: string;
-  /** How the console names reportDir. */
-  readonly displayDir: string;
+  readonly layout: ReportLayout;
   readonly outcome: RunOutcome;
   readonly junitCases: readonly JunitCase[];
   readonly target: string;
@@ -28,20 +26,20 @@ export interface ReportInput {
 }
 
 export async function writeReports(input: ReportInput): Promise<void> {
-  const { reportDir, outcome, target, startedAt, durationMs, exitCode } = input;
-  mkdirSync(join(reportDir, "html"), { recursive: true });
-  writeFileSync(join(reportDir, "summary.json"), `${JSON.stringify(buildSummary(outcome, { target, startedAt, durationMs }), null, 2)}\n`);
-  writeFileSync(join(reportDir, "junit.xml"), renderJunit(input.junitCases, { name: "ledger-conformance", durationMs }));
+  const { layout, outcome, target, startedAt, durationMs, exitCode } = input;
+  layout.create();
+  writeFileSync(layout.summary, `${JSON.stringify(buildSummary(outcome, { target, startedAt, durationMs }), null, 2)}\n`);
+  writeFileSync(layout.junit, renderJunit(input.junitCases, { name: "ledger-conformance", durationMs }));
   let allureHref: string | undefined;
   if ("resultsDir" in input.allure) {
     input.say("writing the Allure report…");
-    const allure = await generateAllureReport(input.allure.resultsDir, join(reportDir, "html", "allure"), `ledger-conformance: ${target}`);
-    if (allure.ok) allureHref = "allure/index.html";
+    const allure = await generateAllureReport(input.allure.resultsDir, layout.allureDir, `ledger-conformance: ${target}`);
+    if (allure.ok) allureHref = layout.allureHref;
     else process.stderr.write(escapeControls(`ledger-conformance: warning: no Allure report: ${allure.reason}\n`));
   }
   writeFileSync(
-    join(reportDir, "html", "index.html"),
+    layout.htmlIndex,
     renderHtmlReport({ outcome, target, startedAt, durationMs, exitCode, ...(allureHref === undefined ? {} : { allureHref }) }),
   );
-  process.stdout.write(escapeControls(renderConsoleReport(outcome, { target, durationMs, reportDir: input.displayDir, exitCode })));
+  process.stdout.write(escapeControls(renderConsoleReport(outcome, { target, durationMs, reportDir: layout.display, exitCode })));
 }

@@ -6,35 +6,24 @@
 
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative, resolve } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { applyBaseline, exitCode, notStartedOutcome, parseBaseline, type RunOutcome } from "../../reporters/aggregate.ts";
 import type { JunitCase } from "../../reporters/junit-report.ts";
 import { RequirementReporter } from "../../reporters/requirement-reporter.ts";
 import { escapeControls } from "../../reporters/escape-controls.ts";
-import {
-  checkTimeoutMs,
-  CONFIG_ENV,
-  defaultClockToleranceMs,
-  DEFAULT_MAX_RESPONSE_BYTES,
-  normalizeHeaderPrefix,
-  normalizeTarget,
-  WIRE_PROFILES,
-  serializeConfig,
-  type RunConfig,
-} from "../harness/config.ts";
-import { shellQuote } from "../harness/curl.ts";
-import { accountsFromEnvironment, loadFixturesFile, type Fixtures } from "../harness/fixtures.ts";
+import { checkTimeoutMs, CONFIG_ENV, serializeConfig } from "../harness/config.ts";
+import { ConfigurationError } from "../harness/configuration-error.ts";
 import { ApiContract } from "../harness/openapi.ts";
 import { loadRequirements, type RequirementCatalog } from "../harness/requirements.ts";
 import { parseConformanceArgs, USAGE, UsageError, type ConformanceArgs } from "./conformance-args.ts";
 import { writeReports, type ReportInput } from "./conformance-reports.ts";
-import { probeTarget, startEmbeddedNode, type EmbeddedNode } from "./conformance-target.ts";
+import { resolveTarget, runConfigOf } from "./conformance-setup.ts";
+import { probeTarget, type EmbeddedNode } from "./conformance-target.ts";
 import { runSuites } from "./conformance-vitest.ts";
+import { ReportLayout } from "./report-layout.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-
-class ConfigError extends Error {}
 
 /**
  * SIGTERM or SIGINT (an outer time limit, Ctrl-C) stops the run like --max-duration does: the checks
@@ -73,32 +62,14 @@ async function main(argv: readonly string[]): Promise<number> {
   try {
     const startedAt = new Date();
     const t0 = performance.now();
-    const { catalog } = loadContract();
+    const catalog = loadCatalog();
     const baseline = args.baseline === undefined ? undefined : readBaseline(args.baseline);
-    const fixturesFromFile = args.fixtures === undefined ? {} : loadFixturesFile(args.fixtures);
-    const envAccounts = accountsFromEnvironment(process.env.LEDGER_CONFORMANCE_ACCOUNTS);
-
-    let target: string;
-    let fixtures: Fixtures;
-    if (args.target === undefined) {
-      say("starting the reference node in-process…");
-      try {
-        node = await startEmbeddedNode(args.profile, args.headerPrefix === undefined ? undefined : normalizeHeaderPrefix(args.headerPrefix));
-      } catch (e) {
-        throw new ConfigError(`cannot start the reference node: ${(e as Error).message}`);
-      }
-      target = normalizeTarget(node.url);
-      fixtures = { ...node.fixtures, ...fixturesFromFile };
-    } else {
-      target = normalizeTarget(args.target);
-      fixtures = fixturesFromFile;
-      if (!/\/v1$/.test(new URL(target).pathname)) say(`note: the target URL is the base including /v1 (design §3); ${target} does not end in /v1`);
-    }
-    if (envAccounts !== undefined) fixtures = { ...fixtures, accounts: envAccounts };
-
-    const reportDir = resolve(args.reportDir);
+    const resolved = await resolveTarget(args, say);
+    node = resolved.node;
+    const { target } = resolved;
+    const layout = new ReportLayout(args.reportDir);
     const report = (outcome: RunOutcome, junitCases: readonly JunitCase[], code: number, allure: ReportInput["allure"]) =>
-      writeReports({ reportDir, displayDir: displayPath(reportDir), outcome, junitCases, target, startedAt, durationMs: performance.now() - t0, exitCode: code, allure, say });
+      writeReports({ layout, outcome, junitCases, target, startedAt, durationMs: performance.now() - t0, exitCode: code, allure, say });
 
     const probe = await probeTarget(target, args.timeoutMs);
     if (!probe.ok) {
@@ -110,30 +81,12 @@ async function main(argv: readonly string[]): Promise<number> {
     }
     say(`target ${target}${node ? " (embedded reference node)" : ""}, profile ${args.profile}: ${probe.note}`);
 
-    mkdirSync(join(reportDir, "html"), { recursive: true });
+    layout.create();
     scratch = mkdtempSync(join(tmpdir(), "ledger-conformance-"));
     const stateDir = join(scratch, "state");
     const allureResults = join(scratch, "allure-results");
     mkdirSync(stateDir);
-    const profile = { ...WIRE_PROFILES[args.profile], ...(args.headerPrefix === undefined ? {} : { headerPrefix: normalizeHeaderPrefix(args.headerPrefix) }) };
-    const config: RunConfig = {
-      target,
-      profile,
-      fixtures,
-      allowSubmit: args.allowSubmit,
-      timeoutMs: args.timeoutMs,
-      maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES,
-      ...(args.rateLimit === undefined ? {} : { rateLimit: args.rateLimit }),
-      ...(args.seed === undefined ? {} : { seed: args.seed }),
-      ...(args.replayPath === undefined ? {} : { replayPath: args.replayPath }),
-      depth: args.depth,
-      clockToleranceMs: args.clockToleranceMs ?? defaultClockToleranceMs(target),
-      stateDir,
-      bodiesDir: join(reportDir, "bodies"),
-      replayArgs: replayArgs(args),
-      ...(args.only === undefined ? {} : { only: args.only }),
-    };
-    process.env[CONFIG_ENV] = serializeConfig(config);
+    process.env[CONFIG_ENV] = serializeConfig(runConfigOf(args, resolved, { stateDir, bodiesDir: layout.bodiesDir }));
 
     const selection = selectByOnly(args.only);
     if (args.only !== undefined) say(selection.files.length > 0 ? `--only: files ${selection.files.join(", ")}` : `--only: checks whose name contains ${JSON.stringify(args.only)}`);
@@ -143,6 +96,7 @@ async function main(argv: readonly string[]): Promise<number> {
       ...(args.only === undefined ? {} : { untestedReason: `not selected by --only ${args.only}` }),
       ...(selection.namePattern === undefined ? {} : { namePattern: selection.namePattern }),
       files: selection.files.length > 0 ? selection.files : suiteFiles(),
+      before: { requests: probe.requests, retries: probe.retries },
     });
     const run = await runSuites({
       root: ROOT,
@@ -159,9 +113,8 @@ async function main(argv: readonly string[]): Promise<number> {
 
     let outcome = reporter.finalize();
     if (!run.capped && !run.interrupted && args.only !== undefined && outcome.errors.length === 0 && outcome.requirements.every((r) => r.checks === 0)) {
-      throw new ConfigError(`--only ${args.only} selected no check (it matches no suite file path and no check name)`);
+      throw new ConfigurationError(`--only ${args.only} selected no check (it matches no suite file path and no check name)`);
     }
-    outcome = { ...outcome, requests: outcome.requests + probe.requests, retries: outcome.retries + probe.retries };
     if (baseline !== undefined) outcome = applyBaseline(outcome, baseline.ids, baseline.file);
     // Stopped by a signal: the conventional 128 + its number, so that a caller sees the run was cut short.
     const code = run.interrupted ? 128 + (interrupt.signal.reason === "interrupted by SIGINT" ? 2 : 15) : exitCode(outcome);
@@ -176,11 +129,9 @@ async function main(argv: readonly string[]): Promise<number> {
     await report(outcome, reporter.junitCases(), code, allure);
     return code;
   } catch (e) {
-    if (e instanceof ConfigError || (e as Error).name === "FixturesError" || (e as Error).name === "CatalogError" || (e as Error).name === "BaselineError") {
-      process.stderr.write(escapeControls(`ledger-conformance: ${(e as Error).message}\n`));
-      return 2;
-    }
-    process.stderr.write(escapeControls(`ledger-conformance: ${(e as Error).stack ?? String(e)}\n`));
+    // A configuration error (fixtures, catalog, baseline, a node that cannot start, --only): its message.
+    const text = e instanceof ConfigurationError ? e.message : ((e as Error).stack ?? String(e));
+    process.stderr.write(escapeControls(`ledger-conformance: ${text}\n`));
     return 2;
   } finally {
     await node?.close().catch(() => undefined);
@@ -188,19 +139,14 @@ async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
-function displayPath(abs: string): string {
-  const rel = relative(process.cwd(), abs);
-  return rel === "" ? "." : rel.startsWith("..") ? abs : rel;
-}
-
-function loadContract(): { contract: ApiContract; catalog: RequirementCatalog } {
+function loadCatalog(): RequirementCatalog {
   let contract: ApiContract;
   try {
     contract = ApiContract.load();
   } catch (e) {
-    throw new ConfigError(`cannot load schemas/openapi.yaml: ${(e as Error).message}`);
+    throw new ConfigurationError(`cannot load schemas/openapi.yaml: ${(e as Error).message}`);
   }
-  return { contract, catalog: loadRequirements(contract.operations.map((o) => o.id)) };
+  return loadRequirements(contract.operations.map((o) => o.id));
 }
 
 function readBaseline(file: string): { file: string; ids: string[] } {
@@ -208,7 +154,7 @@ function readBaseline(file: string): { file: string; ids: string[] } {
   try {
     text = readFileSync(file, "utf8");
   } catch (e) {
-    throw new ConfigError(`cannot read baseline ${file}: ${(e as Error).message}`);
+    throw new ConfigurationError(`cannot read baseline ${file}: ${(e as Error).message}`);
   }
   return { file, ids: parseBaseline(text, file) };
 }
@@ -233,18 +179,6 @@ function selectByOnly(only: string | undefined): { files: string[]; namePattern?
   const files = suiteFiles().filter((rel) => rel.includes(only));
   if (files.length > 0) return { files };
   return { files: [], namePattern: new RegExp(only.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")) };
-}
-
-/** The flags that reach the same target again, for property replay commands. */
-function replayArgs(args: ConformanceArgs): string {
-  const parts: string[] = [];
-  if (args.target !== undefined) parts.push(`--target ${shellQuote(args.target)}`);
-  if (args.profile !== "node") parts.push(`--profile ${args.profile}`);
-  if (args.headerPrefix !== undefined) parts.push(`--header-prefix ${shellQuote(args.headerPrefix)}`);
-  if (args.fixtures !== undefined) parts.push(`--fixtures ${shellQuote(args.fixtures)}`);
-  if (args.allowSubmit) parts.push("--allow-submit");
-  if (args.clockToleranceMs !== undefined) parts.push(`--clock-tolerance ${args.clockToleranceMs}`);
-  return parts.join(" ");
 }
 
 const code = await main(process.argv.slice(2));

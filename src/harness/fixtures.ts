@@ -3,6 +3,7 @@
 
 import { readFileSync } from "node:fs";
 import { Ajv } from "ajv";
+import { ConfigurationError } from "./configuration-error.ts";
 
 export interface FixtureAccount {
   readonly address: string;
@@ -91,7 +92,7 @@ const FIXTURES_SCHEMA = {
 
 const validateFixtures = new Ajv({ allErrors: true }).compile(FIXTURES_SCHEMA);
 
-export class FixturesError extends Error {
+export class FixturesError extends ConfigurationError {
   override readonly name = "FixturesError";
 }
 

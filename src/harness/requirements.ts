@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Ajv } from "ajv";
 import { parse } from "yaml";
+import { ConfigurationError } from "./configuration-error.ts";
 
 export type Level = "MUST" | "SHOULD";
 
@@ -40,7 +41,7 @@ const ENTRY_SCHEMA = {
 
 const validateEntries = new Ajv({ allErrors: true }).compile(ENTRY_SCHEMA);
 
-export class CatalogError extends Error {
+export class CatalogError extends ConfigurationError {
   override readonly name = "CatalogError";
 }
 

@@ -1,0 +1,72 @@
+// The run configuration, assembled in one place from the flags: where the run goes (--target, or the
+// reference node started in-process with its own fixtures), the fixtures (file, embedded node,
+// LEDGER_CONFORMANCE_ACCOUNTS), and the RunConfig every worker reads.
+
+import { shellQuote } from "../harness/curl.ts";
+import { defaultClockToleranceMs, DEFAULT_MAX_RESPONSE_BYTES, normalizeHeaderPrefix, normalizeTarget, WIRE_PROFILES, type RunConfig } from "../harness/config.ts";
+import { ConfigurationError } from "../harness/configuration-error.ts";
+import { accountsFromEnvironment, loadFixturesFile, type Fixtures } from "../harness/fixtures.ts";
+import type { ConformanceArgs } from "./conformance-args.ts";
+import { startEmbeddedNode, type EmbeddedNode } from "./conformance-target.ts";
+
+export interface ResolvedTarget {
+  /** Base URL including /v1, without a trailing slash. */
+  readonly target: string;
+  readonly fixtures: Fixtures;
+  /** The embedded reference node, when no --target was given; the caller closes it. */
+  readonly node?: EmbeddedNode;
+}
+
+/** The target and its fixtures; starts the reference node when no --target was given. */
+export async function resolveTarget(args: ConformanceArgs, say: (line: string) => void): Promise<ResolvedTarget> {
+  const fixturesFromFile = args.fixtures === undefined ? {} : loadFixturesFile(args.fixtures);
+  const envAccounts = accountsFromEnvironment(process.env.LEDGER_CONFORMANCE_ACCOUNTS);
+  const withAccounts = (fixtures: Fixtures): Fixtures => (envAccounts === undefined ? fixtures : { ...fixtures, accounts: envAccounts });
+  if (args.target !== undefined) {
+    const target = normalizeTarget(args.target);
+    if (!/\/v1$/.test(new URL(target).pathname)) say(`note: the target URL is the base including /v1 (design §3); ${target} does not end in /v1`);
+    return { target, fixtures: withAccounts(fixturesFromFile) };
+  }
+  say("starting the reference node in-process…");
+  let node: EmbeddedNode;
+  try {
+    node = await startEmbeddedNode(args.profile, args.headerPrefix === undefined ? undefined : normalizeHeaderPrefix(args.headerPrefix));
+  } catch (e) {
+    throw new ConfigurationError(`cannot start the reference node: ${(e as Error).message}`);
+  }
+  return { target: normalizeTarget(node.url), fixtures: withAccounts({ ...node.fixtures, ...fixturesFromFile }), node };
+}
+
+/** The configuration every worker reads, from the flags, the resolved target and the run's directories. */
+export function runConfigOf(args: ConformanceArgs, resolved: ResolvedTarget, dirs: { readonly stateDir: string; readonly bodiesDir: string }): RunConfig {
+  const { target, fixtures } = resolved;
+  return {
+    target,
+    profile: { ...WIRE_PROFILES[args.profile], ...(args.headerPrefix === undefined ? {} : { headerPrefix: normalizeHeaderPrefix(args.headerPrefix) }) },
+    fixtures,
+    allowSubmit: args.allowSubmit,
+    timeoutMs: args.timeoutMs,
+    maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES,
+    ...(args.rateLimit === undefined ? {} : { rateLimit: args.rateLimit }),
+    ...(args.seed === undefined ? {} : { seed: args.seed }),
+    ...(args.replayPath === undefined ? {} : { replayPath: args.replayPath }),
+    depth: args.depth,
+    clockToleranceMs: args.clockToleranceMs ?? defaultClockToleranceMs(target),
+    stateDir: dirs.stateDir,
+    bodiesDir: dirs.bodiesDir,
+    replayArgs: replayArgs(args),
+    ...(args.only === undefined ? {} : { only: args.only }),
+  };
+}
+
+/** The flags that reach the same target again, for property replay commands. */
+function replayArgs(args: ConformanceArgs): string {
+  const parts: string[] = [];
+  if (args.target !== undefined) parts.push(`--target ${shellQuote(args.target)}`);
+  if (args.profile !== "node") parts.push(`--profile ${args.profile}`);
+  if (args.headerPrefix !== undefined) parts.push(`--header-prefix ${shellQuote(args.headerPrefix)}`);
+  if (args.fixtures !== undefined) parts.push(`--fixtures ${shellQuote(args.fixtures)}`);
+  if (args.allowSubmit) parts.push("--allow-submit");
+  if (args.clockToleranceMs !== undefined) parts.push(`--clock-tolerance ${args.clockToleranceMs}`);
+  return parts.join(" ");
+}
