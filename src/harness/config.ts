@@ -87,17 +87,13 @@ export function serializeConfig(config: RunConfig): string {
   return JSON.stringify(config);
 }
 
-let cached: RunConfig | undefined;
-
-/** The configuration of this run, as the command described it; throws a clear error outside it. */
-export function runConfig(): RunConfig {
-  if (cached) return cached;
+/** The configuration of this run, as the command described it in the environment; throws a clear error outside it. */
+export function runConfigFromEnvironment(): RunConfig {
   const raw = process.env[CONFIG_ENV];
   if (raw === undefined || raw === "") {
     throw new Error(
       `${CONFIG_ENV} is not set: conformance suites run through \`npm run conformance\` (or npx ledger-conformance), which describes the target to them`,
     );
   }
-  cached = JSON.parse(raw) as RunConfig;
-  return cached;
+  return JSON.parse(raw) as RunConfig;
 }

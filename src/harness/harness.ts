@@ -1,7 +1,7 @@
 // What a worker builds once and every check shares: the run configuration, the OpenAPI contract, the
 // requirement catalog, the HTTP client and the ledger tracker.
 
-import { runConfig, type RunConfig } from "./config.ts";
+import { runConfigFromEnvironment, type RunConfig } from "./config.ts";
 import { HttpClient } from "./http-client.ts";
 import { LedgerTracker } from "./ledger-tracker.ts";
 import { ApiContract } from "./openapi.ts";
@@ -34,7 +34,7 @@ function contractUnder(headerPrefix: string | undefined): ApiContract {
 export function contractForCollection(): ApiContract {
   let prefix: string | undefined;
   try {
-    prefix = runConfig().profile.headerPrefix;
+    prefix = runConfigFromEnvironment().profile.headerPrefix;
   } catch {
     prefix = undefined;
   }
@@ -70,8 +70,8 @@ export function configAtCollection(): RunConfig | undefined {
   }
 }
 
-/** The worker's harness, built on first use from LEDGER_CONFORMANCE_CONFIG. */
+/** The worker's harness, built on first use from LEDGER_CONFORMANCE_CONFIG (the one cache of the run configuration). */
 export function harness(): Harness {
-  shared ??= createHarness(runConfig());
+  shared ??= createHarness(runConfigFromEnvironment());
   return shared;
 }
