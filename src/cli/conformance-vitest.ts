@@ -8,11 +8,14 @@ import { Writable } from "node:stream";
 import type { Reporter } from "vitest/node";
 import { createVitest } from "vitest/node";
 import AllureVitestReporter from "allure-vitest/reporter";
+import type { RunConfig } from "../harness/config.ts";
 
 export const SUITE_GLOBS = ["suites/**/*.test.ts", "properties/**/*.test.ts"];
 
 export interface SuiteRunInput {
   readonly root: string;
+  /** What every worker's harness reads (provided to the workers as "runConfig"). */
+  readonly config: RunConfig;
   /** Globs of the suite files under root (default SUITE_GLOBS). */
   readonly include?: readonly string[];
   /** File filters (substrings of paths); empty: every file. */
@@ -67,6 +70,7 @@ export async function runSuites(input: SuiteRunInput): Promise<SuiteRunResult> {
       watch: false,
       run: true,
       passWithNoTests: true,
+      provide: { runConfig: input.config },
       // Threads (forks measured the same) without per-file isolation: importing the harness, codec and
       // validators takes ~0.7 s per file when every file re-imports them; shared, a worker pays it once
       // and its HTTP client, compiled contract and ledger mark serve every file it runs.

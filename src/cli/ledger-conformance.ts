@@ -12,7 +12,7 @@ import { applyBaseline, exitCode, notStartedOutcome, parseBaseline, type RunOutc
 import type { JunitCase } from "../../reporters/junit-report.ts";
 import { RequirementReporter } from "../../reporters/requirement-reporter.ts";
 import { escapeControls } from "../../reporters/escape-controls.ts";
-import { checkTimeoutMs, CONFIG_ENV, serializeConfig } from "../harness/config.ts";
+import { checkTimeoutMs } from "../harness/config.ts";
 import { ConfigurationError } from "../harness/configuration-error.ts";
 import { ApiContract } from "../harness/openapi.ts";
 import { loadRequirements, type RequirementCatalog } from "../harness/requirements.ts";
@@ -86,7 +86,6 @@ async function main(argv: readonly string[]): Promise<number> {
     const stateDir = join(scratch, "state");
     const allureResults = join(scratch, "allure-results");
     mkdirSync(stateDir);
-    process.env[CONFIG_ENV] = serializeConfig(runConfigOf(args, resolved, { stateDir, bodiesDir: layout.bodiesDir }));
 
     const selection = selectByOnly(args.only);
     if (args.only !== undefined) say(selection.files.length > 0 ? `--only: files ${selection.files.join(", ")}` : `--only: checks whose name contains ${JSON.stringify(args.only)}`);
@@ -100,6 +99,7 @@ async function main(argv: readonly string[]): Promise<number> {
     });
     const run = await runSuites({
       root: ROOT,
+      config: runConfigOf(args, resolved, { stateDir, bodiesDir: layout.bodiesDir }),
       files: selection.files,
       ...(selection.namePattern === undefined ? {} : { testNamePattern: selection.namePattern }),
       requirementReporter: reporter,

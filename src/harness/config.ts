@@ -1,6 +1,6 @@
 // The run configuration every worker sees. The command resolves it once (flags, fixtures file,
-// embedded node) and hands it to the vitest workers as JSON in one environment variable,
-// LEDGER_CONFORMANCE_CONFIG, so a worker needs nothing else to reach the target.
+// embedded node) and hands it to the vitest workers as provided context (vitest's `provide`, key
+// "runConfig"; the harness reads it with `inject`), so a worker needs nothing else to reach the target.
 
 import { isIP } from "node:net";
 import type { WireProfile } from "../codec/index.ts";
@@ -40,7 +40,11 @@ export interface RunConfig {
   readonly only?: string;
 }
 
-export const CONFIG_ENV = "LEDGER_CONFORMANCE_CONFIG";
+declare module "vitest" {
+  interface ProvidedContext {
+    runConfig: RunConfig;
+  }
+}
 
 /** The flag that sets RunConfig.clockToleranceMs; checks name it in their messages. */
 export const CLOCK_TOLERANCE_FLAG = "--clock-tolerance";
@@ -83,17 +87,3 @@ export function normalizeTarget(url: string): string {
   return url.replace(/\/+$/, "");
 }
 
-export function serializeConfig(config: RunConfig): string {
-  return JSON.stringify(config);
-}
-
-/** The configuration of this run, as the command described it in the environment; throws a clear error outside it. */
-export function runConfigFromEnvironment(): RunConfig {
-  const raw = process.env[CONFIG_ENV];
-  if (raw === undefined || raw === "") {
-    throw new Error(
-      `${CONFIG_ENV} is not set: conformance suites run through \`npm run conformance\` (or npx ledger-conformance), which describes the target to them`,
-    );
-  }
-  return JSON.parse(raw) as RunConfig;
-}

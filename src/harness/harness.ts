@@ -1,7 +1,8 @@
 // What a worker builds once and every check shares: the run configuration, the OpenAPI contract, the
 // requirement catalog, the HTTP client and the ledger tracker.
 
-import { runConfigFromEnvironment, type RunConfig } from "./config.ts";
+import { inject } from "vitest";
+import type { RunConfig } from "./config.ts";
 import { HttpClient } from "./http-client.ts";
 import { LedgerTracker } from "./ledger-tracker.ts";
 import { ApiContract } from "./openapi.ts";
@@ -32,13 +33,8 @@ function contractUnder(headerPrefix: string | undefined): ApiContract {
 
 /** The worker's contract, for checks at collection time: the run's (the document's own names outside a run, in unit tests). */
 export function contractForCollection(): ApiContract {
-  let prefix: string | undefined;
-  try {
-    prefix = runConfigFromEnvironment().profile.headerPrefix;
-  } catch {
-    prefix = undefined;
-  }
-  return contractUnder(prefix);
+  // Not through harness(): building the harness asks catalog(), which comes back here.
+  return contractUnder(providedConfigOrUndefined()?.profile.headerPrefix);
 }
 
 export function catalog(): RequirementCatalog {
@@ -70,8 +66,26 @@ export function configAtCollection(): RunConfig | undefined {
   }
 }
 
-/** The worker's harness, built on first use from LEDGER_CONFORMANCE_CONFIG (the one cache of the run configuration). */
+/** The configuration the command provided to this worker (vitest's provided context), or undefined outside a run. */
+function providedConfigOrUndefined(): RunConfig | undefined {
+  try {
+    return inject("runConfig");
+  } catch {
+    return undefined;
+  }
+}
+
+/** The configuration the command provided to this worker; throws a clear error outside a run. */
+function providedConfig(): RunConfig {
+  const config = providedConfigOrUndefined();
+  if (config === undefined) {
+    throw new Error("no run configuration: conformance suites run through `npm run conformance` (or npx ledger-conformance), which describes the target to them");
+  }
+  return config;
+}
+
+/** The worker's harness, built on first use from the provided run configuration. */
 export function harness(): Harness {
-  shared ??= createHarness(runConfigFromEnvironment());
+  shared ??= createHarness(providedConfig());
   return shared;
 }

@@ -66,12 +66,12 @@
  * How the configuration reaches the workers
  * -----------------------------------------
  * The command (src/cli/ledger-conformance.ts) resolves flags, fixtures (file, embedded node, and
- * LEDGER_CONFORMANCE_ACCOUNTS for keys) into one RunConfig and puts it, as JSON, in the environment
- * variable LEDGER_CONFORMANCE_CONFIG before starting vitest; worker threads inherit it and `harness()`
- * reads it on first use. Files run without per-file isolation, so each worker builds one HTTP client,
- * compiled contract and catalog for all the files it runs; the ledger-state mark is shared between
- * workers through a file in the run's private state directory.
- * Private keys travel only in that variable: never printed, never written to a report.
+ * LEDGER_CONFORMANCE_ACCOUNTS for keys) into one RunConfig (src/cli/conformance-setup.ts) and hands it
+ * to vitest as provided context ("runConfig"); `harness()` reads it with vitest's `inject` on first
+ * use. Files run without per-file isolation, so each worker builds one HTTP client, compiled contract
+ * and catalog for all the files it runs; the ledger-state mark is shared between workers through a
+ * file in the run's private state directory.
+ * Private keys travel only in that configuration: never printed, never written to a report.
  *
  * Safety: against a target that is not on loopback, `t.requireSubmitAllowed()` skips every check that
  * could send an acceptable transaction unless --allow-submit was given.
