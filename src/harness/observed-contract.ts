@@ -43,54 +43,185 @@ export interface ObservedExchange {
   readonly markBefore: LedgerMark | undefined;
 }
 
-export function observeResponse(ctx: ObservedContext, ex: ObservedExchange): CheckResult[] {
-  const { response: res, operation: op } = ex;
-  const results: CheckResult[] = [];
+/** What one rule found wrong: the expectation and what came back. */
+interface Problem {
+  readonly expected: string;
+  readonly found?: string;
+}
+
+/** A rule's judgement of one response: it holds, it does not (the problem), or it does not apply. */
+type Judgement = "holds" | Problem | "not applicable";
+
+/** One response as the rules see it, its §2.7 headers parsed once. */
+interface Observation {
+  readonly ctx: ObservedContext;
+  readonly res: HttpResponse;
+  readonly op: OperationContract;
+  readonly markBefore: LedgerMark | undefined;
+  /** The ledger headers present in a valid form, by suffix. */
+  readonly values: ReadonlyMap<string, bigint>;
+  /** The ledger headers present in another form, as the failure names them. */
+  readonly badForms: readonly string[];
+  header(suffix: string): string | undefined;
+}
+
+const isError = (o: Observation) => o.res.status >= 400;
+const isSuccess = (o: Observation) => o.res.status >= 200 && o.res.status < 300;
+const holdsUnless = (problem: Problem | undefined): Judgement => problem ?? "holds";
+
+/** §7.1: the status is one the endpoint lists. */
+function statusInSet(o: Observation): Judgement {
+  const { op, res } = o;
+  return holdsUnless(op.statuses.includes(res.status) ? undefined : { expected: `a status ${op.id} lists: ${op.statuses.join(", ")}`, found: `status ${res.status}` });
+}
+
+/** §2.6: an error answer is the error object. */
+function errorObject(o: Observation): Judgement {
+  return isError(o) ? holdsUnless(errorObjectProblem(o.res)) : "not applicable";
+}
+
+/** §7.2: an error's code is one the spec lists. */
+function errorCodeKnown(o: Observation): Judgement {
+  const code = isError(o) ? errorCodeOf(o.res) : undefined;
+  if (code === undefined) return "not applicable";
+  const codes = o.ctx.errorCodes;
+  return holdsUnless(codes.includes(code) ? undefined : { expected: `error_code one of §7.2 (${codes.join(", ")})`, found: JSON.stringify(code) });
+}
+
+/** §2.7: no cursor on an error. */
+function noCursorOnError(o: Observation): Judgement {
+  if (!isError(o)) return "not applicable";
+  const cursor = o.header("CURSOR");
+  const prefix = o.ctx.headerPrefix;
+  return holdsUnless(cursor === undefined ? undefined : { expected: `no ${prefix}CURSOR on an error`, found: `${prefix}CURSOR: ${cursor}` });
+}
+
+/** §2.7: a success carries the ledger headers, and the headers its operation declares required. */
+function requiredHeaders(o: Observation): Judgement {
+  if (!isSuccess(o)) return "not applicable";
+  const { res, op, ctx } = o;
   const prefix = ctx.headerPrefix.toLowerCase();
-  const header = (suffix: string) => headerValue(res, ctx.headerPrefix, suffix);
-  const verdict = (requirement: string, problem: { expected: string; found?: string } | undefined) => {
-    if (problem === undefined) {
-      results.push({ requirement, status: "passed", failures: [] });
-      return;
-    }
-    const failure: Failure = formatFailure({ requirement, ...problem, response: res, headerPrefix: ctx.headerPrefix });
-    results.push({ requirement, status: failingStatus(ctx.catalog.get(requirement).level), failures: [failure] });
-  };
-  const isError = res.status >= 400;
-  const isSuccess = res.status >= 200 && res.status < 300;
-
-  // §7.1: the status is one the endpoint lists.
-  verdict(
-    OBSERVED.statusInSet,
-    op.statuses.includes(res.status) ? undefined : { expected: `a status ${op.id} lists: ${op.statuses.join(", ")}`, found: `status ${res.status}` },
+  const declared = op.response(res.status)?.headers.filter((h) => h.required).map((h) => h.name) ?? [];
+  const builtIn = LEDGER_HEADERS.filter((h) => h.requiredOnSuccess).map((h) => `${prefix}${h.suffix.toLowerCase()}`);
+  const missing = [...new Set([...builtIn, ...declared])].filter((name) => res.headers[name] === undefined);
+  return holdsUnless(
+    missing.length === 0 ? undefined : { expected: `headers ${missing.join(", ")} on a ${res.status}`, found: `missing ${missing.join(", ")}${otherPrefixHint(res, ctx.headerPrefix)}` },
   );
+}
 
-  if (isError) {
-    verdict(OBSERVED.errorObject, errorObjectProblem(res));
-    const code = errorCodeOf(res);
-    if (code !== undefined) {
-      verdict(OBSERVED.errorCodeKnown, ctx.errorCodes.includes(code) ? undefined : { expected: `error_code one of §7.2 (${ctx.errorCodes.join(", ")})`, found: JSON.stringify(code) });
-    }
-    const cursor = header("CURSOR");
-    verdict(OBSERVED.noCursorOnError, cursor === undefined ? undefined : { expected: `no ${ctx.headerPrefix}CURSOR on an error`, found: `${ctx.headerPrefix}CURSOR: ${cursor}` });
+/** The media types the operation declares for this success, when there is a body to judge. */
+function declaredMediaTypes(o: Observation): readonly string[] | undefined {
+  if (!isSuccess(o)) return undefined;
+  const declared = o.op.response(o.res.status);
+  if (declared === undefined || declared.mediaTypes.length === 0) return undefined;
+  // An empty body without a Content-Type (e.g. an accepted BCS submission) has no media type to judge.
+  if (o.res.contentType === undefined && o.res.body.length === 0) return undefined;
+  return declared.mediaTypes;
+}
+
+/** §4: the Content-Type is one the operation declares. */
+function mediaType(o: Observation): Judgement {
+  const declared = declaredMediaTypes(o);
+  if (declared === undefined) return "not applicable";
+  const type = o.res.contentType ?? "(none)";
+  return holdsUnless(declared.includes(type) ? undefined : { expected: `Content-Type one of ${declared.join(", ")}`, found: type });
+}
+
+/** §4: where a 200 may be JSON or BCS, the Accept header chooses. */
+function acceptSelects(o: Observation): Judgement {
+  const declared = declaredMediaTypes(o);
+  if (declared === undefined || o.res.status !== 200 || !declared.includes("application/json") || !declared.includes("application/x-bcs")) return "not applicable";
+  const type = o.res.contentType ?? "(none)";
+  const accept = (o.res.request.headers.accept ?? o.res.request.headers.Accept ?? "").trim().toLowerCase();
+  const wanted = accept === "application/x-bcs" ? "application/x-bcs" : "application/json";
+  return holdsUnless(type === wanted ? undefined : { expected: `Content-Type ${wanted} for Accept ${JSON.stringify(accept || "(none)")}`, found: type });
+}
+
+/** §2.7: a page with no items is a last page, without a cursor. */
+function cursorLastPage(o: Observation): Judgement {
+  const { res } = o;
+  if (!isSuccess(o) || res.status !== 200 || !Array.isArray(res.json) || res.json.length !== 0) return "not applicable";
+  const cursor = o.header("CURSOR");
+  const prefix = o.ctx.headerPrefix;
+  return holdsUnless(cursor === undefined ? undefined : { expected: `no ${prefix}CURSOR on a page with no items (a last page)`, found: `${prefix}CURSOR: ${cursor}` });
+}
+
+/** §2.7 on any status: whatever ledger headers are present are decimal integers of their type. */
+function headerForms(o: Observation): Judgement {
+  if (o.values.size + o.badForms.length === 0) return "not applicable";
+  return holdsUnless(o.badForms.length === 0 ? undefined : { expected: "ledger headers as decimal integers of their type", found: o.badForms.join(", ") });
+}
+
+/** §2.7: the oldest version and block height are not above the current ones. */
+function headerConsistency(o: Observation): Judgement {
+  const prefix = o.ctx.headerPrefix;
+  const pairs: [string, string][] = [
+    ["LEDGER-OLDEST-VERSION", "LEDGER-VERSION"],
+    ["OLDEST-BLOCK-HEIGHT", "BLOCK-HEIGHT"],
+  ];
+  const inverted: string[] = [];
+  let compared = false;
+  for (const [oldest, current] of pairs) {
+    const old = o.values.get(oldest);
+    const now = o.values.get(current);
+    if (old === undefined || now === undefined) continue;
+    compared = true;
+    if (old > now) inverted.push(`${prefix}${oldest} ${old} > ${prefix}${current} ${now}`);
   }
+  if (!compared) return "not applicable";
+  return holdsUnless(inverted.length === 0 ? undefined : { expected: "oldest <= current", found: inverted.join(", ") });
+}
 
-  if (isSuccess) {
-    const declared = op.response(res.status)?.headers.filter((h) => h.required).map((h) => h.name) ?? [];
-    const builtIn = LEDGER_HEADERS.filter((h) => h.requiredOnSuccess).map((h) => `${prefix}${h.suffix.toLowerCase()}`);
-    const missing = [...new Set([...builtIn, ...declared])].filter((name) => res.headers[name] === undefined);
-    verdict(
-      OBSERVED.requiredHeaders,
-      missing.length === 0 ? undefined : { expected: `headers ${missing.join(", ")} on a ${res.status}`, found: `missing ${missing.join(", ")}${otherPrefixHint(res, ctx.headerPrefix)}` },
-    );
-    mediaTypeVerdicts(op, res, verdict);
-    if (res.status === 200 && Array.isArray(res.json) && res.json.length === 0) {
-      const cursor = header("CURSOR");
-      verdict(OBSERVED.cursorLastPage, cursor === undefined ? undefined : { expected: `no ${ctx.headerPrefix}CURSOR on a page with no items (a last page)`, found: `${ctx.headerPrefix}CURSOR: ${cursor}` });
-    }
-  }
+/** §2.7: every response names the same chain (and the fixtures' one, when they name it). */
+function chainIdMatches(o: Observation): Judgement {
+  const chainId = o.values.get("CHAIN-ID");
+  if (chainId === undefined) return "not applicable";
+  const { ctx } = o;
+  const first = ctx.tracker.chainId();
+  const problems: string[] = [];
+  if (ctx.fixturesChainId !== undefined && chainId !== BigInt(ctx.fixturesChainId)) problems.push(`fixtures chainId is ${ctx.fixturesChainId}`);
+  if (first !== undefined && chainId !== BigInt(first.chainId)) problems.push(`an earlier response said ${first.chainId} (${first.curl})`);
+  return holdsUnless(problems.length === 0 ? undefined : { expected: "the same chain id on every response", found: `${ctx.headerPrefix}CHAIN-ID ${chainId}; ${problems.join("; ")}` });
+}
 
-  // §2.7 on any status: the forms of whatever ledger headers are present, and what they say.
+/** The ledger state a response reports, as the tracker keeps it. */
+function stateNow(o: Observation): { ledgerVersion?: bigint; blockHeight?: bigint; timestampUsec?: bigint } {
+  return { ledgerVersion: o.values.get("LEDGER-VERSION"), blockHeight: o.values.get("BLOCK-HEIGHT"), timestampUsec: o.values.get("LEDGER-TIMESTAMPUSEC") };
+}
+
+/** §2.7: the ledger does not go back: no response reports less than one received before its request was sent. */
+function ledgerStateMonotonic(o: Observation): Judgement {
+  const mark = o.markBefore;
+  const now = stateNow(o);
+  if (mark === undefined || (now.ledgerVersion ?? now.blockHeight ?? now.timestampUsec) === undefined) return "not applicable";
+  const back: string[] = [];
+  if (now.ledgerVersion !== undefined && now.ledgerVersion < mark.ledgerVersion) back.push(`LEDGER-VERSION ${now.ledgerVersion} < ${mark.ledgerVersion}`);
+  if (now.blockHeight !== undefined && now.blockHeight < mark.blockHeight) back.push(`BLOCK-HEIGHT ${now.blockHeight} < ${mark.blockHeight}`);
+  if (now.timestampUsec !== undefined && now.timestampUsec < mark.timestampUsec) back.push(`LEDGER-TIMESTAMPUSEC ${now.timestampUsec} < ${mark.timestampUsec}`);
+  return holdsUnless(
+    back.length === 0 ? undefined : { expected: "ledger state at least as far as a response received before this request was sent", found: `${back.join(", ")}; earlier response: ${mark.curl}` },
+  );
+}
+
+/** Every cross-cutting rule beside its requirement id, in the order results are recorded. */
+const RULES: readonly { readonly id: string; readonly judge: (o: Observation) => Judgement }[] = [
+  { id: OBSERVED.statusInSet, judge: statusInSet },
+  { id: OBSERVED.errorObject, judge: errorObject },
+  { id: OBSERVED.errorCodeKnown, judge: errorCodeKnown },
+  { id: OBSERVED.noCursorOnError, judge: noCursorOnError },
+  { id: OBSERVED.requiredHeaders, judge: requiredHeaders },
+  { id: OBSERVED.mediaType, judge: mediaType },
+  { id: OBSERVED.acceptSelects, judge: acceptSelects },
+  { id: OBSERVED.cursorLastPage, judge: cursorLastPage },
+  { id: OBSERVED.headerForms, judge: headerForms },
+  { id: OBSERVED.headerConsistency, judge: headerConsistency },
+  { id: OBSERVED.chainId, judge: chainIdMatches },
+  { id: OBSERVED.monotonic, judge: ledgerStateMonotonic },
+];
+
+export function observeResponse(ctx: ObservedContext, ex: ObservedExchange): CheckResult[] {
+  const { response: res } = ex;
+  const header = (suffix: string) => headerValue(res, ctx.headerPrefix, suffix);
   const values = new Map<string, bigint>();
   const badForms: string[] = [];
   for (const h of LEDGER_HEADERS) {
@@ -100,46 +231,20 @@ export function observeResponse(ctx: ObservedContext, ex: ObservedExchange): Che
     if (value !== undefined) values.set(h.suffix, value);
     else badForms.push(`${ctx.headerPrefix}${h.suffix}: ${JSON.stringify(raw)} (${h.max === 255n ? "uint8" : "uint64"})`);
   }
-  if (values.size + badForms.length > 0) {
-    verdict(OBSERVED.headerForms, badForms.length === 0 ? undefined : { expected: "ledger headers as decimal integers of their type", found: badForms.join(", ") });
+  const o: Observation = { ctx, res, op: ex.operation, markBefore: ex.markBefore, values, badForms, header };
+  const results: CheckResult[] = [];
+  for (const rule of RULES) {
+    const judgement = rule.judge(o);
+    if (judgement === "not applicable") continue;
+    if (judgement === "holds") {
+      results.push({ requirement: rule.id, status: "passed", failures: [] });
+      continue;
+    }
+    const failure: Failure = formatFailure({ requirement: rule.id, ...judgement, response: res, headerPrefix: ctx.headerPrefix });
+    results.push({ requirement: rule.id, status: failingStatus(ctx.catalog.get(rule.id).level), failures: [failure] });
   }
-  const pairs: [string, string][] = [
-    ["LEDGER-OLDEST-VERSION", "LEDGER-VERSION"],
-    ["OLDEST-BLOCK-HEIGHT", "BLOCK-HEIGHT"],
-  ];
-  const inverted: string[] = [];
-  let compared = false;
-  for (const [oldest, current] of pairs) {
-    const o = values.get(oldest);
-    const c = values.get(current);
-    if (o === undefined || c === undefined) continue;
-    compared = true;
-    if (o > c) inverted.push(`${ctx.headerPrefix}${oldest} ${o} > ${ctx.headerPrefix}${current} ${c}`);
-  }
-  if (compared) verdict(OBSERVED.headerConsistency, inverted.length === 0 ? undefined : { expected: "oldest <= current", found: inverted.join(", ") });
-
   const chainId = values.get("CHAIN-ID");
-  if (chainId !== undefined) {
-    const first = ctx.tracker.chainId();
-    const problems: string[] = [];
-    if (ctx.fixturesChainId !== undefined && chainId !== BigInt(ctx.fixturesChainId)) problems.push(`fixtures chainId is ${ctx.fixturesChainId}`);
-    if (first !== undefined && chainId !== BigInt(first.chainId)) problems.push(`an earlier response said ${first.chainId} (${first.curl})`);
-    verdict(OBSERVED.chainId, problems.length === 0 ? undefined : { expected: "the same chain id on every response", found: `${ctx.headerPrefix}CHAIN-ID ${chainId}; ${problems.join("; ")}` });
-  }
-
-  const mark = ex.markBefore;
-  const now = { ledgerVersion: values.get("LEDGER-VERSION"), blockHeight: values.get("BLOCK-HEIGHT"), timestampUsec: values.get("LEDGER-TIMESTAMPUSEC") };
-  if (mark !== undefined && (now.ledgerVersion ?? now.blockHeight ?? now.timestampUsec) !== undefined) {
-    const back: string[] = [];
-    if (now.ledgerVersion !== undefined && now.ledgerVersion < mark.ledgerVersion) back.push(`LEDGER-VERSION ${now.ledgerVersion} < ${mark.ledgerVersion}`);
-    if (now.blockHeight !== undefined && now.blockHeight < mark.blockHeight) back.push(`BLOCK-HEIGHT ${now.blockHeight} < ${mark.blockHeight}`);
-    if (now.timestampUsec !== undefined && now.timestampUsec < mark.timestampUsec) back.push(`LEDGER-TIMESTAMPUSEC ${now.timestampUsec} < ${mark.timestampUsec}`);
-    verdict(
-      OBSERVED.monotonic,
-      back.length === 0 ? undefined : { expected: "ledger state at least as far as a response received before this request was sent", found: `${back.join(", ")}; earlier response: ${mark.curl}` },
-    );
-  }
-  ctx.tracker.observe({ ...now, ...(chainId !== undefined && chainId <= 255n ? { chainId: Number(chainId) } : {}) }, res.curl);
+  ctx.tracker.observe({ ...stateNow(o), ...(chainId !== undefined && chainId <= 255n ? { chainId: Number(chainId) } : {}) }, res.curl);
   return results;
 }
 
@@ -156,25 +261,6 @@ function errorObjectProblem(res: HttpResponse): { expected: string; found?: stri
     problems.push("vm_error_code is not an unsigned integer");
   }
   return problems.length === 0 ? undefined : { expected, found: problems.join("; ") };
-}
-
-function mediaTypeVerdicts(
-  op: OperationContract,
-  res: HttpResponse,
-  verdict: (id: string, p: { expected: string; found?: string } | undefined) => void,
-): void {
-  const declared = op.response(res.status);
-  if (declared === undefined || declared.mediaTypes.length === 0) return;
-  // An empty body without a Content-Type (e.g. an accepted BCS submission) has no media type to judge.
-  if (res.contentType === undefined && res.body.length === 0) return;
-  const type = res.contentType ?? "(none)";
-  verdict(OBSERVED.mediaType, declared.mediaTypes.includes(type) ? undefined : { expected: `Content-Type one of ${declared.mediaTypes.join(", ")}`, found: type });
-  const offers = (m: string) => declared.mediaTypes.includes(m);
-  if (res.status === 200 && offers("application/json") && offers("application/x-bcs")) {
-    const accept = (res.request.headers.accept ?? res.request.headers.Accept ?? "").trim().toLowerCase();
-    const wanted = accept === "application/x-bcs" ? "application/x-bcs" : "application/json";
-    verdict(OBSERVED.acceptSelects, type === wanted ? undefined : { expected: `Content-Type ${wanted} for Accept ${JSON.stringify(accept || "(none)")}`, found: type });
-  }
 }
 
 function otherPrefixHint(res: HttpResponse, prefix: string): string {
