@@ -39,6 +39,7 @@ const account = moduleDeclaration("account", {
     pub("get_signer_capability_address", ["&0x1::account::SignerCapability"], ["address"]),
     friend("create_account", ["address"], ["signer"]),
     friend("increment_sequence_number", ["address"]),
+    privateFun("create_account_unchecked", ["address"], ["signer"]),
   ],
   structs: [
     struct("Account", ["key"], [
@@ -236,6 +237,7 @@ const coin = moduleDeclaration("coin", {
   friends: ["0x1::aptos_coin", "0x1::genesis", "0x1::transaction_fee"],
   functions: [
     view("balance", ["address"], ["u64"], { generics: T }),
+    privateFun("maybe_convert_to_fungible_store", ["address"], [], { generics: T }),
     view("is_account_registered", ["address"], ["bool"], { generics: T }),
     view("is_coin_initialized", [], ["bool"], { generics: T }),
     view("name", [], [STRING], { generics: T }),
