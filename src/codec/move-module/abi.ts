@@ -54,8 +54,12 @@ class AbiWriter {
     return this.at(this.m.identifiers, index, "identifier");
   }
 
+  address(index: number): string {
+    return formatAddress(this.at(this.m.addresses, index, "address"));
+  }
+
   moduleId(handle: ModuleHandle): string {
-    return `${formatAddress(this.at(this.m.addresses, handle.address, "address"))}::${this.identifier(handle.name)}`;
+    return `${this.address(handle.address)}::${this.identifier(handle.name)}`;
   }
 
   type(token: SignatureToken): string {
@@ -122,7 +126,7 @@ export function moduleAbi(m: CompiledModule): MoveModuleAbi {
   const self = m.moduleHandles[m.selfHandle];
   if (self === undefined) throw new MalformedModule("index out of bounds: self module handle");
   return {
-    address: formatAddress(m.addresses[self.address] ?? new Uint8Array()),
+    address: writer.address(self.address),
     name: writer.identifier(self.name),
     friends: m.friends.map((f) => writer.moduleId(f)),
     exposed_functions: m.functionDefs.filter(isExposed).map((d) => writer.function(d)),

@@ -61,7 +61,7 @@ function readTable<T>(contents: Uint8Array, tables: readonly TableEntry[], kind:
  */
 export function deserializeModule(bytes: Uint8Array): CompiledModule {
   const version = bytecodeVersion(bytes);
-  if (version < VERSION_MIN || version === 0) throw new MalformedModule(`bytecode version ${version} is below ${VERSION_MIN}, the oldest aptos-core reads`);
+  if (version < VERSION_MIN) throw new MalformedModule(`bytecode version ${version} is below ${VERSION_MIN}, the oldest aptos-core reads`);
   if (version > VERSION_MAX) throw new UnsupportedModule(`bytecode version ${version} is newer than this reader knows (up to ${VERSION_MAX})`);
   const header = new ByteReader(bytes, "header");
   header.skip(MOVE_MAGIC.length + 4);

@@ -44,6 +44,8 @@ export function markedNames(module: CompiledModule): MarkedNames {
   } catch {
     return NONE;
   }
+  // bcs::from_bytes refuses bytes after the value; the parser here stops at its end, so compare lengths.
+  if (RuntimeModuleMetadataV1.serialize(decoded).toBytes().length !== entry.value.length) return NONE;
   return {
     viewFunctions: namesWith(decoded.fun_attributes, [ATTRIBUTE.LEGACY_VIEW_FUNCTION, ATTRIBUTE.VIEW_FUNCTION]),
     eventStructs: namesWith(decoded.struct_attributes, [ATTRIBUTE.EVENT]),
