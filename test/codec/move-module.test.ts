@@ -62,7 +62,7 @@ function demo(version: number, overrides: Partial<CompiledModule> = {}): Compile
 }
 
 describe("a module written by the serializer", () => {
-  for (const version of [6, 7]) {
+  for (const version of [6, 7, 8]) {
     it(`reads back table for table (version ${version})`, () => {
       const module = demo(version);
       const bytes = serializeModule(module);
@@ -70,6 +70,13 @@ describe("a module written by the serializer", () => {
       expect(deserializeModule(bytes)).toEqual(module);
     });
   }
+
+  it("reads a version 8 function handle's attributes (Persistent, ModuleLock) past", () => {
+    const handles = demo(8).functionHandles.map((h, i) => (i === 0 ? { ...h, attributes: [0x1, 0x2] } : h));
+    const module = demo(8, { functionHandles: handles });
+    expect(deserializeModule(serializeModule(module))).toEqual(module);
+    expect(abiOfBytecode(serializeModule(module)).exposed_functions.map((f) => f.name)).toEqual(["put", "run", "peek"]);
+  });
 
   it("has the ABI aptos-core derives: public, friend and entry functions; attributes from the metadata; MoveType text", () => {
     const abi = abiOfBytecode(serializeModule(demo(7)));
@@ -124,17 +131,23 @@ describe("a bytecode the reader cannot read", () => {
   });
 
   it("is unsupported when a later version uses a signature token the reader does not know (a function type)", () => {
-    const bytes = serializeModule(demo(7));
     // Where the u256 token (0x0f) of signature 3 lies: the one byte that differs from the same module with u8 there.
-    const withU8 = serializeModule(demo(7, { signatures: [...demo(7).signatures.slice(0, 3), [{ kind: "u8" }]] }));
-    const at = bytes.findIndex((byte, i) => byte !== withU8[i]);
-    expect([bytes[at], withU8[at]]).toEqual([0x0f, 0x02]);
-    const changed = new Uint8Array(bytes);
-    changed[4] = 8;
-    changed[at] = 0x10;
-    expect(() => deserializeModule(changed)).toThrow(UnsupportedModule);
-    changed[4] = 7;
-    expect(() => deserializeModule(changed)).toThrow(MalformedModule);
+    const tokenAt = (version: number) => {
+      const bytes = serializeModule(demo(version));
+      const withU8 = serializeModule(demo(version, { signatures: [...demo(version).signatures.slice(0, 3), [{ kind: "u8" }]] }));
+      const at = bytes.findIndex((byte, i) => byte !== withU8[i]);
+      expect([bytes[at], withU8[at]]).toEqual([0x0f, 0x02]);
+      const changed = new Uint8Array(bytes);
+      changed[at] = 0x10; // FUNCTION
+      return changed;
+    };
+    expect(() => deserializeModule(tokenAt(8))).toThrow(UnsupportedModule);
+    expect(() => deserializeModule(tokenAt(7))).toThrow(MalformedModule);
+  });
+
+  it("is unsupported when a version 8 function carries an attribute the reader does not know", () => {
+    const handles = demo(8).functionHandles.map((h, i) => (i === 0 ? { ...h, attributes: [0x7] } : h));
+    expect(() => deserializeModule(serializeModule(demo(8, { functionHandles: handles })))).toThrow(UnsupportedModule);
   });
 
   it("is malformed when the magic is wrong, a table is cut, or bytes follow the module", () => {

@@ -1,14 +1,15 @@
 // The Move binary format's constants and the tables of a compiled module this codec reads and writes:
 // what an ABI is derived from. Table kinds, type tokens, ability bits and flags as aptos-core defines
 // them in third_party/move/move-binary-format/src/file_format_common.rs (constants) and file_format.rs
-// (the tables); versions 5 to 7 are read whole, later versions as far as they use what 7 knows.
+// (the tables). Versions 5 to 8 are read whole but for closures and function types (version 8), signed
+// integers (9) and later instructions: a module using those is beyond this reader.
 
 export const MOVE_MAGIC = new Uint8Array([0xa1, 0x1c, 0xeb, 0x0b]);
 
-/** The oldest version aptos-core still reads (VERSION_MIN) and the newest this reader knows whole. */
+/** The oldest version aptos-core still reads (VERSION_MIN), and the newest the serializer writes. */
 export const VERSION_MIN = 5;
-export const VERSION_READ_WHOLE = 7;
-/** Versions this reader accepts: past VERSION_READ_WHOLE, a module reads only while it uses nothing newer. */
+export const VERSION_WRITTEN_MAX = 8;
+/** Versions this reader accepts: past version 7, a module reads only while it uses no construct the reader lacks. */
 export const VERSION_MAX = 10;
 
 /** Table kinds (TableType). */
@@ -70,6 +71,9 @@ export const VISIBILITY = { private: 0x0, public: 0x1, friend: 0x3 } as const;
 export type Visibility = keyof typeof VISIBILITY;
 export const FUNCTION_FLAG = { NATIVE: 0x2, ENTRY: 0x4 } as const;
 
+/** Function attributes of version 8 function handles (SerializedFunctionAttribute: Persistent, ModuleLock). */
+export const FUNCTION_ATTRIBUTES: readonly number[] = [0x1, 0x2];
+
 /** SerializedOption / SerializedBool (access specifiers of version 7 function handles). */
 export const OPTION = { NONE: 0x1, SOME: 0x2 } as const;
 
@@ -104,6 +108,8 @@ export interface FunctionHandle {
   readonly parameters: number;
   readonly returns: number;
   readonly typeParameters: readonly (readonly Ability[])[];
+  /** Version 8 function attributes, as their bytes. */
+  readonly attributes?: readonly number[];
 }
 
 export interface FieldDefinition {

@@ -1,8 +1,10 @@
 // The handle tables: MODULE_HANDLES (and FRIEND_DECLS, which holds module handles), STRUCT_HANDLES and
 // FUNCTION_HANDLES, as load_module_handle, load_struct_handle and load_function_handle of aptos-core's
-// deserializer.rs read them. A version 7 function handle ends with its access specifiers, read past.
+// deserializer.rs read them (serializer.rs writes the same). From version 7 a function handle has its
+// access specifiers, read past; from version 8 its attributes (Persistent, ModuleLock: one byte each).
 import { ByteReader, LIMIT } from "./byte-reader.ts";
-import { ABILITIES, OPTION, type Ability, type FunctionHandle, type ModuleHandle, type StructHandle, type StructTypeParameter } from "./format.ts";
+import { UnsupportedModule } from "./errors.ts";
+import { ABILITIES, FUNCTION_ATTRIBUTES, OPTION, type Ability, type FunctionHandle, type ModuleHandle, type StructHandle, type StructTypeParameter } from "./format.ts";
 import { writeUleb } from "./signatures.ts";
 
 export function readAbilities(reader: ByteReader): Ability[] {
@@ -54,7 +56,11 @@ export function readFunctionHandle(reader: ByteReader, version: number): Functio
   const count = reader.uleb(LIMIT.TYPE_PARAMETER_COUNT);
   const typeParameters = Array.from({ length: count }, () => readAbilities(reader));
   if (version >= 7) skipAccessSpecifiers(reader);
-  return { module, name, parameters, returns, typeParameters };
+  if (version < 8) return { module, name, parameters, returns, typeParameters };
+  const attributes = Array.from({ length: reader.uleb(LIMIT.ATTRIBUTE_COUNT) }, () => reader.u8());
+  const unknown = attributes.find((a) => !FUNCTION_ATTRIBUTES.includes(a));
+  if (unknown !== undefined) throw new UnsupportedModule(`function attribute 0x${unknown.toString(16)} (version ${version}) is beyond this reader`);
+  return { module, name, parameters, returns, typeParameters, ...(attributes.length > 0 ? { attributes } : {}) };
 }
 
 export function writeFunctionHandle(out: number[], handle: FunctionHandle, version: number): void {
@@ -65,6 +71,10 @@ export function writeFunctionHandle(out: number[], handle: FunctionHandle, versi
   writeUleb(out, handle.typeParameters.length);
   for (const constraints of handle.typeParameters) writeAbilities(out, constraints);
   if (version >= 7) out.push(OPTION.NONE);
+  if (version >= 8) {
+    writeUleb(out, handle.attributes?.length ?? 0);
+    for (const attribute of handle.attributes ?? []) out.push(attribute);
+  }
 }
 
 /** load_access_specifiers: an option of a list of {kind, negated, resource, address}. */

@@ -3,7 +3,7 @@
 // tables; then the self module handle index). Empty tables are left out, as check_tables forbids them.
 // Function definitions are written native (without code): see writeFunctionDefinition.
 import { writeFunctionDefinition, writeStructDefinition } from "./definitions.ts";
-import { MOVE_MAGIC, TABLE, VERSION_MIN, VERSION_READ_WHOLE, type CompiledModule } from "./format.ts";
+import { MOVE_MAGIC, TABLE, VERSION_MIN, VERSION_WRITTEN_MAX, type CompiledModule } from "./format.ts";
 import { writeFunctionHandle, writeModuleHandle, writeStructHandle } from "./handles.ts";
 import { writeAddress, writeIdentifier, writeMetadataEntry } from "./pools.ts";
 import { writeSignature, writeUleb } from "./signatures.ts";
@@ -15,7 +15,7 @@ function table<T>(items: readonly T[], write: (out: number[], item: T) => void):
 }
 
 export function serializeModule(m: CompiledModule): Uint8Array {
-  if (m.version < VERSION_MIN || m.version > VERSION_READ_WHOLE) throw new RangeError(`the serializer writes versions ${VERSION_MIN} to ${VERSION_READ_WHOLE}`);
+  if (m.version < VERSION_MIN || m.version > VERSION_WRITTEN_MAX) throw new RangeError(`the serializer writes versions ${VERSION_MIN} to ${VERSION_WRITTEN_MAX}`);
   const tables: [number, number[]][] = [
     [TABLE.MODULE_HANDLES, table(m.moduleHandles, writeModuleHandle)],
     [TABLE.STRUCT_HANDLES, table(m.structHandles, writeStructHandle)],
