@@ -4,6 +4,8 @@
 // MalformedModule for a broken module, UnsupportedModule for one newer than the reader knows.
 
 import { describe, expect, it } from "vitest";
+import { ByteReader } from "../../src/codec/move-module/byte-reader.ts";
+import { skipCodeUnit } from "../../src/codec/move-module/code.ts";
 import {
   abiOfBytecode,
   deserializeModule,
@@ -66,7 +68,8 @@ describe("a module written by the serializer", () => {
     it(`reads back table for table (version ${version})`, () => {
       const module = demo(version);
       const bytes = serializeModule(module);
-      expect([...bytes.subarray(0, 5)]).toEqual([0xa1, 0x1c, 0xeb, 0x0b, version]);
+      // From version 7 Aptos writes the version with its mask 0x0a000000 (serializer.rs).
+      expect([...bytes.subarray(0, 8)]).toEqual([0xa1, 0x1c, 0xeb, 0x0b, version, 0, 0, version >= 7 ? 0x0a : 0]);
       expect(deserializeModule(bytes)).toEqual(module);
     });
   }
@@ -115,6 +118,27 @@ describe("a module written by the serializer", () => {
     const read = abiOfBytecode(bytes);
     expect(read.exposed_functions.find((f) => f.name === "peek")?.is_view).toBe(false);
     expect(read.structs[0]?.is_event).toBe(false);
+  });
+});
+
+describe("function bodies", () => {
+  // locals 0; 7 instructions: PACK_CLOSURE 3 mask 2^63 (10-byte ULEB), CALL_CLOSURE 1, LD_I8 -1, LD_I256, NEGATE, ABORT_MSG, RET
+  const body = [0x00, 0x07, 0x58, 0x03, ...[0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01], 0x5a, 0x01, 0x5b, 0xff, 0x60, ...new Array<number>(32).fill(7), 0x61, 0x68, 0x02];
+  const read = (version: number) => {
+    const reader = new ByteReader(new Uint8Array(body), "code");
+    skipCodeUnit(reader, version);
+    return reader.done;
+  };
+
+  it("are read past instruction by instruction, closures and signed integers included, in the versions that have them", () => {
+    expect(read(10)).toBe(true);
+    expect(() => read(8)).toThrow(MalformedModule); // LD_I8 needs version 9
+  });
+
+  it("with an opcode no version knows are malformed up to version 7, beyond the reader after it", () => {
+    const unknown = new Uint8Array([0x00, 0x01, 0x7f]);
+    expect(() => skipCodeUnit(new ByteReader(unknown, "code"), 7)).toThrow(MalformedModule);
+    expect(() => skipCodeUnit(new ByteReader(unknown, "code"), 10)).toThrow(UnsupportedModule);
   });
 });
 

@@ -50,6 +50,19 @@ export class ByteReader {
     }
   }
 
+  /** Reads past a ULEB128 u64 whose value is not needed (at most 10 bytes, canonical). */
+  skipUleb64(): void {
+    for (let i = 0; i < 10; i++) {
+      const byte = this.u8();
+      if ((byte & 0x80) === 0) {
+        if (i > 0 && byte === 0) this.fail("non-canonical ULEB128");
+        if (i === 9 && byte > 1) this.fail("ULEB128 value above u64");
+        return;
+      }
+    }
+    this.fail("ULEB128 longer than a u64");
+  }
+
   take(count: number): Uint8Array {
     if (this.at + count > this.bytes.length) this.fail(`${count} bytes wanted, ${this.bytes.length - this.at} left`);
     const slice = this.bytes.subarray(this.at, this.at + count);

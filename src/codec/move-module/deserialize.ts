@@ -5,7 +5,7 @@
 import { ByteReader, LIMIT } from "./byte-reader.ts";
 import { readFunctionDefinition, readStructDefinition } from "./definitions.ts";
 import { MalformedModule, UnsupportedModule } from "./errors.ts";
-import { MOVE_MAGIC, TABLE, VERSION_MAX, VERSION_MIN, type CompiledModule } from "./format.ts";
+import { APTOS_BYTECODE_VERSION_MASK, MOVE_MAGIC, TABLE, VERSION_MAX, VERSION_MIN, type CompiledModule } from "./format.ts";
 import { readFunctionHandle, readModuleHandle, readStructHandle } from "./handles.ts";
 import { readAddress, readIdentifier, readMetadataEntry } from "./pools.ts";
 import { readSignature } from "./signatures.ts";
@@ -19,12 +19,12 @@ interface TableEntry {
 const KNOWN_TABLES = new Set<number>(Object.values(TABLE));
 const ENUM_TABLES = new Set<number>([TABLE.VARIANT_FIELD_HANDLES, TABLE.VARIANT_FIELD_INST, TABLE.STRUCT_VARIANT_HANDLES, TABLE.STRUCT_VARIANT_INST]);
 
-/** The bytecode version, read from the header without reading the rest. */
+/** The bytecode version, read from the header without reading the rest (Aptos's version mask cleared). */
 export function bytecodeVersion(bytes: Uint8Array): number {
   const reader = new ByteReader(bytes, "header");
   const magic = reader.take(MOVE_MAGIC.length);
   if (!magic.every((byte, i) => byte === MOVE_MAGIC[i])) reader.fail("not the Move magic 0xa11ceb0b");
-  return reader.u32();
+  return (reader.u32() & ~APTOS_BYTECODE_VERSION_MASK) >>> 0;
 }
 
 function readDirectory(reader: ByteReader, version: number): TableEntry[] {

@@ -1,10 +1,18 @@
 // The Move binary format's constants and the tables of a compiled module this codec reads and writes:
 // what an ABI is derived from. Table kinds, type tokens, ability bits and flags as aptos-core defines
 // them in third_party/move/move-binary-format/src/file_format_common.rs (constants) and file_format.rs
-// (the tables). Versions 5 to 8 are read whole but for closures and function types (version 8), signed
-// integers (9) and later instructions: a module using those is beyond this reader.
+// (the tables). Versions 5 to 10 are read, but for function types (version 8) and signed integers
+// (version 9) in signatures, whose ABI text this reader does not write: a module using those, or a
+// construct newer still, is beyond it.
 
 export const MOVE_MAGIC = new Uint8Array([0xa1, 0x1c, 0xeb, 0x0b]);
+
+/**
+ * Aptos writes the version of a version 7 or later module with this mask (serializer.rs
+ * serialize_header: APTOS_BYTECODE_VERSION_MASK | major_version); the reader clears it
+ * (file_format_common.rs: `v & !APTOS_BYTECODE_VERSION_MASK`).
+ */
+export const APTOS_BYTECODE_VERSION_MASK = 0x0a000000;
 
 /** The oldest version aptos-core still reads (VERSION_MIN), and the newest the serializer writes. */
 export const VERSION_MIN = 5;

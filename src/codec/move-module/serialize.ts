@@ -1,9 +1,10 @@
 // CompiledModule to bytes: the writer of the same tables the reader reads, in the layout of aptos-core's
-// serializer.rs (header: magic, version u32, table count and a directory of kind/offset/size; then the
+// serializer.rs (header: magic, version u32 with Aptos's mask from version 7, table count and a
+// directory of kind/offset/size; then the
 // tables; then the self module handle index). Empty tables are left out, as check_tables forbids them.
 // Function definitions are written native (without code): see writeFunctionDefinition.
 import { writeFunctionDefinition, writeStructDefinition } from "./definitions.ts";
-import { MOVE_MAGIC, TABLE, VERSION_MIN, VERSION_WRITTEN_MAX, type CompiledModule } from "./format.ts";
+import { APTOS_BYTECODE_VERSION_MASK, MOVE_MAGIC, TABLE, VERSION_MIN, VERSION_WRITTEN_MAX, type CompiledModule } from "./format.ts";
 import { writeFunctionHandle, writeModuleHandle, writeStructHandle } from "./handles.ts";
 import { writeAddress, writeIdentifier, writeMetadataEntry } from "./pools.ts";
 import { writeSignature, writeUleb } from "./signatures.ts";
@@ -31,7 +32,7 @@ export function serializeModule(m: CompiledModule): Uint8Array {
   const present = tables.filter(([, bytes]) => bytes.length > 0);
   const header: number[] = [...MOVE_MAGIC];
   const version = new Uint8Array(4);
-  new DataView(version.buffer).setUint32(0, m.version, true);
+  new DataView(version.buffer).setUint32(0, m.version >= 7 ? (APTOS_BYTECODE_VERSION_MASK | m.version) >>> 0 : m.version, true);
   header.push(...version);
   writeUleb(header, present.length);
   let offset = 0;
