@@ -19,6 +19,7 @@ import {
   type ModuleUnderTest,
 } from "./support/account-modules.ts";
 import { knownChange } from "./support/known-history.ts";
+import { expectAbisMatchBytecode } from "./support/module-abi.ts";
 import { ledgerWindow, U64_MAX, versionAt, type LedgerWindow } from "./support/ledger-window.ts";
 
 const MOVE_MAGIC = "0xa11ceb0b";
@@ -175,6 +176,13 @@ describeEndpoint("get_account_module", () => {
     if (abi.address !== undefined && abi.address !== null) {
       t.expect(sameAddress(abi.address, m.account), `abi.address naming the account ${m.account}`, res, `abi.address ${JSON.stringify(abi.address)}`);
     }
+  });
+
+  check("4.4/abi-matches-bytecode", async (t) => {
+    const m = await moduleUnderTest(t);
+    const res = await t.request({ path: modulePath(m) });
+    t.expectStatus(res, 200);
+    expectAbisMatchBytecode(t, [t.expectBodyMatchesSchema(res) as ModuleRecordJson], res);
   });
 
   check("4.4/error-codes", { variant: "missing module: module_not_found" }, async (t) => {

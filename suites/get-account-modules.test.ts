@@ -12,6 +12,7 @@ import { ModuleMapBcs, moduleIdString, parseAddress, toHex } from "../src/codec/
 import { check, CheckNotApplicable, describeEndpoint, type CheckContext, type HttpResponse } from "../src/harness/index.ts";
 import { ADDRESS_PATH_FORMS, MALFORMED_ADDRESSES, MALFORMED_U64, moduleAccount, type ModuleRecordJson } from "./support/account-modules.ts";
 import { knownChange } from "./support/known-history.ts";
+import { expectAbisMatchBytecode } from "./support/module-abi.ts";
 import { ledgerWindow, U64_MAX, versionAt, type LedgerWindow } from "./support/ledger-window.ts";
 
 /** Design §5: default and maximum page size. */
@@ -304,6 +305,11 @@ describeEndpoint("get_account_modules", () => {
       t.expectStatus(res, 200);
       t.expectEqual(res.json, record, `GET /accounts/${address}/module/${name}?ledger_version=${version} = the listing's record of ${name}`, res);
     }
+  });
+
+  check("4.5/abi-matches-bytecode", async (t) => {
+    const listing = await page(t, moduleAccount(t), {});
+    expectAbisMatchBytecode(t, listing.records, listing.res);
   });
 
   check("4.5/limit-zero-rejected", async (t) => {

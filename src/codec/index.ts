@@ -109,3 +109,27 @@ export {
   type JsonConversionOptions,
 } from "./submission-json.ts";
 export { WIRE_PROFILES, isProfileName, normalizeHeaderPrefix, type ProfileName, type WireProfile } from "./wire-profiles.ts";
+export {
+  deserializeModule,
+  serializeModule,
+  bytecodeVersion,
+  moduleAbi,
+  abiOfBytecode,
+  isExposed,
+  metadataEntry,
+  MalformedModule,
+  UnsupportedModule,
+  type CompiledModule,
+  type SignatureToken,
+  type StructHandle,
+  type FunctionHandle,
+  type StructDefinition,
+  type FunctionDefinition,
+  type ModuleHandle,
+  type Ability,
+  type Visibility,
+  type MoveModuleAbi,
+  type MoveFunctionAbi,
+  type MoveStructAbi,
+  type MoveFunctionGenericTypeParam,
+} from "./move-module/index.ts";

@@ -57,7 +57,7 @@ describe("the fault registry", () => {
     for (const name of FAULT_NAMES) expect(name).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
     const areas = new Set(FAULTS.map((f) => f.area));
     expect([...areas].sort()).toEqual(
-      ["errors", "gas", "headers", "health", "media", "pagination", "spec-pages", "statuses", "submission", "versions"].sort(),
+      ["errors", "gas", "headers", "health", "media", "modules", "pagination", "spec-pages", "statuses", "submission", "versions"].sort(),
     );
   });
 

@@ -21,7 +21,8 @@ export type FaultArea =
   | "submission"
   | "gas"
   | "health"
-  | "spec-pages";
+  | "spec-pages"
+  | "modules";
 
 /** What a fault may need to know about the node it breaks. */
 export interface FaultContext {

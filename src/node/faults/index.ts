@@ -12,6 +12,7 @@ import { GAS_FAULTS } from "./gas.ts";
 import { HEADER_FAULTS } from "./headers.ts";
 import { HEALTH_FAULTS } from "./health.ts";
 import { MEDIA_FAULTS } from "./media.ts";
+import { MODULE_FAULTS } from "./modules.ts";
 import { PAGINATION_FAULTS } from "./pagination.ts";
 import { SPEC_PAGE_FAULTS } from "./spec-pages.ts";
 import { STATUS_FAULTS } from "./statuses.ts";
@@ -31,6 +32,7 @@ export const FAULTS: readonly Fault[] = [
   ...GAS_FAULTS,
   ...HEALTH_FAULTS,
   ...SPEC_PAGE_FAULTS,
+  ...MODULE_FAULTS,
 ];
 
 export const FAULT_NAMES: readonly string[] = FAULTS.map((fault) => fault.name);

@@ -3,7 +3,7 @@
 // how state is stored. Every failure the engine reports is a LedgerError carrying the status and the
 // §7.2 error code the HTTP face answers with.
 
-import type { SignedTransaction } from "../../codec/index.ts";
+import type { MoveModuleAbi, SignedTransaction } from "../../codec/index.ts";
 
 /** The §7.2 error codes, exactly. */
 export const ERROR_CODES = [
@@ -59,34 +59,8 @@ export interface LedgerInfo {
 /** 32 raw bytes. Formatting (0x1 vs long form) is the HTTP face's job. */
 export type AddressBytes = Uint8Array;
 
-export interface MoveFunctionGenericTypeParam {
-  readonly constraints: readonly string[];
-}
-export interface MoveFunctionAbi {
-  readonly name: string;
-  readonly visibility: "private" | "public" | "friend";
-  readonly is_entry: boolean;
-  readonly is_view: boolean;
-  readonly generic_type_params: readonly MoveFunctionGenericTypeParam[];
-  readonly params: readonly string[];
-  readonly return: readonly string[];
-}
-export interface MoveStructAbi {
-  readonly name: string;
-  readonly is_native: boolean;
-  readonly is_event: boolean;
-  readonly abilities: readonly string[];
-  readonly generic_type_params: readonly MoveFunctionGenericTypeParam[];
-  readonly fields: readonly { readonly name: string; readonly type: string }[];
-}
-/** Field names as design §5 gives them, so the HTTP face can serialise it as is. */
-export interface MoveModuleAbi {
-  readonly address: string;
-  readonly name: string;
-  readonly friends: readonly string[];
-  readonly exposed_functions: readonly MoveFunctionAbi[];
-  readonly structs: readonly MoveStructAbi[];
-}
+/** The ABI types are the codec's: the node serves the ABI the codec derives from the bytecode. */
+export type { MoveFunctionGenericTypeParam, MoveFunctionAbi, MoveStructAbi, MoveModuleAbi } from "../../codec/index.ts";
 export interface ModuleRecord {
   /** Starts with the Move magic 0xa11ceb0b. */
   readonly bytecode: Uint8Array;

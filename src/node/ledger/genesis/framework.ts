@@ -3,8 +3,8 @@
 // 0x1::aptos_account::transfer (and transfer_coins), 0x1::coin::transfer natively and every other
 // entry function here as a no-op.
 
-import type { MoveModuleAbi } from "../api.ts";
-import { entry, event, friend, moduleAbi, privateEntry, pub, struct, view } from "./abi.ts";
+import type { Ability } from "../../../codec/index.ts";
+import { entry, event, friend, moduleDeclaration, privateEntry, privateFun, pub, struct, view, type ModuleDeclaration } from "./declarations.ts";
 
 const STRING = "0x1::string::String";
 const META = "0x1::fungible_asset::Metadata";
@@ -16,12 +16,12 @@ const table = (k: string, v: string) => `0x1::table::Table<${k}, ${v}>`;
 const simpleMap = (k: string, v: string) => `0x1::simple_map::SimpleMap<${k}, ${v}>`;
 
 /** One unconstrained type parameter; `KEY` one with the key ability. */
-const T: readonly (readonly string[])[] = [[]];
-const KEY: readonly (readonly string[])[] = [["key"]];
-const STORE: readonly (readonly string[])[] = [["store"]];
-const EVENT_T: readonly (readonly string[])[] = [["drop", "store"]];
+const T: readonly (readonly Ability[])[] = [[]];
+const KEY: readonly (readonly Ability[])[] = [["key"]];
+const STORE: readonly (readonly Ability[])[] = [["store"]];
+const EVENT_T: readonly (readonly Ability[])[] = [["drop", "store"]];
 
-const account = moduleAbi("account", {
+const account = moduleDeclaration("account", {
   friends: ["0x1::aptos_account", "0x1::coin", "0x1::genesis", "0x1::multisig_account", "0x1::resource_account", "0x1::transaction_validation"],
   functions: [
     entry("rotate_authentication_key", ["&signer", "u8", "vector<u8>", "u8", "vector<u8>", "vector<u8>", "vector<u8>"]),
@@ -39,6 +39,7 @@ const account = moduleAbi("account", {
     pub("get_signer_capability_address", ["&0x1::account::SignerCapability"], ["address"]),
     friend("create_account", ["address"], ["signer"]),
     friend("increment_sequence_number", ["address"]),
+    privateFun("create_account_unchecked", ["address"], ["signer"]),
   ],
   structs: [
     struct("Account", ["key"], [
@@ -59,7 +60,7 @@ const account = moduleAbi("account", {
   ],
 });
 
-const aptosAccount = moduleAbi("aptos_account", {
+const aptosAccount = moduleDeclaration("aptos_account", {
   friends: ["0x1::genesis", "0x1::resource_account"],
   functions: [
     entry("create_account", ["address"]),
@@ -84,7 +85,7 @@ const aptosAccount = moduleAbi("aptos_account", {
   ],
 });
 
-const aptosCoin = moduleAbi("aptos_coin", {
+const aptosCoin = moduleDeclaration("aptos_coin", {
   friends: ["0x1::genesis"],
   functions: [
     entry("mint", ["&signer", "address", "u64"]),
@@ -102,7 +103,7 @@ const aptosCoin = moduleAbi("aptos_coin", {
   ],
 });
 
-const aptosGovernance = moduleAbi("aptos_governance", {
+const aptosGovernance = moduleDeclaration("aptos_governance", {
   friends: ["0x1::genesis"],
   functions: [
     entry("create_proposal_v2", ["&signer", "address", "vector<u8>", "vector<u8>", "vector<u8>", "bool"]),
@@ -139,9 +140,9 @@ const aptosGovernance = moduleAbi("aptos_governance", {
   ],
 });
 
-const bcs = moduleAbi("bcs", { functions: [pub("to_bytes", ["&T0"], ["vector<u8>"], { generics: T })] });
+const bcs = moduleDeclaration("bcs", { functions: [pub("to_bytes", ["&T0"], ["vector<u8>"], { generics: T })] });
 
-const block = moduleAbi("block", {
+const block = moduleDeclaration("block", {
   friends: ["0x1::genesis"],
   functions: [
     view("get_current_block_height", [], ["u64"]),
@@ -180,13 +181,13 @@ const block = moduleAbi("block", {
   ],
 });
 
-const chainId = moduleAbi("chain_id", {
+const chainId = moduleDeclaration("chain_id", {
   friends: ["0x1::genesis"],
   functions: [view("get", [], ["u8"]), friend("initialize", ["&signer", "u8"])],
   structs: [struct("ChainId", ["key"], [["id", "u8"]])],
 });
 
-const chainStatus = moduleAbi("chain_status", {
+const chainStatus = moduleDeclaration("chain_status", {
   friends: ["0x1::genesis"],
   functions: [
     view("is_genesis", [], ["bool"]),
@@ -198,7 +199,7 @@ const chainStatus = moduleAbi("chain_status", {
   structs: [struct("GenesisEndMarker", ["key"], [["dummy_field", "bool"]])],
 });
 
-const code = moduleAbi("code", {
+const code = moduleDeclaration("code", {
   friends: ["0x1::object_code_deployment"],
   functions: [
     entry("publish_package_txn", ["&signer", "vector<u8>", "vector<vector<u8>>"]),
@@ -232,10 +233,11 @@ const code = moduleAbi("code", {
   ],
 });
 
-const coin = moduleAbi("coin", {
+const coin = moduleDeclaration("coin", {
   friends: ["0x1::aptos_coin", "0x1::genesis", "0x1::transaction_fee"],
   functions: [
     view("balance", ["address"], ["u64"], { generics: T }),
+    privateFun("maybe_convert_to_fungible_store", ["address"], [], { generics: T }),
     view("is_account_registered", ["address"], ["bool"], { generics: T }),
     view("is_coin_initialized", [], ["bool"], { generics: T }),
     view("name", [], [STRING], { generics: T }),
@@ -287,7 +289,7 @@ const coin = moduleAbi("coin", {
   ],
 });
 
-const delegationPool = moduleAbi("delegation_pool", {
+const delegationPool = moduleDeclaration("delegation_pool", {
   functions: [
     entry("initialize_delegation_pool", ["&signer", "u64", "vector<u8>"]),
     entry("add_stake", ["&signer", "address", "u64"]),
@@ -323,7 +325,7 @@ const delegationPool = moduleAbi("delegation_pool", {
   ],
 });
 
-const error = moduleAbi("error", {
+const error = moduleDeclaration("error", {
   functions: [
     pub("canonical", ["u64", "u64"], ["u64"]),
     ...["invalid_argument", "out_of_range", "invalid_state", "unauthenticated", "permission_denied", "not_found", "aborted", "already_exists", "resource_exhausted", "internal", "not_implemented", "unavailable"].map(
@@ -332,7 +334,7 @@ const error = moduleAbi("error", {
   ],
 });
 
-const eventModule = moduleAbi("event", {
+const eventModule = moduleDeclaration("event", {
   friends: ["0x1::account", "0x1::object"],
   functions: [
     pub("emit", ["T0"], [], { generics: EVENT_T }),
@@ -345,7 +347,7 @@ const eventModule = moduleAbi("event", {
   structs: [struct("EventHandle", ["store"], [["counter", "u64"], ["guid", "0x1::guid::GUID"]], EVENT_T)],
 });
 
-const features = moduleAbi("features", {
+const features = moduleDeclaration("features", {
   friends: ["0x1::reconfiguration_with_dkg"],
   functions: [
     view("is_enabled", ["u64"], ["bool"]),
@@ -361,7 +363,7 @@ const features = moduleAbi("features", {
   ],
 });
 
-const fungibleAsset = moduleAbi("fungible_asset", {
+const fungibleAsset = moduleDeclaration("fungible_asset", {
   friends: ["0x1::aptos_account", "0x1::coin", "0x1::primary_fungible_store"],
   functions: [
     view("balance", [obj("T0")], ["u64"], { generics: KEY }),
@@ -411,20 +413,20 @@ const gasScheduleStructs = [
   struct("GasSchedule", ["copy", "drop", "key"], [["entries", "vector<0x1::gas_schedule::GasEntry>"]]),
   struct("GasScheduleV2", ["copy", "drop", "store", "key"], [["feature_version", "u64"], ["entries", "vector<0x1::gas_schedule::GasEntry>"]]),
 ];
-const gasSchedule = moduleAbi("gas_schedule", {
+const gasSchedule = moduleDeclaration("gas_schedule", {
   friends: ["0x1::genesis", "0x1::reconfiguration_with_dkg"],
   functions: gasScheduleFunctions,
   structs: gasScheduleStructs,
 });
 
 /** The gas_schedule upgrade a governance proposal publishes during the genesis history. */
-export const GAS_SCHEDULE_UPGRADE = moduleAbi("gas_schedule", {
+export const GAS_SCHEDULE_UPGRADE = moduleDeclaration("gas_schedule", {
   friends: ["0x1::genesis", "0x1::reconfiguration_with_dkg"],
   functions: [...gasScheduleFunctions, pub("set_for_next_epoch_check_hash", ["&signer", "vector<u8>", "vector<u8>"])],
   structs: gasScheduleStructs,
 });
 
-const guid = moduleAbi("guid", {
+const guid = moduleDeclaration("guid", {
   friends: ["0x1::account", "0x1::object"],
   functions: [
     pub("create_id", ["address", "u64"], ["0x1::guid::ID"]),
@@ -442,11 +444,11 @@ const guid = moduleAbi("guid", {
   ],
 });
 
-const hash = moduleAbi("hash", {
+const hash = moduleDeclaration("hash", {
   functions: [pub("sha2_256", ["vector<u8>"], ["vector<u8>"]), pub("sha3_256", ["vector<u8>"], ["vector<u8>"])],
 });
 
-const multisigAccount = moduleAbi("multisig_account", {
+const multisigAccount = moduleDeclaration("multisig_account", {
   functions: [
     entry("create_with_owners", ["&signer", "vector<address>", "u64", `vector<${STRING}>`, "vector<vector<u8>>"]),
     entry("create_transaction", ["&signer", "address", "vector<u8>"]),
@@ -486,7 +488,7 @@ const multisigAccount = moduleAbi("multisig_account", {
   ],
 });
 
-const object = moduleAbi("object", {
+const object = moduleDeclaration("object", {
   friends: ["0x1::coin", "0x1::primary_fungible_store"],
   functions: [
     pub("address_to_object", ["address"], [obj("T0")], { generics: KEY }),
@@ -525,7 +527,7 @@ const object = moduleAbi("object", {
   ],
 });
 
-const option = moduleAbi("option", {
+const option = moduleDeclaration("option", {
   functions: [
     pub("none", [], [opt("T0")], { generics: T }),
     pub("some", ["T0"], [opt("T0")], { generics: T }),
@@ -543,7 +545,7 @@ const option = moduleAbi("option", {
   structs: [struct("Option", ["copy", "drop", "store"], [["vec", "vector<T0>"]], T)],
 });
 
-const primaryFungibleStore = moduleAbi("primary_fungible_store", {
+const primaryFungibleStore = moduleDeclaration("primary_fungible_store", {
   functions: [
     view("primary_store_address", ["address", obj("T0")], ["address"], { generics: KEY }),
     view("primary_store_exists", ["address", obj("T0")], ["bool"], { generics: KEY }),
@@ -559,7 +561,7 @@ const primaryFungibleStore = moduleAbi("primary_fungible_store", {
   structs: [struct("DeriveRefPod", ["key"], [["metadata_derive_ref", "0x1::object::DeriveRef"]])],
 });
 
-const reconfiguration = moduleAbi("reconfiguration", {
+const reconfiguration = moduleDeclaration("reconfiguration", {
   friends: ["0x1::aptos_governance", "0x1::block", "0x1::gas_schedule", "0x1::genesis", "0x1::stake", "0x1::version"],
   functions: [
     view("current_epoch", [], ["u64"]),
@@ -575,7 +577,7 @@ const reconfiguration = moduleAbi("reconfiguration", {
   ],
 });
 
-const resourceAccount = moduleAbi("resource_account", {
+const resourceAccount = moduleDeclaration("resource_account", {
   functions: [
     entry("create_resource_account", ["&signer", "vector<u8>", "vector<u8>"]),
     entry("create_resource_account_and_fund", ["&signer", "vector<u8>", "vector<u8>", "u64"]),
@@ -585,11 +587,11 @@ const resourceAccount = moduleAbi("resource_account", {
   structs: [struct("Container", ["key"], [["store", simpleMap("address", "0x1::account::SignerCapability")]])],
 });
 
-const signer = moduleAbi("signer", {
+const signer = moduleDeclaration("signer", {
   functions: [pub("borrow_address", ["&signer"], ["&address"]), pub("address_of", ["&signer"], ["address"])],
 });
 
-const simpleMapModule = moduleAbi("simple_map", {
+const simpleMapModule = moduleDeclaration("simple_map", {
   functions: [
     pub("new", [], [simpleMap("T0", "T1")], { generics: [["store"], ["store"]] }),
     pub("length", [`&${simpleMap("T0", "T1")}`], ["u64"], { generics: [["store"], ["store"]] }),
@@ -607,7 +609,7 @@ const simpleMapModule = moduleAbi("simple_map", {
   ],
 });
 
-const stake = moduleAbi("stake", {
+const stake = moduleDeclaration("stake", {
   friends: ["0x1::block", "0x1::genesis", "0x1::reconfiguration", "0x1::transaction_fee"],
   functions: [
     entry("initialize_stake_owner", ["&signer", "u64", "address", "address"]),
@@ -665,7 +667,7 @@ const stake = moduleAbi("stake", {
   ],
 });
 
-const stakingConfig = moduleAbi("staking_config", {
+const stakingConfig = moduleDeclaration("staking_config", {
   friends: ["0x1::genesis", "0x1::stake"],
   functions: [
     pub("get", [], ["0x1::staking_config::StakingConfig"]),
@@ -699,7 +701,7 @@ const stakingConfig = moduleAbi("staking_config", {
   ],
 });
 
-const string = moduleAbi("string", {
+const string = moduleDeclaration("string", {
   functions: [
     pub("utf8", ["vector<u8>"], [STRING]),
     pub("try_utf8", ["vector<u8>"], [opt(STRING)]),
@@ -715,10 +717,10 @@ const string = moduleAbi("string", {
   structs: [struct("String", ["copy", "drop", "store"], [["bytes", "vector<u8>"]])],
 });
 
-const TABLE_GENERICS: readonly (readonly string[])[] = [["copy", "drop"], []];
+const TABLE_GENERICS: readonly (readonly Ability[])[] = [["copy", "drop"], []];
 const tableRef = `&${table("T0", "T1")}`;
 const tableMut = `&mut ${table("T0", "T1")}`;
-const tableModule = moduleAbi("table", {
+const tableModule = moduleDeclaration("table", {
   friends: ["0x1::table_with_length"],
   functions: [
     pub("new", [], [table("T0", "T1")], { generics: [["copy", "drop"], ["store"]] }),
@@ -737,7 +739,7 @@ const tableModule = moduleAbi("table", {
   ],
 });
 
-const tableWithLength = moduleAbi("table_with_length", {
+const tableWithLength = moduleDeclaration("table_with_length", {
   functions: [
     pub("new", [], ["0x1::table_with_length::TableWithLength<T0, T1>"], { generics: [["copy", "drop"], ["store"]] }),
     pub("length", ["&0x1::table_with_length::TableWithLength<T0, T1>"], ["u64"], { generics: TABLE_GENERICS }),
@@ -747,7 +749,7 @@ const tableWithLength = moduleAbi("table_with_length", {
   structs: [struct("TableWithLength", ["store"], [["inner", table("T0", "T1")], ["length", "u64"]], TABLE_GENERICS)],
 });
 
-const timestamp = moduleAbi("timestamp", {
+const timestamp = moduleDeclaration("timestamp", {
   friends: ["0x1::block", "0x1::genesis"],
   functions: [
     view("now_microseconds", [], ["u64"]),
@@ -758,7 +760,7 @@ const timestamp = moduleAbi("timestamp", {
   structs: [struct("CurrentTimeMicroseconds", ["key"], [["microseconds", "u64"]])],
 });
 
-const transactionFee = moduleAbi("transaction_fee", {
+const transactionFee = moduleDeclaration("transaction_fee", {
   friends: ["0x1::aptos_governance", "0x1::genesis", "0x1::reconfiguration", "0x1::transaction_validation"],
   functions: [
     friend("burn_fee", ["address", "u64"]),
@@ -779,7 +781,7 @@ const transactionFee = moduleAbi("transaction_fee", {
   ],
 });
 
-const transactionValidation = moduleAbi("transaction_validation", {
+const transactionValidation = moduleDeclaration("transaction_validation", {
   friends: ["0x1::genesis"],
   functions: [friend("initialize", ["&signer", "vector<u8>", "vector<u8>", "vector<u8>", "vector<u8>"])],
   structs: [
@@ -794,7 +796,7 @@ const transactionValidation = moduleAbi("transaction_validation", {
   ],
 });
 
-const typeInfo = moduleAbi("type_info", {
+const typeInfo = moduleDeclaration("type_info", {
   functions: [
     pub("account_address", ["&0x1::type_info::TypeInfo"], ["address"]),
     pub("module_name", ["&0x1::type_info::TypeInfo"], ["vector<u8>"]),
@@ -807,7 +809,7 @@ const typeInfo = moduleAbi("type_info", {
   structs: [struct("TypeInfo", ["copy", "drop", "store"], [["account_address", "address"], ["module_name", "vector<u8>"], ["struct_name", "vector<u8>"]])],
 });
 
-const vector = moduleAbi("vector", {
+const vector = moduleDeclaration("vector", {
   functions: [
     pub("empty", [], ["vector<T0>"], { generics: T }),
     pub("length", ["&vector<T0>"], ["u64"], { generics: T }),
@@ -825,7 +827,7 @@ const vector = moduleAbi("vector", {
   ],
 });
 
-const version = moduleAbi("version", {
+const version = moduleDeclaration("version", {
   friends: ["0x1::genesis", "0x1::reconfiguration_with_dkg"],
   functions: [
     pub("set_for_next_epoch", ["&signer", "u64"]),
@@ -840,7 +842,7 @@ const version = moduleAbi("version", {
 });
 
 const votingProposal = "0x1::voting::Proposal<T0>";
-const voting = moduleAbi("voting", {
+const voting = moduleDeclaration("voting", {
   friends: ["0x1::aptos_governance"],
   functions: [
     pub("register", ["&signer"], [], { generics: STORE }),
@@ -887,7 +889,7 @@ const voting = moduleAbi("voting", {
 });
 
 /** The modules genesis publishes at 0x1. */
-export const FRAMEWORK_MODULES: readonly MoveModuleAbi[] = [
+export const FRAMEWORK_MODULES: readonly ModuleDeclaration[] = [
   account,
   aptosAccount,
   aptosCoin,
@@ -929,7 +931,7 @@ export const FRAMEWORK_MODULES: readonly MoveModuleAbi[] = [
 ];
 
 /** A module a governance proposal publishes during the genesis history (absent at earlier versions). */
-export const RANDOMNESS_MODULE = moduleAbi("randomness", {
+export const RANDOMNESS_MODULE = moduleDeclaration("randomness", {
   friends: ["0x1::block"],
   functions: [
     pub("u64_integer", [], ["u64"]),

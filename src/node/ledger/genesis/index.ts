@@ -6,9 +6,10 @@ import { formatAddress, parseAddress, toHex, type SignedTransaction, type Struct
 import type { BlockProducer } from "../block-producer.ts";
 import { GENESIS_TRANSFERS, type EngineConfig } from "../config.ts";
 import type { Ledger } from "../ledger.ts";
+import type { ModuleRecord } from "../api.ts";
 import type { StateWrite } from "../state.ts";
 import { TransferBot } from "../transfer-bot.ts";
-import { moduleRecord } from "./bytecode.ts";
+import { moduleRecord, structLookup } from "./bytecode.ts";
 import { FRAMEWORK_MODULES, GAS_SCHEDULE_UPGRADE, RANDOMNESS_MODULE } from "./framework.ts";
 import { activeBlockAt, planHistory, transfersInBlock, type HistoryPlan } from "./history.ts";
 import { genesisKeys, type GenesisKeys } from "./keys.ts";
@@ -61,6 +62,20 @@ const FUNDED_BALANCE = 10_000n * OCTAS_PER_APT;
 const TRANSACTIONS_BALANCE = 100_000_000n * OCTAS_PER_APT;
 const FRAMEWORK = parseAddress("0x1");
 
+/** The framework's module records, compiled once per process (the declarations never change). */
+let compiled: { framework: ModuleRecord[]; randomness: ModuleRecord; gasScheduleUpgrade: ModuleRecord } | undefined;
+function frameworkRecords(): NonNullable<typeof compiled> {
+  if (compiled === undefined) {
+    const lookup = structLookup([...FRAMEWORK_MODULES, RANDOMNESS_MODULE, GAS_SCHEDULE_UPGRADE]);
+    compiled = {
+      framework: FRAMEWORK_MODULES.map((decl) => moduleRecord(decl, lookup)),
+      randomness: moduleRecord(RANDOMNESS_MODULE, lookup),
+      gasScheduleUpgrade: moduleRecord(GAS_SCHEDULE_UPGRADE, lookup),
+    };
+  }
+  return compiled;
+}
+
 /** Resolves struct layouts from the framework's ABIs (before any of it is on the ledger). */
 const frameworkResolver: StructResolver = (tag) => {
   if (formatAddress(tag.address) !== "0x1") return undefined;
@@ -82,7 +97,7 @@ function genesisWrites(keys: GenesisKeys, tables: readonly GenesisTable[]): Stat
     account(keys.singleKeySecp256k1.address, FUNDED_BALANCE),
     account(keys.multiEd25519.address, FUNDED_BALANCE),
     account(keys.multiKey.address, FUNDED_BALANCE),
-    ...FRAMEWORK_MODULES.map((abi): StateWrite => ({ kind: "module", address: FRAMEWORK, name: abi.name, value: moduleRecord(abi) })),
+    ...frameworkRecords().framework.map((record): StateWrite => ({ kind: "module", address: FRAMEWORK, name: record.abi.name, value: record })),
     ...tables.flatMap((table) => table.initial.map((item) => tableItemWrite(table, item.key, item.value, frameworkResolver))),
   ];
 }
@@ -114,12 +129,12 @@ export function runGenesis(context: GenesisContext): GenesisReport {
   const events: HistoryEvent[] = [
     {
       at: activeBlockAt(plan, 0.6),
-      writes: [{ kind: "module", address: FRAMEWORK, name: RANDOMNESS_MODULE.name, value: moduleRecord(RANDOMNESS_MODULE) }],
+      writes: [{ kind: "module", address: FRAMEWORK, name: RANDOMNESS_MODULE.name, value: frameworkRecords().randomness }],
       record: (version) => (report.randomnessPublishedAt = version),
     },
     {
       at: activeBlockAt(plan, 0.7),
-      writes: [{ kind: "module", address: FRAMEWORK, name: GAS_SCHEDULE_UPGRADE.name, value: moduleRecord(GAS_SCHEDULE_UPGRADE) }],
+      writes: [{ kind: "module", address: FRAMEWORK, name: GAS_SCHEDULE_UPGRADE.name, value: frameworkRecords().gasScheduleUpgrade }],
       record: (version) => (report.gasScheduleUpgradedAt = version),
     },
   ];

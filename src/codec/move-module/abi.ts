@@ -1,0 +1,135 @@
+// The ABI of a compiled module, derived as aptos-core derives the one its API serves
+// (api/types/src/move_types.rs: MoveModule from CompiledModule; api/types/src/bytecode.rs: the
+// functions, structs and type names): the exposed functions are the public, friend and entry ones
+// (a private entry function is callable in a transaction, so it is listed); is_view and is_event come
+// from the Aptos metadata; an enum's fields are left empty, as aptos-core does; types are written in
+// MoveType's text form (`&mut 0x1::coin::Coin<T0>`, `vector<u8>`, `T0`).
+import { formatAddress } from "../address.ts";
+import { MalformedModule } from "./errors.ts";
+import type { Ability, CompiledModule, FunctionDefinition, ModuleHandle, SignatureToken, StructDefinition, Visibility } from "./format.ts";
+import { markedNames, type MarkedNames } from "./metadata.ts";
+
+export interface MoveFunctionGenericTypeParam {
+  readonly constraints: readonly string[];
+}
+export interface MoveFunctionAbi {
+  readonly name: string;
+  readonly visibility: Visibility;
+  readonly is_entry: boolean;
+  readonly is_view: boolean;
+  readonly generic_type_params: readonly MoveFunctionGenericTypeParam[];
+  readonly params: readonly string[];
+  readonly return: readonly string[];
+}
+export interface MoveStructAbi {
+  readonly name: string;
+  readonly is_native: boolean;
+  readonly is_event: boolean;
+  readonly abilities: readonly string[];
+  readonly generic_type_params: readonly MoveFunctionGenericTypeParam[];
+  readonly fields: readonly { readonly name: string; readonly type: string }[];
+}
+/** The module ABI with the member names of design §5. */
+export interface MoveModuleAbi {
+  readonly address: string;
+  readonly name: string;
+  readonly friends: readonly string[];
+  readonly exposed_functions: readonly MoveFunctionAbi[];
+  readonly structs: readonly MoveStructAbi[];
+}
+
+class AbiWriter {
+  constructor(
+    private readonly m: CompiledModule,
+    private readonly marked: MarkedNames,
+  ) {}
+
+  private at<T>(table: readonly T[], index: number, what: string): T {
+    const item = table[index];
+    if (item === undefined) throw new MalformedModule(`index out of bounds: ${what} ${index}`);
+    return item;
+  }
+
+  identifier(index: number): string {
+    return this.at(this.m.identifiers, index, "identifier");
+  }
+
+  address(index: number): string {
+    return formatAddress(this.at(this.m.addresses, index, "address"));
+  }
+
+  moduleId(handle: ModuleHandle): string {
+    return `${this.address(handle.address)}::${this.identifier(handle.name)}`;
+  }
+
+  type(token: SignatureToken): string {
+    switch (token.kind) {
+      case "vector":
+        return `vector<${this.type(token.element)}>`;
+      case "reference":
+        return `&${this.type(token.to)}`;
+      case "mutable_reference":
+        return `&mut ${this.type(token.to)}`;
+      case "type_parameter":
+        return `T${token.index}`;
+      case "struct": {
+        const handle = this.at(this.m.structHandles, token.handle, "struct handle");
+        const module = this.at(this.m.moduleHandles, handle.module, "module handle");
+        const args = token.typeArguments.length ? `<${token.typeArguments.map((t) => this.type(t)).join(", ")}>` : "";
+        return `${this.moduleId(module)}::${this.identifier(handle.name)}${args}`;
+      }
+      default:
+        return token.kind;
+    }
+  }
+
+  signature(index: number): string[] {
+    return this.at(this.m.signatures, index, "signature").map((t) => this.type(t));
+  }
+
+  function(def: FunctionDefinition): MoveFunctionAbi {
+    const handle = this.at(this.m.functionHandles, def.handle, "function handle");
+    const name = this.identifier(handle.name);
+    return {
+      name,
+      visibility: def.visibility,
+      is_entry: def.isEntry,
+      is_view: this.marked.viewFunctions.has(name),
+      generic_type_params: handle.typeParameters.map((constraints) => ({ constraints: [...constraints] })),
+      params: this.signature(handle.parameters),
+      return: this.signature(handle.returns),
+    };
+  }
+
+  struct(def: StructDefinition): MoveStructAbi {
+    const handle = this.at(this.m.structHandles, def.handle, "struct handle");
+    const name = this.identifier(handle.name);
+    const fields = def.fields.kind === "declared" ? def.fields.fields.map((f) => ({ name: this.identifier(f.name), type: this.type(f.type) })) : [];
+    return {
+      name,
+      is_native: def.fields.kind === "native",
+      is_event: this.marked.eventStructs.has(name),
+      abilities: [...handle.abilities] satisfies Ability[],
+      generic_type_params: handle.typeParameters.map((p) => ({ constraints: [...p.constraints] })),
+      fields,
+    };
+  }
+}
+
+/** Whether aptos-core lists a function among exposed_functions. */
+export function isExposed(def: FunctionDefinition): boolean {
+  return def.isEntry || def.visibility === "public" || def.visibility === "friend";
+}
+
+export function moduleAbi(m: CompiledModule): MoveModuleAbi {
+  const writer = new AbiWriter(m, markedNames(m));
+  const self = m.moduleHandles[m.selfHandle];
+  if (self === undefined) throw new MalformedModule("index out of bounds: self module handle");
+  return {
+    address: writer.address(self.address),
+    name: writer.identifier(self.name),
+    friends: m.friends.map((f) => writer.moduleId(f)),
+    exposed_functions: m.functionDefs.filter(isExposed).map((d) => writer.function(d)),
+    structs: m.structDefs.map((d) => writer.struct(d)),
+  };
+}
