@@ -152,7 +152,7 @@ const resumes: fc.Arbitrary<Resume> = fc.record({
 });
 
 describeEndpoint("get_account_modules", () => {
-  law("4.5/cursor-walk-law", { numRuns: 20 }, pin, () => limits, (t, limit, pinned) => atPinned(t, pinned, () => walkLaw(t, limit, pinned)));
+  law("4.5/cursor-round-trip", { numRuns: 20 }, pin, () => limits, (t, limit, pinned) => atPinned(t, pinned, () => walkLaw(t, limit, pinned)));
 
   law("4.5/cursor-as-start-law", { numRuns: 20 }, pin, () => resumes, (t, resume, pinned) => atPinned(t, pinned, () => resumeLaw(t, resume, pinned)));
 
@@ -163,7 +163,7 @@ describeEndpoint("get_account_modules", () => {
     { weight: 1, arbitrary: fc.constant("0x") },
   );
 
-  law("4.5/cursor-malformed-law", { numRuns: 20 }, async (t) => moduleAccount(t), () => malformed, async (t, start, address) => {
+  law("4.5/malformed-cursor-rejected", { numRuns: 20 }, async (t) => moduleAccount(t), () => malformed, async (t, start, address) => {
     const res = await t.request({ path: `/accounts/${address}/modules`, query: { start, limit: 1 } });
     t.expect(res.status === 400, `400: start ${JSON.stringify(start)} is not hex, so it cannot be a cursor (§2.1)`, res);
   });
@@ -199,7 +199,7 @@ describeEndpoint("get_account_modules", () => {
   }
 
   law(
-    "4.5/cursor-unissued-law",
+    "4.5/unissued-cursor-rejected",
     { numRuns: 20 },
     async (t): Promise<Issued> => {
       const address = moduleAccount(t);

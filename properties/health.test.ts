@@ -131,7 +131,7 @@ describeEndpoint("healthy", () => {
     return decided ? undefined : undecided(`the threshold rule was not exercised (${evidence})`);
   });
 
-  law("4.7/health-lag-code-law", { numRuns: 10 }, setup, () => exceededThresholds, async (t, threshold, run) => {
+  law("4.7/unhealthy-code", { numRuns: 10 }, setup, () => exceededThresholds, async (t, threshold, run) => {
     const { res, verdict, evidence } = await judgedHealth(t, threshold, run);
     if (verdict !== "unhealthy") {
       return undecided(

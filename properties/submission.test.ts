@@ -132,7 +132,7 @@ describeEndpoint("submit_transaction", () => {
   });
 
   law(
-    "4.8/random-bcs-law",
+    "4.8/broken-bcs-rejected",
     { numRuns: 20 },
     async (t) => t.requireSubmitAllowed(),
     () => fc.uint8Array({ maxLength: 400 }),

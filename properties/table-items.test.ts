@@ -66,7 +66,7 @@ describeEndpoint("get_table_item", () => {
     if (res.status === 200) expectValueOf(t, table.valueType, res.json, res);
   });
 
-  law("4.2/table-wrong-key-law", { numRuns: 25 }, table, (s) => s.wrongKeys, async (t, key, { table }) => {
+  law("4.2/key-mismatch-rejected", { numRuns: 25 }, table, (s) => s.wrongKeys, async (t, key, { table }) => {
     const res = await itemRequest(t, table, key);
     t.expect(res.status === 400, `400: ${JSON.stringify(key)} is not a value of the key type ${table.keyType} (§2.2)`, res);
   });

@@ -1,6 +1,7 @@
 // From the results the checks recorded to one status per requirement of the catalog, with the
 // evidence behind it; then the expected-failures baseline, and the exit status the gate uses.
 
+import { currentId, type RequirementAliases } from "../src/harness/requirement-aliases.ts";
 import type { Requirement, RequirementCatalog } from "../src/harness/requirements.ts";
 import { aggregateStatus, type CheckResult, type Failure, type ResultStatus } from "../src/harness/results.ts";
 import { ConfigurationError } from "../src/harness/configuration-error.ts";
@@ -102,9 +103,14 @@ export class BaselineError extends ConfigurationError {
 
 /**
  * An expected-failures list: a JSON array of ids, a JSON object {"expectedFailures": [...]}, or text
- * with one id per line (# starts a comment).
+ * with one id per line (# starts a comment). An id the alias table maps (an id from before a merge or a
+ * rename) is read as the id that holds its requirement now.
  */
-export function parseBaseline(text: string, source = "baseline"): string[] {
+export function parseBaseline(text: string, source = "baseline", aliases: RequirementAliases = new Map()): string[] {
+  return listedIds(text, source).map((id) => currentId(id, aliases));
+}
+
+function listedIds(text: string, source: string): string[] {
   const trimmed = text.trim();
   if (trimmed.startsWith("[") || trimmed.startsWith("{")) {
     let json: unknown;

@@ -15,6 +15,7 @@ import { escapeControls } from "../../reporters/escape-controls.ts";
 import { checkTimeoutMs } from "../harness/config.ts";
 import { ConfigurationError } from "../harness/configuration-error.ts";
 import { ApiContract } from "../harness/openapi.ts";
+import { currentId, loadRequirementAliases, type RequirementAliases } from "../harness/requirement-aliases.ts";
 import { loadRequirements, type RequirementCatalog } from "../harness/requirements.ts";
 import { parseConformanceArgs, USAGE, UsageError, type ConformanceArgs } from "./conformance-args.ts";
 import { writeReports, type ReportInput } from "./conformance-reports.ts";
@@ -63,7 +64,10 @@ async function main(argv: readonly string[]): Promise<number> {
     const startedAt = new Date();
     const t0 = performance.now();
     const catalog = loadCatalog();
-    const baseline = args.baseline === undefined ? undefined : readBaseline(args.baseline);
+    const aliases = loadRequirementAliases();
+    // An old requirement id given to --only selects the checks of the id that holds it now.
+    if (args.only !== undefined) args = { ...args, only: currentId(args.only, aliases) };
+    const baseline = args.baseline === undefined ? undefined : readBaseline(args.baseline, aliases);
     const resolved = await resolveTarget(args, say);
     node = resolved.node;
     const { target } = resolved;
@@ -149,14 +153,14 @@ function loadCatalog(): RequirementCatalog {
   return loadRequirements(contract.operations.map((o) => o.id));
 }
 
-function readBaseline(file: string): { file: string; ids: string[] } {
+function readBaseline(file: string, aliases: RequirementAliases): { file: string; ids: string[] } {
   let text: string;
   try {
     text = readFileSync(file, "utf8");
   } catch (e) {
     throw new ConfigurationError(`cannot read baseline ${file}: ${(e as Error).message}`);
   }
-  return { file, ids: parseBaseline(text, file) };
+  return { file, ids: parseBaseline(text, file, aliases) };
 }
 
 /** Every suite and property file, relative to the root. */

@@ -39,7 +39,7 @@
  *
  * Writing a property (properties/*.test.ts)
  * -----------------------------------------
- *   law("4.3/summaries-order-law", { numRuns: 20 }, setup, (s) => arbitrary, async (t, value, s) => {
+ *   law("4.3/ascending-order", { numRuns: 20 }, setup, (s) => arbitrary, async (t, value, s) => {
  *     ...t.expect…;                        // a failed assertion is the counterexample fast-check shrinks
  *     return undecided("the window held one summary");  // when this case can decide nothing
  *   });

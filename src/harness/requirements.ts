@@ -23,6 +23,9 @@ export interface Requirement {
 
 export const DEFAULT_REQUIREMENTS_PATH = fileURLToPath(new URL("../../schemas/requirements/", import.meta.url));
 
+/** A requirement id: its section, a slash, lowercase words joined by hyphens ("4.3/ascending-order"). */
+export const REQUIREMENT_ID_PATTERN = /^[0-9]+(\.[0-9]+)*\/[a-z0-9]+(-[a-z0-9]+)*$/;
+
 const ENTRY_SCHEMA = {
   type: "array",
   items: {
@@ -30,7 +33,7 @@ const ENTRY_SCHEMA = {
     additionalProperties: false,
     required: ["id", "level", "section", "endpoint", "text"],
     properties: {
-      id: { type: "string", pattern: "^[0-9]+(\\.[0-9]+)*/[a-z0-9]+(-[a-z0-9]+)*$" },
+      id: { type: "string", pattern: REQUIREMENT_ID_PATTERN.source },
       level: { enum: ["MUST", "SHOULD"] },
       section: { type: "string", pattern: "^[0-9]+(\\.[0-9]+)*$" },
       endpoint: { type: "string", minLength: 1 },

@@ -13,7 +13,7 @@ const run = (alteration: Alteration, id: string) => againstAltered(target, alter
 
 describe.concurrent("4.5 cursor properties against law-breaking nodes", () => {
   it("the walk law catches a node that drops the cursor after the second page", async () => {
-    const id = "4.5/cursor-walk-law";
+    const id = "4.5/cursor-round-trip";
     const dropSecondCursor: Alteration = async (exchange, forward) => {
       const answer = await forward();
       // A page reached with a start is the second or later: its cursor goes missing.
@@ -38,7 +38,7 @@ describe.concurrent("4.5 cursor properties against law-breaking nodes", () => {
   }, 120_000);
 
   it("the malformed-cursor law catches a node that answers 500 to a start that is not hex", async () => {
-    const id = "4.5/cursor-malformed-law";
+    const id = "4.5/malformed-cursor-rejected";
     const crashOnBadStart: Alteration = async (exchange, forward) => {
       const answer = await forward();
       const start = splitPath(exchange).query.get("start");
@@ -48,7 +48,7 @@ describe.concurrent("4.5 cursor properties against law-breaking nodes", () => {
   }, 120_000);
 
   it("the unissued-cursor law (SHOULD) warns about a node that answers an unknown cursor with the first page", async () => {
-    const id = "4.5/cursor-unissued-law";
+    const id = "4.5/unissued-cursor-rejected";
     const firstPageForUnknown: Alteration = async (exchange, forward) => {
       const answer = await forward();
       if (!isPath(exchange, MODULES) || answer.status !== 400 || !splitPath(exchange).query.has("start")) return answer;

@@ -11,7 +11,7 @@ import { errorAnswer, jsonOf, startLawBreakingProxy, splitPath, unchanged, withJ
 import { referenceNodeForFile } from "./support/reference-node.ts";
 
 const THRESHOLD = "4.7/health-threshold-law";
-const CODE = "4.7/health-lag-code-law";
+const CODE = "4.7/unhealthy-code";
 /** The boundary exact to the millisecond: the node and the suite read the same clock, which the test drives. */
 const EXACT = ["--clock-tolerance", "0"];
 

@@ -24,7 +24,7 @@ const run = (alteration: Alteration, id: string) => againstAltered(target, alter
 
 describe.concurrent("4.3 pagination properties against law-breaking nodes", () => {
   it("the order law catches a node that returns pages in descending order, and its replay command replays that case", async () => {
-    const id = "4.3/summaries-order-law";
+    const id = "4.3/ascending-order";
     await throughProxy(target.url, alterPages((items) => [...items].reverse()), async (url) => {
       const caught = expectCaught(await conformanceAgainst({ url, fixtures: target.fixtures }, id), id);
       const replay = await conformance(replayArgs(caught));
@@ -49,7 +49,7 @@ describe.concurrent("4.3 pagination properties against law-breaking nodes", () =
   }, 120_000);
 
   it("the same-state law catches a node that sometimes drops a summary", async () => {
-    const id = "4.3/summaries-same-state-law";
+    const id = "4.3/repeatable";
     expectCaught(await run(alterPages((items) => (Math.random() < 0.5 ? items.slice(1) : items)), id), id);
   }, 120_000);
 });

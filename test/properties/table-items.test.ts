@@ -36,7 +36,7 @@ describe.concurrent("4.2 table item properties against law-breaking nodes", () =
   }, 120_000);
 
   it("the wrong-key law catches a node that answers a key of the wrong type with 404", async () => {
-    const id = "4.2/table-wrong-key-law";
+    const id = "4.2/key-mismatch-rejected";
     expectCaught(await run(onItem(400, (a) => errorAnswer(a, 404, "table_item_not_found")), id), id);
   }, 120_000);
 
