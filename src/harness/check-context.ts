@@ -8,10 +8,10 @@ import { renderRawReplay } from "./curl.ts";
 import { formatFailure } from "./failure-message.ts";
 import type { FixtureName, Fixtures } from "./fixtures.ts";
 import type { Harness } from "./harness.ts";
-import { RequestFailure, responseFromParts, shouldRetry, type HttpRequest, type HttpResponse } from "./http-client.ts";
+import { RequestFailure, responseFromParts, type HttpRequest, type HttpResponse } from "./http-client.ts";
 import { observeResponse } from "./observed-contract.ts";
 import type { ApiContract, OperationContract } from "./openapi.ts";
-import { buildRawRequest, isRawConnectionFault, rawExchange, type RawEnding, type RawExchangeResult } from "./raw-exchange.ts";
+import { buildRawRequest, type RawEnding, type RawExchangeResult } from "./raw-exchange.ts";
 import { errorCodeOf, headerValue, ledgerState, type LedgerState } from "./response-facts.ts";
 import type { Requirement } from "./requirements.ts";
 import type { CheckResult, Failure, RequestRecord } from "./results.ts";
@@ -88,18 +88,35 @@ export interface RawResult extends RawExchangeResult {
 
 export type TryResult = { readonly ok: true; readonly response: HttpResponse } | { readonly ok: false; readonly failure: RequestFailure };
 
+/**
+ * What a check did, for the runner (check.ts, property.ts) and not for authors: the observed contract's
+ * results on its responses, its requests, how many assertions it made, the last curl line.
+ */
+export class CheckTrace {
+  readonly observed: CheckResult[] = [];
+  readonly requests: RequestRecord[] = [];
+  assertions = 0;
+  /** The last request's curl line, for failures that are not about one response. */
+  lastCurl: string | undefined;
+}
+
+const traces = new WeakMap<CheckContext, CheckTrace>();
+
+/** The trace of `t` (not exported by index.ts: authors see only the context's own API). */
+export function traceOf(t: CheckContext): CheckTrace {
+  return traces.get(t) as CheckTrace;
+}
+
 export class CheckContext {
   readonly requirement: Requirement;
   readonly #h: Harness;
-  readonly #observed: CheckResult[] = [];
-  readonly #requests: RequestRecord[] = [];
+  readonly #trace = new CheckTrace();
   readonly #operations = new WeakMap<HttpResponse, OperationContract>();
-  #assertions = 0;
-  #lastCurl: string | undefined;
 
   constructor(harness: Harness, requirement: Requirement) {
     this.#h = harness;
     this.requirement = requirement;
+    traces.set(this, this.#trace);
   }
 
   // --- what the check can read
@@ -115,20 +132,6 @@ export class CheckContext {
   }
   get contract(): ApiContract {
     return this.#h.contract;
-  }
-  /** Results of the observed-status contract on this check's responses. */
-  get observed(): readonly CheckResult[] {
-    return this.#observed;
-  }
-  get requests(): readonly RequestRecord[] {
-    return this.#requests;
-  }
-  get assertions(): number {
-    return this.#assertions;
-  }
-  /** The last request's curl line, for failures that are not about one response. */
-  get lastCurl(): string | undefined {
-    return this.#lastCurl;
   }
 
   /** "CURSOR" → "X-NODE-CURSOR" under the node profile. */
@@ -157,7 +160,7 @@ export class CheckContext {
     const result = await this.tryRequest(spec);
     if (result.ok) return result.response;
     if (result.failure.isConnectionFault) throw new CheckSkipped(noAnswerReason(result.failure));
-    this.#assertions += 1;
+    this.#trace.assertions += 1;
     throw new NoHttpAnswer(
       formatFailure({ requirement: this.requirement.id, expected: "an HTTP answer", requestFailure: result.failure, headerPrefix: this.profile.headerPrefix }),
     );
@@ -170,19 +173,19 @@ export class CheckContext {
     const markBefore = this.#h.tracker.mark();
     try {
       const response = await this.#h.client.send(request, operation?.id === SUBMISSION_OPERATION ? "unsent" : "any-fault");
-      this.#requests.push(response.record);
-      this.#lastCurl = response.curl;
+      this.#trace.requests.push(response.record);
+      this.#trace.lastCurl = response.curl;
       if (operation) {
         this.#operations.set(response, operation);
-        this.#observed.push(...observeResponse(this.#observedContext(), { operation, response, markBefore }));
+        this.#trace.observed.push(...observeResponse(this.#observedContext(), { operation, response, markBefore }));
       }
       return { ok: true, response };
     } catch (e) {
       if (!(e instanceof RequestFailure)) throw e;
       // The target stopped answering earlier in the run: this check could not run, which is not a pass.
       if (e.kind === "not_sent") throw new CheckSkipped(e.message);
-      this.#requests.push(e.record);
-      this.#lastCurl = e.curl;
+      this.#trace.requests.push(e.record);
+      this.#trace.lastCurl = e.curl;
       return { ok: false, failure: e };
     }
   }
@@ -201,39 +204,20 @@ export class CheckContext {
         ...(spec.contentLength === undefined ? {} : { contentLength: spec.contentLength }),
       });
     const replay = renderRawReplay(url, bytes);
-    const client = this.#h.client;
-    const hung = client.unresponsive;
-    if (hung !== undefined) throw new CheckSkipped(hung);
     const markBefore = this.#h.tracker.mark();
-    // Raw requests carry deliberately broken framing, which no node can take for a transaction, so
-    // sending them again after a connection fault is safe whatever the operation.
-    const started = performance.now();
-    let result: RawExchangeResult;
-    let attempt = 1;
-    for (; ; attempt++) {
-      await client.beginRequest();
-      result = await rawExchange({
-        url,
-        bytes,
-        ending: spec.ending ?? "half-close",
-        timeoutMs: this.config.timeoutMs,
-        maxResponseBytes: this.config.maxResponseBytes,
-      });
-      const elapsed = performance.now() - started;
-      if (!isRawConnectionFault(result) || !shouldRetry("closed", "any-fault", attempt, elapsed, client.retryPolicy, this.config.timeoutMs)) break;
-      await client.beginRetry(attempt);
-    }
-    client.noteAnswered(result.answer !== undefined);
-    this.#lastCurl = replay;
+    const sent = await this.#h.client.sendRaw({ url, bytes, ending: spec.ending ?? "half-close" });
+    if (!sent.sent) throw new CheckSkipped(sent.reason);
+    const { result, attempts } = sent;
+    this.#trace.lastCurl = replay;
     const method = spec.method ?? "GET";
-    this.#requests.push({
+    this.#trace.requests.push({
       method,
       url,
       status: result.answer?.status ?? null,
       durationMs: result.durationMs,
       curl: replay,
-      ...(result.answer ? {} : { error: `no HTTP answer (${result.end}${result.error ? `: ${result.error}` : ""})${attempt > 1 ? ` (${attempt} attempts)` : ""}` }),
-      ...(attempt > 1 ? { retries: attempt - 1 } : {}),
+      ...(result.answer ? {} : { error: `no HTTP answer (${result.end}${result.error ? `: ${result.error}` : ""})${attempts > 1 ? ` (${attempts} attempts)` : ""}` }),
+      ...(attempts > 1 ? { retries: attempts - 1 } : {}),
     });
     let response: HttpResponse | undefined;
     if (result.answer) {
@@ -248,7 +232,7 @@ export class CheckContext {
       const operation = spec.operation !== undefined ? this.contract.operation(spec.operation) : this.contract.findOperation(method, spec.path);
       if (operation) {
         this.#operations.set(response, operation);
-        this.#observed.push(...observeResponse(this.#observedContext(), { operation, response, markBefore }));
+        this.#trace.observed.push(...observeResponse(this.#observedContext(), { operation, response, markBefore }));
       }
     }
     return { ...result, replay, response };
@@ -257,7 +241,7 @@ export class CheckContext {
   // --- assertions: each ends the check with a formatted failure when it does not hold
 
   expectStatus(res: HttpResponse, ...statuses: number[]): void {
-    this.#assertions += 1;
+    this.#trace.assertions += 1;
     if (statuses.includes(res.status)) return;
     const code = errorCodeOf(res);
     this.#fail({ expected: `status ${statuses.join(" or ")}`, found: `status ${res.status}${code === undefined ? "" : ` (${code})`}`, response: res });
@@ -266,7 +250,7 @@ export class CheckContext {
   /** The status and the §7.2 error_code of an error answer. */
   expectError(res: HttpResponse, status: number, ...codes: string[]): void {
     this.expectStatus(res, status);
-    this.#assertions += 1;
+    this.#trace.assertions += 1;
     const code = errorCodeOf(res);
     if (codes.length === 0 || (code !== undefined && codes.includes(code))) return;
     this.#fail({ expected: `error_code ${codes.join(" or ")}`, found: `error_code ${JSON.stringify((res.json as { error_code?: unknown } | null | undefined)?.error_code)}`, response: res });
@@ -274,7 +258,7 @@ export class CheckContext {
 
   /** The body fits the OpenAPI schema of this operation, status and Content-Type; returns the parsed JSON. */
   expectBodyMatchesSchema(res: HttpResponse): any {
-    this.#assertions += 1;
+    this.#trace.assertions += 1;
     const op = this.#operations.get(res);
     if (!op) throw new Error(`expectBodyMatchesSchema: ${res.request.method} ${res.request.url} matches no operation; pass \`operation\` in the request`);
     const declared = op.response(res.status);
@@ -292,33 +276,33 @@ export class CheckContext {
   }
 
   expectMediaType(res: HttpResponse, type: string): void {
-    this.#assertions += 1;
+    this.#trace.assertions += 1;
     if (res.contentType === type.toLowerCase()) return;
     this.#fail({ expected: `Content-Type ${type}`, found: res.headers["content-type"] ?? "(none)", response: res });
   }
 
   /** `condition` must hold; `expected` says what should hold, in words. */
   expect(condition: boolean, expected: string, res?: HttpResponse, found?: string): void {
-    this.#assertions += 1;
+    this.#trace.assertions += 1;
     if (condition) return;
     this.#fail({ expected, ...(found === undefined ? {} : { found }), ...(res === undefined ? {} : { response: res }) });
   }
 
   expectEqual<T>(actual: T, expected: T, what: string, res?: HttpResponse): void {
-    this.#assertions += 1;
+    this.#trace.assertions += 1;
     if (isDeepStrictEqual(actual, expected)) return;
     this.#fail({ expected: `${what} = ${show(expected)}`, found: show(actual), ...(res === undefined ? {} : { response: res }) });
   }
 
   /** Ends the check as failed (or warned, for a SHOULD). */
   fail(expected: string, res?: HttpResponse, found?: string): never {
-    this.#assertions += 1;
+    this.#trace.assertions += 1;
     return this.#fail({ expected, ...(found === undefined ? {} : { found }), ...(res === undefined ? {} : { response: res }) });
   }
 
   /** Decodes a BCS body; it must decode and re-encode to exactly the same bytes (canonical, nothing after). */
   decodeBcs<T, Input>(res: HttpResponse, schema: BcsType<T, Input>): T {
-    this.#assertions += 1;
+    this.#trace.assertions += 1;
     let value: T;
     try {
       value = schema.parse(res.body);
@@ -369,7 +353,7 @@ export class CheckContext {
       formatFailure({
         requirement: this.requirement.id,
         ...input,
-        ...(input.response === undefined && this.#lastCurl !== undefined ? { curl: this.#lastCurl } : {}),
+        ...(input.response === undefined && this.#trace.lastCurl !== undefined ? { curl: this.#trace.lastCurl } : {}),
         headerPrefix: this.profile.headerPrefix,
       }),
     );

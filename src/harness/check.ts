@@ -3,7 +3,7 @@
 // (`task.meta.conformance`) for the requirement reporter.
 
 import { describe, test } from "vitest";
-import { CheckContext, CheckFailure, CheckNotApplicable, CheckSkipped } from "./check-context.ts";
+import { CheckContext, CheckFailure, CheckNotApplicable, CheckSkipped, traceOf } from "./check-context.ts";
 import { formatFailure } from "./failure-message.ts";
 import { catalog, configAtCollection, contractForCollection, harness, type Harness } from "./harness.ts";
 import type { Requirement } from "./requirements.ts";
@@ -90,8 +90,9 @@ export function check(id: string, a: CheckFn | CheckOptions, b?: CheckFn): void 
 export async function runCheck(h: Harness, requirement: Requirement, fn: CheckFn): Promise<CheckOutcome> {
   const t = new CheckContext(h, requirement);
   const own = await ownResult(t, requirement, fn);
-  const results = [own, ...t.observed];
-  const meta: ConformanceMeta = { results, requests: [...t.requests] };
+  const trace = traceOf(t);
+  const results = [own, ...trace.observed];
+  const meta: ConformanceMeta = { results, requests: [...trace.requests] };
   const failed = results.filter((r) => r.status === "failed");
   if (failed.length > 0) {
     const message = failed.flatMap((r) => r.failures.map((f) => f.message)).join("\n\n");
@@ -121,12 +122,12 @@ async function ownResult(t: CheckContext, requirement: Requirement, fn: CheckFn)
           requirement: requirement.id,
           expected: "the check to run to its end",
           found: `${err.name ?? "Error"}: ${err.message ?? String(e)}${where ? ` (at ${where})` : ""}`,
-          ...(t.lastCurl === undefined ? {} : { curl: t.lastCurl }),
+          ...(traceOf(t).lastCurl === undefined ? {} : { curl: traceOf(t).lastCurl as string }),
         }),
       ],
     };
   }
-  if (t.assertions === 0) {
+  if (traceOf(t).assertions === 0) {
     // A check that asserts nothing cannot fail: a defect of the suite, reported loudly.
     return {
       requirement: requirement.id,

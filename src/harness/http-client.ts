@@ -5,6 +5,7 @@
 
 import { Agent, request as undiciRequest } from "undici";
 import { renderCurl } from "./curl.ts";
+import { isRawConnectionFault, rawExchange, type RawEnding, type RawExchangeResult } from "./raw-exchange.ts";
 import type { RequestRecord } from "./results.ts";
 
 export interface HttpRequest {
@@ -48,6 +49,11 @@ export type RequestFailureKind =
   | "not_sent"
   /** Abandoned: the run is being stopped (--max-duration, a signal). */
   | "cancelled";
+
+/** What sendRaw did: the exchange and how many attempts it took, or why nothing was sent. */
+export type RawSent =
+  | { readonly sent: true; readonly result: RawExchangeResult; readonly attempts: number }
+  | { readonly sent: false; readonly reason: string };
 
 /**
  * The kinds that say nothing about what the target would answer: the connection failed, stalled or
@@ -193,18 +199,13 @@ export class HttpClient {
     return `not sent: the target gave no HTTP answer to the last ${this.#silentStreak} requests`;
   }
 
-  /** Raw exchanges report here whether an answer came, so that the hung-target count stays true. */
-  noteAnswered(answered: boolean): void {
-    if (answered) this.#silentStreak = 0;
-  }
-
   /** Requests in flight or to come are abandoned once `signal` aborts (vitest aborts a check's signal when the run is cancelled). */
   cancelOn(signal: AbortSignal | undefined): void {
     this.#cancel = signal;
   }
 
-  /** Counts one retry and waits its backoff; raw exchanges use it too. */
-  async beginRetry(n: number): Promise<void> {
+  /** Counts one retry and waits its backoff. */
+  async #beginRetry(n: number): Promise<void> {
     this.#retries += 1;
     await new Promise((r) => setTimeout(r, backoffMs(this.retryPolicy, n)));
   }
@@ -213,8 +214,8 @@ export class HttpClient {
     return renderCurl(request, this.#options.bodiesDir === undefined ? {} : { bodiesDir: this.#options.bodiesDir });
   }
 
-  /** Waits for the rate limit, then counts one request. Raw exchanges use it too. */
-  async beginRequest(): Promise<void> {
+  /** Waits for the rate limit, then counts one request. */
+  async #beginRequest(): Promise<void> {
     const rps = this.#options.rateLimit;
     if (rps !== undefined && rps > 0) {
       const now = Date.now();
@@ -247,7 +248,7 @@ export class HttpClient {
         if (!(e instanceof RequestFailure)) throw e;
         const elapsed = performance.now() - started;
         if (shouldRetry(e.kind, resend, attempt, elapsed, this.retryPolicy, this.#options.timeoutMs)) {
-          await this.beginRetry(attempt);
+          await this.#beginRetry(attempt);
           continue;
         }
         if (SILENT_KINDS.has(e.kind)) this.#silentStreak += 1;
@@ -256,6 +257,32 @@ export class HttpClient {
         const record: RequestRecord = { ...e.record, durationMs: Math.round(elapsed), error: message, retries: attempt - 1 };
         throw new RequestFailure(e.kind, message, request, curl, record);
       }
+    }
+  }
+
+  /**
+   * Sends bytes as they are over a bare socket (raw-exchange.ts: truncated bodies, dropped connections)
+   * under the same rate limit, retries and hung-target count as send. Raw requests carry deliberately
+   * broken framing, which no node can take for a transaction, so sending them again after a connection
+   * fault is safe whatever the operation. An exchange that got no answer is not counted as silence: a
+   * dropped connection is what some of them are about.
+   */
+  async sendRaw(exchange: { readonly url: string; readonly bytes: Uint8Array; readonly ending: RawEnding }): Promise<RawSent> {
+    const hung = this.unresponsive;
+    if (hung !== undefined) return { sent: false, reason: hung };
+    if (this.#cancel?.aborted) return { sent: false, reason: STOPPED };
+    const { timeoutMs, maxResponseBytes } = this.#options;
+    const started = performance.now();
+    for (let attempt = 1; ; attempt++) {
+      await this.#beginRequest();
+      const result = await rawExchange({ ...exchange, timeoutMs, maxResponseBytes });
+      const elapsed = performance.now() - started;
+      if (isRawConnectionFault(result) && shouldRetry("closed", "any-fault", attempt, elapsed, this.retryPolicy, timeoutMs)) {
+        await this.#beginRetry(attempt);
+        continue;
+      }
+      if (result.answer !== undefined) this.#silentStreak = 0;
+      return { sent: true, result, attempts: attempt };
     }
   }
 
@@ -268,7 +295,7 @@ export class HttpClient {
       const record: RequestRecord = { method: request.method, url: request.url, status, durationMs, curl, error: message };
       throw new RequestFailure(kind, message, request, curl, record);
     };
-    await this.beginRequest();
+    await this.#beginRequest();
     let answer: Awaited<ReturnType<typeof undiciRequest>>;
     try {
       answer = await undiciRequest(request.url, {

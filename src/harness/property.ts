@@ -5,7 +5,7 @@
 
 import fc from "fast-check";
 import { check } from "./check.ts";
-import { CheckContext, CheckFailure, CheckNotApplicable, CheckSkipped, NoHttpAnswer } from "./check-context.ts";
+import { CheckContext, CheckFailure, CheckNotApplicable, CheckSkipped, NoHttpAnswer, traceOf } from "./check-context.ts";
 import { configAtCollection } from "./harness.ts";
 import { useRunSeed } from "./run-seed.ts";
 import { shellQuote } from "./curl.ts";
@@ -93,12 +93,12 @@ export async function runProperty<T>(
     // Once the target stopped answering, every further run (shrinking) would only wait for timeouts.
     if (skipped) throw skipped;
     if (noAnswer) throw noAnswer;
-    const start = t.requests.length;
+    const start = traceOf(t).requests.length;
     try {
       const verdict = await predicate(t, value);
       if (verdict === false) throw new Error("the predicate returned false");
     } catch (e) {
-      lastFailingRequests = t.requests.slice(start);
+      lastFailingRequests = traceOf(t).requests.slice(start);
       if (e instanceof CheckSkipped) skipped = e;
       if (e instanceof NoHttpAnswer) noAnswer = e;
       throw e;

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { bcs } from "@mysten/bcs";
 import fc from "fast-check";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { CheckContext } from "../../src/harness/check-context.ts";
+import { CheckContext, traceOf } from "../../src/harness/check-context.ts";
 import { runCheck } from "../../src/harness/check.ts";
 import { WIRE_PROFILES, type RunConfig } from "../../src/harness/config.ts";
 import { catalog, createHarness, type Harness } from "../../src/harness/harness.ts";
@@ -339,7 +339,7 @@ describe("runProperty", () => {
     const t = new CheckContext(harness({ depth: 2 }), catalog().get("4.6/gas-estimate-object"));
     const failure = await runProperty(t, fc.integer({ min: 10, max: 1000 }), property, { numRuns: 5 });
     expect(failure).toBeUndefined();
-    expect(t.requests).toHaveLength(10);
+    expect(traceOf(t).requests).toHaveLength(10);
   });
 });
 

@@ -111,7 +111,7 @@ describe("HttpClient", () => {
     expect(backoffMs(DEFAULT_RETRY, 2, () => 1)).toBe(400);
   });
 
-  it("stops sending once the target answered none of the last requests, and starts again after an answer", async () => {
+  it("stops sending, requests and raw exchanges alike, once the target answered none of the last requests", async () => {
     const s = await silentServer();
     servers.push(s);
     const c = client({ timeoutMs: 200, unresponsiveAfter: 2 });
@@ -124,8 +124,9 @@ describe("HttpClient", () => {
     expect(skipped.kind).toBe("not_sent");
     expect(Date.now() - started).toBeLessThan(100);
     expect(c.requestCount).toBe(4);
-    c.noteAnswered(true);
-    expect(c.unresponsive).toBeUndefined();
+    const raw = await c.sendRaw({ url, bytes: new TextEncoder().encode("GET / HTTP/1.1\r\n\r\n"), ending: "half-close" });
+    expect(raw).toEqual({ sent: false, reason: expect.stringMatching(/no HTTP answer to the last 2 requests/) });
+    expect(c.requestCount).toBe(4);
   });
 
   it("fails a response whose body stalls after the headers", async () => {

@@ -2,7 +2,7 @@
 // response received through t.request is judged under the cross-cutting requirement ids.
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { CheckContext } from "../../src/harness/check-context.ts";
+import { CheckContext, traceOf } from "../../src/harness/check-context.ts";
 import { WIRE_PROFILES, type RunConfig } from "../../src/harness/config.ts";
 import { catalog, createHarness, type Harness } from "../../src/harness/harness.ts";
 import { OBSERVED } from "../../src/harness/observed-contract.ts";
@@ -59,7 +59,7 @@ function verdicts(results: readonly CheckResult[]): Record<string, string> {
 async function observe(r: Reply, spec: { path?: string; accept?: "json" | "bcs" } = {}, t = context()): Promise<{ v: Record<string, string>; results: readonly CheckResult[] }> {
   reply = () => r;
   await t.request({ path: spec.path ?? "/estimate_gas_price", ...(spec.accept ? { accept: spec.accept } : {}) });
-  return { v: verdicts(t.observed), results: t.observed };
+  return { v: verdicts(traceOf(t).observed), results: traceOf(t).observed };
 }
 
 describe("observed contract on a 200", () => {
