@@ -15,6 +15,7 @@ import {
   committedSequenceNumber,
   expectRefusedForFlaw,
   isSequenceConflict,
+  isStaleSequenceRefusal,
   nextSequenceNumber,
   noteIfAccepted,
   pastExpiration,
@@ -80,7 +81,7 @@ describeEndpoint("submit_transaction", () => {
     t.expectStatus(res, 400);
     const body = res.json as { error_code?: unknown; vm_error_code?: unknown };
     t.expect(
-      (body.error_code === "vm_error" && body.vm_error_code === 3) || body.error_code === "sequence_number_too_old",
+      isStaleSequenceRefusal(res),
       "error_code vm_error with vm_error_code 3 (SEQUENCE_NUMBER_TOO_OLD), or error_code sequence_number_too_old",
       res,
       `error_code ${JSON.stringify(body.error_code)}, vm_error_code ${JSON.stringify(body.vm_error_code)}`,

@@ -63,3 +63,9 @@ export function errorCodeOf(res: Pick<HttpResponse, "json">): string | undefined
   const code = (res.json as { error_code?: unknown } | null | undefined)?.error_code;
   return typeof code === "string" ? code : undefined;
 }
+
+/** The §2.6 vm_error_code of a body, if it has one as an integer (null counts as absent, design §5). */
+export function vmErrorCodeOf(res: Pick<HttpResponse, "json">): number | undefined {
+  const code = (res.json as { vm_error_code?: unknown } | null | undefined)?.vm_error_code;
+  return typeof code === "number" && Number.isInteger(code) ? code : undefined;
+}

@@ -30,7 +30,7 @@ import {
   type SignedTransaction,
   type TransactionPayloadInput,
 } from "../../src/codec/index.ts";
-import { CheckSkipped, type CheckContext, type HttpResponse } from "../../src/harness/index.ts";
+import { CheckSkipped, errorCodeOf, vmErrorCodeOf, type CheckContext, type HttpResponse } from "../../src/harness/index.ts";
 import { U64_MAX } from "./ledger-window.ts";
 import { sequenceNumberOf } from "./replay-protector.ts";
 
@@ -307,23 +307,23 @@ export function expectRefusedForFlaw(t: CheckContext, setup: SubmitSetup, tx: Bu
 
 /** Whether a 400 says the sequence number is taken (committed or pending): a race, not a verdict on the transaction. */
 export function isSequenceConflict(res: HttpResponse): boolean {
-  if (res.status !== 400) return false;
-  const body = res.json as { error_code?: unknown; vm_error_code?: unknown } | undefined;
-  return (
-    body?.error_code === "invalid_transaction_update" ||
-    body?.error_code === "sequence_number_too_old" ||
-    (body?.error_code === "vm_error" && body.vm_error_code === 3)
-  );
+  return res.status === 400 && (errorCodeOf(res) === "invalid_transaction_update" || isStaleSequenceRefusal(res));
+}
+
+/** The stale-sequence-number refusal of design §5: vm_error with vm_error_code 3 (SEQUENCE_NUMBER_TOO_OLD), or sequence_number_too_old. */
+export function isStaleSequenceRefusal(res: HttpResponse): boolean {
+  const code = errorCodeOf(res);
+  return code === "sequence_number_too_old" || (code === "vm_error" && vmErrorCodeOf(res) === 3);
 }
 
 const ATTEMPTS = 3;
 
 /** Ends the check skipped: the node refused the suite's sequence number, which says nothing about the requirement. */
 export function staleBookkeeping(setup: SubmitSetup, tx: BuiltTransaction, res: HttpResponse, what: string): never {
-  const body = res.json as { error_code?: unknown; vm_error_code?: unknown } | undefined;
+  const vmCode = vmErrorCodeOf(res);
   throw new CheckSkipped(
-    `${what}: the node refused sequence number ${tx.sequenceNumber} of ${setup.senderAddress} as taken (400 ${String(body?.error_code)}` +
-      `${body?.vm_error_code === undefined || body.vm_error_code === null ? "" : ` ${String(body.vm_error_code)}`}): the suite's number was out of date ` +
+    `${what}: the node refused sequence number ${tx.sequenceNumber} of ${setup.senderAddress} as taken (400 ${String(errorCodeOf(res))}` +
+      `${vmCode === undefined ? "" : ` ${vmCode}`}): the suite's number was out of date ` +
       "(it reads GET /accounts/{address}, beyond the spec, else the account's summaries, which a long-lived node may have pruned)",
   );
 }
