@@ -1,6 +1,6 @@
 // The vitest reporter of the conformance run: it reads what every check recorded in its test's meta,
 // prints one progress line per file, and at the end aggregates results per requirement and lists every
-// check with its status for junit.xml. Files that fail to load, checks that die outside the harness (a
+// check with its status for junit.xml's --junit-per-check form. Files that fail to load, checks that die outside the harness (a
 // vitest timeout, a hook error) and unhandled errors become run errors or failures: never silence. A
 // check that never ran (the run was stopped, or --only left it out) is skipped with the reason, never
 // passed.
@@ -93,7 +93,15 @@ export class RequirementReporter implements Reporter {
     if (loadErrors.length > 0) cases.push({ file, name: "(loading the file)", status: "error", durationMs: 0, detail: loadErrors.map((e) => e.message).join("\n") });
     for (const test of m.children.allTests()) {
       const { status, detail } = this.#caseStatus(test);
-      cases.push({ file, name: test.fullName, status, durationMs: Math.round(test.diagnostic()?.duration ?? 0), ...(detail === undefined ? {} : { detail }) });
+      const requirement = test.meta().requirement;
+      cases.push({
+        file,
+        name: test.fullName,
+        ...(requirement === undefined ? {} : { requirement }),
+        status,
+        durationMs: Math.round(test.diagnostic()?.duration ?? 0),
+        ...(detail === undefined ? {} : { detail }),
+      });
     }
     return cases;
   }

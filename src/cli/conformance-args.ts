@@ -22,6 +22,11 @@ export const USAGE = `usage: ledger-conformance [options]
   --allow-submit        let checks submit transactions to a target that is not on loopback
   --only PATTERN        run only suite files whose path contains PATTERN, else checks whose name does
   --baseline FILE       expected failures (requirement ids); a listed id that passes fails the run
+  --write-baseline FILE write the MUST ids that failed, each under its first message, in --baseline's form
+  --format FORMAT       console (default) or markdown: the verdict and the requirement table as markdown
+                        on stdout, for a CI job summary (progress goes to stderr); every run also writes
+                        summary.md in the report directory
+  --junit-per-check     junit.xml with one test case per check instead of one per requirement
   --timeout MS          per-request timeout: connect, headers, body and the whole exchange (default ${DEFAULT_TIMEOUT_MS})
   --max-duration MS     cap on the whole run (default 300000, 5 minutes, times --depth); when it ends the
                         run, the reports are written and the checks that did not run are skipped
@@ -63,7 +68,16 @@ export interface ConformanceArgs {
   /** --clock-tolerance, else the environment variable; undefined: the default for the target. */
   readonly clockToleranceMs?: number;
   readonly quiet: boolean;
+  /** --write-baseline: where to write the failed MUST ids as a baseline. */
+  readonly writeBaseline?: string;
+  /** What stdout gets at the end: the console table, or the markdown summary. */
+  readonly format: ReportFormat;
+  /** junit.xml with one case per check rather than per requirement. */
+  readonly junitPerCheck: boolean;
 }
+
+export const REPORT_FORMATS = ["console", "markdown"] as const;
+export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
 export function parseConformanceArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): ConformanceArgs | "help" {
   let values;
@@ -89,6 +103,9 @@ export function parseConformanceArgs(argv: readonly string[], env: NodeJS.Proces
         "rate-limit": { type: "string" },
         "clock-tolerance": { type: "string" },
         quiet: { type: "boolean" },
+        "write-baseline": { type: "string" },
+        format: { type: "string" },
+        "junit-per-check": { type: "boolean" },
         help: { type: "boolean" },
       },
     }));
@@ -110,6 +127,8 @@ export function parseConformanceArgs(argv: readonly string[], env: NodeJS.Proces
   if (values["header-prefix"] !== undefined && !/^[A-Za-z0-9-]+$/.test(values["header-prefix"])) {
     throw new UsageError(`--header-prefix must be letters, digits and dashes, got '${values["header-prefix"]}'`);
   }
+  const format = values.format ?? "console";
+  if (!(REPORT_FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format must be ${REPORT_FORMATS.join(" or ")}, got '${format}'`);
   if (values.path !== undefined && values.seed === undefined) throw new UsageError("--path needs --seed");
   const depth = positiveNumber("depth", values.depth) ?? 1;
   const envTolerance = env[CLOCK_TOLERANCE_ENV]?.trim();
@@ -136,6 +155,9 @@ export function parseConformanceArgs(argv: readonly string[], env: NodeJS.Proces
     ...(values["rate-limit"] === undefined ? {} : { rateLimit: positiveNumber("rate-limit", values["rate-limit"]) as number }),
     ...(clockToleranceMs === undefined ? {} : { clockToleranceMs }),
     quiet: values.quiet === true,
+    ...(values["write-baseline"] === undefined ? {} : { writeBaseline: values["write-baseline"] }),
+    format: format as ReportFormat,
+    junitPerCheck: values["junit-per-check"] === true,
   };
 }
 

@@ -56,6 +56,7 @@ export function runConfigOf(args: ConformanceArgs, resolved: ResolvedTarget, dir
     bodiesDir: dirs.bodiesDir,
     replayArgs: replayArgs(args),
     ...(args.only === undefined ? {} : { only: args.only }),
+    ...(args.format === "markdown" ? { infoFd: 2 as const } : {}),
   };
 }
 

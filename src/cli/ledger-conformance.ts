@@ -55,8 +55,10 @@ async function main(argv: readonly string[]): Promise<number> {
     }
     throw e;
   }
+  // With --format markdown stdout holds only the markdown summary: progress goes to stderr.
+  const progress = args.format === "markdown" ? process.stderr : process.stdout;
   const say = (line: string) => {
-    if (!args.quiet) process.stdout.write(`${escapeControls(line)}\n`);
+    if (!args.quiet) progress.write(`${escapeControls(line)}\n`);
   };
   let node: EmbeddedNode | undefined;
   let scratch: string | undefined;
@@ -73,7 +75,20 @@ async function main(argv: readonly string[]): Promise<number> {
     const { target } = resolved;
     const layout = new ReportLayout(args.reportDir);
     const report = (outcome: RunOutcome, junitCases: readonly JunitCase[], code: number, allure: ReportInput["allure"]) =>
-      writeReports({ layout, outcome, junitCases, target, startedAt, durationMs: performance.now() - t0, exitCode: code, allure, say });
+      writeReports({
+        layout,
+        outcome,
+        junitCases,
+        junitPerCheck: args.junitPerCheck,
+        format: args.format,
+        ...(args.writeBaseline === undefined ? {} : { writeBaseline: args.writeBaseline }),
+        target,
+        startedAt,
+        durationMs: performance.now() - t0,
+        exitCode: code,
+        allure,
+        say,
+      });
 
     const probe = await probeTarget(target, args.timeoutMs);
     if (!probe.ok) {
@@ -96,6 +111,7 @@ async function main(argv: readonly string[]): Promise<number> {
     const reporter = new RequirementReporter({
       catalog,
       quiet: args.quiet,
+      write: (text) => progress.write(text),
       ...(args.only === undefined ? {} : { untestedReason: `not selected by --only ${args.only}` }),
       ...(selection.namePattern === undefined ? {} : { namePattern: selection.namePattern }),
       files: selection.files.length > 0 ? selection.files : suiteFiles(),

@@ -38,6 +38,8 @@ export interface RunConfig {
   readonly replayArgs?: string;
   /** The --only pattern, if any. */
   readonly only?: string;
+  /** The file descriptor for the run's seed line: 2 with --format markdown, whose stdout is the summary alone. */
+  readonly infoFd?: 1 | 2;
 }
 
 declare module "vitest" {

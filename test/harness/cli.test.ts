@@ -66,7 +66,7 @@ describe("ledger-conformance", () => {
     const r = await cli(["--target", `${node.origin}/v1`, "--report-dir", dir]);
     expect(r.code).toBe(1);
     const summary = JSON.parse(readFileSync(join(dir, "summary.json"), "utf8"));
-    expect(Object.keys(summary).sort()).toEqual(["conforming", "counts", "durationMs", "requests", "requirements", "retries", "startedAt", "target"]);
+    expect(Object.keys(summary).sort()).toEqual(["conforming", "counts", "durationMs", "requests", "requirements", "retries", "startedAt", "target", "verdict", "verdictCounts", "verdictText"]);
     expect(summary.target).toBe(`${node.origin}/v1`);
     expect(summary.requests).toBeGreaterThanOrEqual(5);
     const byId = Object.fromEntries(summary.requirements.map((x: { id: string }) => [x.id, x]));
