@@ -26,9 +26,9 @@ export function sectionLink(section: string): string {
   return `<a class="sec" href="${escapeHtml(specHref(section))}">§${escapeHtml(section)}</a>`;
 }
 
-/** In HTML-escaped text, every §N.N as a link to the spec page. */
+/** In HTML-escaped text, every §N.N of the spec as a link to the spec page ("design §5" is another document's). */
 export function linkSections(escapedHtml: string): string {
-  return escapedHtml.replace(/§([0-9]+(?:\.[0-9]+)*)/g, (_m, section: string) => sectionLink(section));
+  return escapedHtml.replace(/(?<!design )§([0-9]+(?:\.[0-9]+)*)/g, (_m, section: string) => sectionLink(section));
 }
 
 const HEADING = /^(#{1,6})\s+(.*)$/;

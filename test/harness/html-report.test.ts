@@ -44,7 +44,7 @@ describe("renderHtmlReport", () => {
 describe("the top of the page, failure groups, the curl once, § links", () => {
   const two = parseRequirements(
     JSON.stringify([
-      { id: "4.5/member", level: "MUST", section: "4.5", endpoint: "get_account_modules", text: "A module record has bytecode (see §2.4)." },
+      { id: "4.5/member", level: "MUST", section: "4.5", endpoint: "get_account_modules", text: "A module record has bytecode (see §2.4; member names of design §5)." },
       { id: "4.6/ok", level: "MUST", section: "4.6", endpoint: "estimate_gas_price", text: "Passes." },
       { id: "4.7/soft", level: "SHOULD", section: "4.7", endpoint: "healthy", text: "Warns." },
     ]),
@@ -89,7 +89,8 @@ describe("the top of the page, failure groups, the curl once, § links", () => {
     expect(html).toContain('<a class="sec" href="spec.html#4.5">§4.5</a>');
     expect(html).toContain('see <a class="sec" href="spec.html#2.4">§2.4</a>');
     expect(html).toContain('href="spec.html"');
-    const sections = [...html.matchAll(/§([0-9.]+)/g)].length;
+    expect(html).toContain("member names of design §5)");
+    const sections = [...html.matchAll(/(?<!design )§([0-9.]+)/g)].length;
     expect([...html.matchAll(/<a class="sec" href="spec\.html#[0-9.]+">§[0-9.]+<\/a>/g)].length).toBe(sections);
   });
 
