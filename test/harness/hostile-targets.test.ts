@@ -158,7 +158,7 @@ describe("a run cut short writes its reports and skips what did not run, never p
     expect(notRun.length).toBeGreaterThan(50);
     // Nothing that did not run is passed: every passed requirement has results behind it.
     expect(summary.requirements.filter((x) => x.status === "passed" && x.checks === 0)).toEqual([]);
-    expect(junit).toMatch(/<skipped message="skipped: not run: max duration reached"\/>/);
+    expect(junit).toMatch(/<skipped message="skipped: [^"]*not run: max duration reached"\/>/);
     expect((junit.match(/<testcase /g) ?? []).length).toBeGreaterThan(100);
     expect((junit.match(/<testcase [^>]*\/>/g) ?? []).length).toBeLessThan(10);
     expect(r.stdout).toMatch(/\d+ checks: (\d+ [a-z ]+, )*\d+ skipped \([^)]*not run: max duration reached/);
