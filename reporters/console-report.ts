@@ -63,7 +63,7 @@ export function renderConsoleReport(outcome: RunOutcome, run: { target: string; 
   lines.push(
     "",
     `${verdictOf(outcome).headline} — ${outcome.requests} requests (${outcome.retries} retries after connection faults) to ${run.target} in ${(run.durationMs / 1000).toFixed(1)} s`,
-    `Reports: ${run.reportDir}/summary.json, junit.xml, html/index.html — exit ${run.exitCode}`,
+    `Reports: ${run.reportDir}/summary.json, summary.md, junit.xml, html/index.html — exit ${run.exitCode}`,
   );
   return `${lines.join("\n")}\n`;
 }

@@ -5,7 +5,7 @@
 // failures grouped by shape, each failure's curl line shown once. A filter (the inline script) shows only
 // failed and warned requirements; every § links to the spec page beside it (spec-page.ts). It links to
 // Allure's single-file report beside it when that was generated.
-// One node's part is renderNodeReport, so that a page over several nodes can reuse it.
+// One node's part is renderNodeReport, so that a page over several nodes can reuse it inside renderPage.
 
 import type { ResultStatus } from "../src/harness/results.ts";
 import { escapeHtml as esc } from "./escape-controls.ts";
@@ -42,20 +42,8 @@ const STATUS_LABEL: Record<ResultStatus, string> = {
 
 export function renderHtmlReport(input: HtmlReportInput): string {
   const { outcome } = input;
-  const verdict = verdictOf(outcome);
   const counts = countStatuses(outcome.requirements);
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>ledger-conformance: ${esc(input.target)}</title>
-<style>${CSS}</style>
-</head>
-<body>
-<header>
-<h1>ledger-conformance</h1>
-${verdictBanner(verdict)}
+  const header = `${verdictBanner(verdictOf(outcome))}
 <dl>
 <dt>Target</dt><dd><code>${esc(input.target)}</code></dd>
 <dt>Started</dt><dd>${esc(input.startedAt.toISOString())}</dd>
@@ -65,11 +53,28 @@ ${verdictBanner(verdict)}
 <dt>Requirements</dt><dd>${counts.passed} passed, ${counts.failed} failed, ${counts.warned} warned, ${counts.skipped} skipped, ${counts.notApplicable} n/a</dd>
 ${outcome.baseline === undefined ? "" : `<dt>Baseline</dt><dd><code>${esc(outcome.baseline.file)}</code> (${outcome.baseline.ids.length} expected failures listed)</dd>`}
 </dl>
-<p>The spec these requirements come from: <a href="${SPEC_PAGE}">the ledger node REST interface</a>.${input.allureHref ? ` Test-by-test detail: <a href="${esc(input.allureHref)}">Allure report</a>.` : ""}</p>
+<p>The spec these requirements come from: <a href="${SPEC_PAGE}">the ledger node REST interface</a>.${input.allureHref ? ` Test-by-test detail: <a href="${esc(input.allureHref)}">Allure report</a>.` : ""}</p>`;
+  return renderPage({ title: `ledger-conformance: ${input.target}`, header, main: renderNodeReport({ outcome, target: input.target }) });
+}
+
+/** The page around one node's part or several: its styles, the header (under the title) and the filter with its script. */
+export function renderPage(page: { readonly title: string; readonly header: string; readonly main: string }): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${esc(page.title)}</title>
+<style>${CSS}</style>
+</head>
+<body>
+<header>
+<h1>ledger-conformance</h1>
+${page.header}
 ${FILTER}
 </header>
 <main>
-${renderNodeReport({ outcome, target: input.target })}
+${page.main}
 </main>
 ${FILTER_SCRIPT}
 </body>
