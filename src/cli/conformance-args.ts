@@ -70,10 +70,10 @@ export interface ConformanceArgs {
   readonly quiet: boolean;
   /** --write-baseline: where to write the failed MUST ids as a baseline. */
   readonly writeBaseline?: string;
-  /** What stdout gets at the end: the console table, or the markdown summary. */
-  readonly format: ReportFormat;
+  /** What stdout gets at the end: the console table (when absent), or the markdown summary. */
+  readonly format?: ReportFormat;
   /** junit.xml with one case per check rather than per requirement. */
-  readonly junitPerCheck: boolean;
+  readonly junitPerCheck?: true;
 }
 
 export const REPORT_FORMATS = ["console", "markdown"] as const;
@@ -127,8 +127,8 @@ export function parseConformanceArgs(argv: readonly string[], env: NodeJS.Proces
   if (values["header-prefix"] !== undefined && !/^[A-Za-z0-9-]+$/.test(values["header-prefix"])) {
     throw new UsageError(`--header-prefix must be letters, digits and dashes, got '${values["header-prefix"]}'`);
   }
-  const format = values.format ?? "console";
-  if (!(REPORT_FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format must be ${REPORT_FORMATS.join(" or ")}, got '${format}'`);
+  const format = values.format;
+  if (format !== undefined && !(REPORT_FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format must be ${REPORT_FORMATS.join(" or ")}, got '${format}'`);
   if (values.path !== undefined && values.seed === undefined) throw new UsageError("--path needs --seed");
   const depth = positiveNumber("depth", values.depth) ?? 1;
   const envTolerance = env[CLOCK_TOLERANCE_ENV]?.trim();
@@ -156,8 +156,8 @@ export function parseConformanceArgs(argv: readonly string[], env: NodeJS.Proces
     ...(clockToleranceMs === undefined ? {} : { clockToleranceMs }),
     quiet: values.quiet === true,
     ...(values["write-baseline"] === undefined ? {} : { writeBaseline: values["write-baseline"] }),
-    format: format as ReportFormat,
-    junitPerCheck: values["junit-per-check"] === true,
+    ...(format === undefined ? {} : { format: format as ReportFormat }),
+    ...(values["junit-per-check"] === true ? { junitPerCheck: true as const } : {}),
   };
 }
 

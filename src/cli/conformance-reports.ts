@@ -25,7 +25,8 @@ export interface ReportInput {
   /** Every check with its status, for --junit-per-check. */
   readonly junitCases: readonly JunitCase[];
   readonly junitPerCheck: boolean;
-  readonly format: ReportFormat;
+  /** Absent: console. */
+  readonly format?: ReportFormat;
   /** --write-baseline FILE. */
   readonly writeBaseline?: string;
   readonly target: string;

@@ -53,3 +53,15 @@ describe("ledger-conformance output forms", () => {
     expect(r.stderr).toMatch(/--format must be console or markdown, got 'html'/);
   });
 });
+
+describe("the output flags", () => {
+  it("are absent unless given, and parsed when given", async () => {
+    const { parseConformanceArgs } = await import("../../src/cli/conformance-args.ts");
+    const none = parseConformanceArgs([], {});
+    expect(none).not.toHaveProperty("format");
+    expect(none).not.toHaveProperty("junitPerCheck");
+    expect(none).not.toHaveProperty("writeBaseline");
+    expect(parseConformanceArgs(["--format", "markdown", "--junit-per-check", "--write-baseline", "b.txt"], {})).toMatchObject({ format: "markdown", junitPerCheck: true, writeBaseline: "b.txt" });
+    expect(parseConformanceArgs(["--format", "console"], {})).toMatchObject({ format: "console" });
+  });
+});
