@@ -40,7 +40,7 @@ export function renderNodeMarkdown(node: { outcome: RunOutcome; target: string }
 }
 
 function cells(r: RequirementOutcome): string[] {
-  const status = `${STATUS_WORD[r.status]}${r.expectedFailure ? " (expected by baseline)" : r.unexpectedPass ? " (baselined, but passes)" : ""}`;
+  const status = r.expectedFailure ? `${r.status} (expected by baseline)` : `${STATUS_WORD[r.status]}${r.unexpectedPass ? " (baselined, but passes)" : ""}`;
   const detail = r.failures.length > 0 ? (r.failures[0]?.message.split("\n")[0] ?? "") : r.status === "skipped" || r.status === "not_applicable" ? (r.reason ?? "") : "";
   const more = r.failures.length > 1 ? ` (and ${r.failures.length - 1} more)` : "";
   return [status, `${r.requirement.id}: ${r.requirement.text}`, r.requirement.level, r.requirement.section, r.requirement.endpoint, `${detail}${more}`];
