@@ -26,9 +26,14 @@ export function groupFailures(failures: readonly Failure[]): FailureGroup[] {
 }
 
 export function failureShape(message: string): string {
-  return message
-    .split("\n")
-    .filter((line) => !VARYING_LINE.test(line))
+  // A body runs over several lines up to the replay line that follows it (failure-message.ts).
+  let inBody = false;
+  const kept = message.split("\n").filter((line) => {
+    if (/^\s*body:/.test(line)) inBody = true;
+    else if (/^\s*replay:/.test(line)) inBody = false;
+    return !inBody && !VARYING_LINE.test(line);
+  });
+  return kept
     .join("\n")
     .replace(/curl .*$/gm, "curl …")
     .replace(/0x[0-9a-fA-F]+/g, "0x…")

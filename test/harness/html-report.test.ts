@@ -113,3 +113,14 @@ describe("renderSpecPage", () => {
     expect(hostile).toContain("<td>&quot;q&quot; | r</td>");
   });
 });
+
+describe("failureShape", () => {
+  it("leaves out a body over several lines, up to the replay line, and what varies in the rest", async () => {
+    const { failureShape } = await import("../../reporters/failure-groups.ts");
+    const html = "[2.7/x] expected: headers on a 200\n  actual:   HTTP 200\n  body:     <!DOCTYPE html>\n<html>\n  title: page 1\n</html>\n  replay:   curl 'http://h/v1/spec'";
+    const yaml = "[2.7/x] expected: headers on a 200\n  actual:   HTTP 200\n  body:     openapi: 3.1.0\ninfo:\n  title: x\n  replay:   curl 'http://h/v1/spec.yaml'";
+    expect(failureShape(html)).toBe(failureShape(yaml));
+    expect(failureShape(html)).toBe("[N.N/x] expected: headers on a N\n  actual:   HTTP N");
+    expect(failureShape("[4.5/x] expected: member 'abi'")).not.toBe(failureShape("[4.5/x] expected: member 'bytecode'"));
+  });
+});
