@@ -137,6 +137,10 @@ function whatFailed(outcome: RunOutcome, prefix: string): string {
       .join("");
     return `<li>${statusBadge(r)} <a href="#${esc(id)}"><code>${esc(r.requirement.id)}</code></a> ${sectionLink(r.requirement.section)} <span class="level">${r.requirement.level}</span> ${linkSections(esc(r.requirement.text))}${groupItems === "" ? "" : `<ul class="groups">${groupItems}</ul>`}</li>`;
   });
+  if (outcome.interruption !== undefined) {
+    const what = outcome.interruption.kind === "not_started" ? "nothing could be tested" : "the run stopped before its end; the checks that did not run are skipped";
+    items.unshift(`<li><span class="badge s-skipped">not run</span> ${what}: ${esc(outcome.interruption.reason)}</li>`);
+  }
   if (outcome.errors.length > 0) items.unshift(`<li><span class="badge s-failed">error</span> <a href="#${esc(prefix)}run-errors">${outcome.errors.length} run error${outcome.errors.length === 1 ? "" : "s"}</a></li>`);
   const body = items.length === 0 ? `<p class="none">No requirement failed or warned.</p>` : `<ol class="failed-list">${items.join("\n")}</ol>`;
   return `<section class="what-failed" id="${esc(prefix)}what-failed"><h2>What failed${items.length === 0 ? "" : ` (${items.length})`}</h2>${body}</section>`;

@@ -39,6 +39,7 @@ function expectNotStarted(reports: Reports, reason: RegExp): void {
   expect(summary.requirements.every((r) => r.status === "skipped" && r.reason?.startsWith("not run: "))).toBe(true);
   expect(junit).toMatch(/<testsuites name="ledger-conformance" tests="1" failures="0" errors="1" skipped="0"/);
   expect(html).toMatch(/Not conforming: nothing could be tested: /);
+  expect(html).toMatch(/<section class="what-failed"[^]*<span class="badge s-skipped">not run<\/span> nothing could be tested: /);
 }
 
 describe("targets the suite cannot test end with exit 2, the reports saying why", () => {
