@@ -29,7 +29,7 @@ export function renderNodeMarkdown(node: { outcome: RunOutcome; target: string }
   return [
     `**${cell(verdict.label)}**: ${cell(verdict.detail)}`,
     "",
-    `Target \`${node.target.replace(/`/g, "")}\`, ${outcome.requests} requests.`,
+    `Target \`${escapeControls(node.target).replace(/[`\r\n]/g, "")}\`, ${outcome.requests} requests.`,
     ...(errors.length === 0 ? [] : ["", ...errors]),
     "",
     "| status | requirement | level | § | endpoint | detail |",
