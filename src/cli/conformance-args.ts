@@ -33,6 +33,7 @@ export const USAGE = `usage: ledger-conformance [options]
                         are judged (default: ${LOOPBACK_CLOCK_TOLERANCE_MS} on loopback, ${REMOTE_CLOCK_TOLERANCE_MS} otherwise; or ${CLOCK_TOLERANCE_ENV})
   --quiet               no progress lines, only the final table
   --help                print this text
+  --version             print the package version
 exit status: 0 every MUST holds; 1 some MUST failed (or a baseline entry passed, or the run was cut
 short by --max-duration); 2 usage or configuration error, or the target cannot be tested at all
 (unreachable, not HTTP, or it requires authentication); 130/143 stopped by SIGINT/SIGTERM (the reports
@@ -65,7 +66,7 @@ export interface ConformanceArgs {
   readonly quiet: boolean;
 }
 
-export function parseConformanceArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): ConformanceArgs | "help" {
+export function parseConformanceArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): ConformanceArgs | "help" | "version" {
   let values;
   try {
     ({ values } = parseArgs({
@@ -90,12 +91,14 @@ export function parseConformanceArgs(argv: readonly string[], env: NodeJS.Proces
         "clock-tolerance": { type: "string" },
         quiet: { type: "boolean" },
         help: { type: "boolean" },
+        version: { type: "boolean" },
       },
     }));
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
   if (values.help) return "help";
+  if (values.version) return "version";
   const profile = values.profile ?? "node";
   if (!isProfileName(profile)) throw new UsageError(`--profile must be node or aptos, got '${profile}'`);
   if (values.target !== undefined) {
