@@ -15,7 +15,7 @@ import {
 
 export const USAGE = `usage: ledger-conformance [options]
   --target URL          base URL of the node, including /v1 (default: start the reference node in-process)
-  --fixtures FILE       fixtures JSON (design §3); LEDGER_CONFORMANCE_ACCOUNTS may hold the accounts instead
+  --fixtures FILE       fixtures JSON (see the README); LEDGER_CONFORMANCE_ACCOUNTS may hold the accounts instead
   --report-dir DIR      where summary.json, junit.xml and html/ go (default reports)
   --profile NAME        node (X-NODE-, application/x.node.signed_transaction+bcs; default) or aptos
   --header-prefix P     ledger-state header prefix, overriding the profile's (e.g. X-NODE-)
