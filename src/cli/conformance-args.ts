@@ -1,4 +1,4 @@
-// The flags of `ledger-conformance` (design §3 and issue 3), parsed with node:util parseArgs. Any
+// The flags of `ledger-conformance` (the README lists them), parsed with node:util parseArgs. Any
 // problem is a UsageError: the command prints it with the usage text and exits 2.
 
 import { parseArgs } from "node:util";

@@ -1,5 +1,5 @@
 // `npm run conformance -- …` / `npx ledger-conformance …`: runs the conformance suites against a node
-// and writes summary.json, junit.xml and html/ (design §3). Without --target it starts the reference
+// and writes summary.json, junit.xml and html/. Without --target it starts the reference
 // node in-process on a free loopback port and tests that. Exit status: 0 every MUST holds; 1 some MUST
 // failed (or a baseline entry passed, or the run had errors); 2 usage or configuration error, or the
 // target cannot be reached at all. Flags: see USAGE in conformance-args.ts.

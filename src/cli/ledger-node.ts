@@ -1,4 +1,4 @@
-// `npm run node -- …` / `npx ledger-node …`: runs the reference node (design §3). Prints exactly
+// `npm run node -- …` / `npx ledger-node …`: runs the reference node. Prints exactly
 // `listening on URL` (URL = base including /v1) once it listens; stops cleanly on SIGINT and SIGTERM.
 // Exit status 2 on bad usage.
 

@@ -1,4 +1,4 @@
-// The report directory's layout (design §3), owned here and nowhere else: where summary.json,
+// The report directory's layout, owned here and nowhere else: where summary.json,
 // junit.xml, the HTML report, the Allure page and the saved request bodies go, and how the console
 // names the directory.
 
