@@ -178,7 +178,7 @@ export function countStatuses(requirements: readonly Pick<RequirementOutcome, "s
 }
 
 /**
- * Exit status of design §3 with the baseline: 2 when the target could not be tested at all; 1 when a
+ * The command's exit status with the baseline: 2 when the target could not be tested at all; 1 when a
  * MUST failed unexpectedly, a baseline entry passed, the run had errors or was stopped before its end.
  */
 export function exitCode(outcome: RunOutcome): 0 | 1 | 2 {

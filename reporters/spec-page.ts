@@ -4,10 +4,10 @@
 // paragraphs): this renders exactly those, escaping every character of it, with no markdown library.
 
 import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { packagePath } from "../src/package-root.ts";
 import { escapeHtml } from "./escape-controls.ts";
 
-export const SPEC_PATH = fileURLToPath(new URL("../spec/ledger-node-rest-interface.md", import.meta.url));
+export const SPEC_PATH = packagePath("spec", "ledger-node-rest-interface.md");
 
 /** The spec page's file name in the report's html/ directory, beside index.html. */
 export const SPEC_PAGE = "spec.html";

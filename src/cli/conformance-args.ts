@@ -1,4 +1,4 @@
-// The flags of `ledger-conformance` (design §3 and issue 3), parsed with node:util parseArgs. Any
+// The flags of `ledger-conformance` (the README lists them), parsed with node:util parseArgs. Any
 // problem is a UsageError: the command prints it with the usage text and exits 2.
 
 import { parseArgs } from "node:util";
@@ -15,7 +15,7 @@ import {
 
 export const USAGE = `usage: ledger-conformance [options]
   --target URL          base URL of the node, including /v1 (default: start the reference node in-process)
-  --fixtures FILE       fixtures JSON (design §3); LEDGER_CONFORMANCE_ACCOUNTS may hold the accounts instead
+  --fixtures FILE       fixtures JSON (see the README); LEDGER_CONFORMANCE_ACCOUNTS may hold the accounts instead
   --report-dir DIR      where summary.json, junit.xml and html/ go (default reports)
   --profile NAME        node (X-NODE-, application/x.node.signed_transaction+bcs; default) or aptos
   --header-prefix P     ledger-state header prefix, overriding the profile's (e.g. X-NODE-)
@@ -38,6 +38,7 @@ export const USAGE = `usage: ledger-conformance [options]
                         are judged (default: ${LOOPBACK_CLOCK_TOLERANCE_MS} on loopback, ${REMOTE_CLOCK_TOLERANCE_MS} otherwise; or ${CLOCK_TOLERANCE_ENV})
   --quiet               no progress lines, only the final table
   --help                print this text
+  --version             print the package version
 exit status: 0 every MUST holds; 1 some MUST failed (or a baseline entry passed, or the run was cut
 short by --max-duration); 2 usage or configuration error, or the target cannot be tested at all
 (unreachable, not HTTP, or it requires authentication); 130/143 stopped by SIGINT/SIGTERM (the reports
@@ -79,7 +80,7 @@ export interface ConformanceArgs {
 export const REPORT_FORMATS = ["console", "markdown"] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
-export function parseConformanceArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): ConformanceArgs | "help" {
+export function parseConformanceArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): ConformanceArgs | "help" | "version" {
   let values;
   try {
     ({ values } = parseArgs({
@@ -107,12 +108,14 @@ export function parseConformanceArgs(argv: readonly string[], env: NodeJS.Proces
         format: { type: "string" },
         "junit-per-check": { type: "boolean" },
         help: { type: "boolean" },
+        version: { type: "boolean" },
       },
     }));
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
   if (values.help) return "help";
+  if (values.version) return "version";
   const profile = values.profile ?? "node";
   if (!isProfileName(profile)) throw new UsageError(`--profile must be node or aptos, got '${profile}'`);
   if (values.target !== undefined) {

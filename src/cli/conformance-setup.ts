@@ -24,7 +24,7 @@ export async function resolveTarget(args: ConformanceArgs, say: (line: string) =
   const withAccounts = (fixtures: Fixtures): Fixtures => (envAccounts === undefined ? fixtures : { ...fixtures, accounts: envAccounts });
   if (args.target !== undefined) {
     const target = normalizeTarget(args.target);
-    if (!/\/v1$/.test(new URL(target).pathname)) say(`note: the target URL is the base including /v1 (design §3); ${target} does not end in /v1`);
+    if (!/\/v1$/.test(new URL(target).pathname)) say(`note: the target URL is the base including /v1; ${target} does not end in /v1`);
     return { target, fixtures: withAccounts(fixturesFromFile) };
   }
   say("starting the reference node in-process…");

@@ -9,8 +9,10 @@ import type { Reporter } from "vitest/node";
 import { createVitest } from "vitest/node";
 import AllureVitestReporter from "allure-vitest/reporter";
 import type { RunConfig } from "../harness/config.ts";
+import { SUITE_FILE_SUFFIX } from "../package-root.ts";
 
-export const SUITE_GLOBS = ["suites/**/*.test.ts", "properties/**/*.test.ts"];
+/** The suite and property files under the code root: the .ts sources, or their compiled .js in dist/. */
+export const SUITE_GLOBS = [`suites/**/*${SUITE_FILE_SUFFIX}`, `properties/**/*${SUITE_FILE_SUFFIX}`];
 
 export interface SuiteRunInput {
   readonly root: string;

@@ -1,5 +1,5 @@
 // `npm run conformance -- …` / `npx ledger-conformance …`: runs the conformance suites against a node
-// and writes summary.json, junit.xml and html/ (design §3). Without --target it starts the reference
+// and writes summary.json, junit.xml and html/. Without --target it starts the reference
 // node in-process on a free loopback port and tests that. Exit status: 0 every MUST holds; 1 some MUST
 // failed (or a baseline entry passed, or the run had errors); 2 usage or configuration error, or the
 // target cannot be reached at all. Flags: see USAGE in conformance-args.ts.
@@ -7,7 +7,6 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { applyBaseline, exitCode, notStartedOutcome, parseBaseline, type RunOutcome } from "../../reporters/aggregate.ts";
 import type { JunitCase } from "../../reporters/junit-report.ts";
 import { RequirementReporter } from "../../reporters/requirement-reporter.ts";
@@ -23,8 +22,8 @@ import { resolveTarget, runConfigOf } from "./conformance-setup.ts";
 import { probeTarget, type EmbeddedNode } from "./conformance-target.ts";
 import { runSuites } from "./conformance-vitest.ts";
 import { ReportLayout } from "./report-layout.ts";
+import { CODE_ROOT, packageVersion, SUITE_FILE_SUFFIX } from "../package-root.ts";
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 /**
  * SIGTERM or SIGINT (an outer time limit, Ctrl-C) stops the run like --max-duration does: the checks
@@ -45,6 +44,10 @@ async function main(argv: readonly string[]): Promise<number> {
     const parsed = parseConformanceArgs(argv);
     if (parsed === "help") {
       process.stdout.write(`${USAGE}\n`);
+      return 0;
+    }
+    if (parsed === "version") {
+      process.stdout.write(`${packageVersion()}\n`);
       return 0;
     }
     args = parsed;
@@ -118,7 +121,7 @@ async function main(argv: readonly string[]): Promise<number> {
       before: { requests: probe.requests, retries: probe.retries },
     });
     const run = await runSuites({
-      root: ROOT,
+      root: CODE_ROOT,
       config: runConfigOf(args, resolved, { stateDir, bodiesDir: layout.bodiesDir }),
       files: selection.files,
       ...(selection.namePattern === undefined ? {} : { testNamePattern: selection.namePattern }),
@@ -183,11 +186,11 @@ function readBaseline(file: string, aliases: RequirementAliases): { file: string
 function suiteFiles(): string[] {
   const files: string[] = [];
   for (const dir of ["suites", "properties"]) {
-    const abs = join(ROOT, dir);
+    const abs = join(CODE_ROOT, dir);
     if (!existsSync(abs)) continue;
     for (const entry of readdirSync(abs, { recursive: true })) {
       const rel = `${dir}/${String(entry)}`;
-      if (rel.endsWith(".test.ts")) files.push(rel);
+      if (rel.endsWith(SUITE_FILE_SUFFIX)) files.push(rel);
     }
   }
   return files;

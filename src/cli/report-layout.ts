@@ -1,6 +1,6 @@
-// The report directory's layout (design §3), owned here and nowhere else: where summary.json,
-// summary.md, junit.xml, the HTML report and the spec page beside it, the Allure page and the saved
-// request bodies go, and how the console names the directory.
+// The report directory's layout, owned here and nowhere else: where summary.json, summary.md,
+// junit.xml, the HTML report and the spec page beside it, the Allure page and the saved request bodies
+// go, and how the console names the directory.
 
 import { mkdirSync } from "node:fs";
 import { join, relative, resolve } from "node:path";

@@ -8,7 +8,9 @@ import type { Fixtures } from "./fixtures.ts";
 
 /** What the suite knows of a profile: its wire facts (the codec's table, shared with the reference node). */
 export type Profile = WireProfile;
-export { isProfileName, normalizeHeaderPrefix, WIRE_PROFILES, type ProfileName } from "../codec/index.ts";
+// From the profiles' own file, not the codec's index: the command line parser reads these, and --help
+// must not load the codec's curves and hashes.
+export { isProfileName, normalizeHeaderPrefix, WIRE_PROFILES, type ProfileName } from "../codec/wire-profiles.ts";
 
 export interface RunConfig {
   /** Base URL including /v1, without a trailing slash. */

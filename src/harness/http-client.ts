@@ -57,7 +57,7 @@ export type RawSent =
 
 /**
  * The kinds that say nothing about what the target would answer: the connection failed, stalled or
- * was never made. A check that meets one is skipped with the reason, never failed (design: a connection
+ * was never made. A check that meets one is skipped with the reason, never failed (a connection
  * fault is never evidence about conformance). A malformed or oversized answer is evidence.
  */
 const CONNECTION_FAULTS: ReadonlySet<RequestFailureKind> = new Set([
