@@ -15,7 +15,8 @@ import { escapeControls } from "../../reporters/escape-controls.ts";
 import { checkTimeoutMs } from "../harness/config.ts";
 import { ConfigurationError } from "../harness/configuration-error.ts";
 import { ApiContract } from "../harness/openapi.ts";
-import { currentId, loadRequirementAliases, type RequirementAliases } from "../harness/requirement-aliases.ts";
+import { loadRequirementAliases, type RequirementAliases } from "../harness/requirement-aliases.ts";
+import { filesToLoad } from "../harness/selection.ts";
 import { loadRequirements, type RequirementCatalog } from "../harness/requirements.ts";
 import { parseConformanceArgs, USAGE, UsageError, type ConformanceArgs } from "./conformance-args.ts";
 import { writeReports, type ReportInput } from "./conformance-reports.ts";
@@ -23,6 +24,7 @@ import { resolveTarget, runConfigOf } from "./conformance-setup.ts";
 import { probeTarget, type EmbeddedNode } from "./conformance-target.ts";
 import { runSuites } from "./conformance-vitest.ts";
 import { ReportLayout } from "./report-layout.ts";
+import { describeSelection, isFiltered, selectionOf, untestedReasonOf, withLevel } from "./run-selection.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -65,8 +67,9 @@ async function main(argv: readonly string[]): Promise<number> {
     const t0 = performance.now();
     const catalog = loadCatalog();
     const aliases = loadRequirementAliases();
-    // An old requirement id given to --only selects the checks of the id that holds it now.
-    if (args.only !== undefined) args = { ...args, only: currentId(args.only, aliases) };
+    if (args.configFile !== undefined) say(`config file ${args.configFile}`);
+    const allFiles = suiteFiles();
+    const selection = selectionOf(args, allFiles, aliases);
     const baseline = args.baseline === undefined ? undefined : readBaseline(args.baseline, aliases);
     const resolved = await resolveTarget(args, say);
     node = resolved.node;
@@ -75,7 +78,7 @@ async function main(argv: readonly string[]): Promise<number> {
     const report = (outcome: RunOutcome, junitCases: readonly JunitCase[], code: number, allure: ReportInput["allure"]) =>
       writeReports({ layout, outcome, junitCases, target, startedAt, durationMs: performance.now() - t0, exitCode: code, allure, say });
 
-    const probe = await probeTarget(target, args.timeoutMs);
+    const probe = await probeTarget(target, args.timeoutMs, { secretHeaders: args.secretHeaders });
     if (!probe.ok) {
       // Nothing can be tested: exit 2 as for a usage error, with the reports saying why.
       process.stderr.write(escapeControls(`ledger-conformance: ${probe.reason}\n`));
@@ -91,21 +94,22 @@ async function main(argv: readonly string[]): Promise<number> {
     const allureResults = join(scratch, "allure-results");
     mkdirSync(stateDir);
 
-    const selection = selectByOnly(args.only);
-    if (args.only !== undefined) say(selection.files.length > 0 ? `--only: files ${selection.files.join(", ")}` : `--only: checks whose name contains ${JSON.stringify(args.only)}`);
+    for (const line of describeSelection(selection)) say(line);
+    const files = filesToLoad(selection, allFiles);
+    if (files.length === 0) throw new ConfigurationError("--skip leaves no suite file to run");
+    const untestedReason = untestedReasonOf(selection);
     const reporter = new RequirementReporter({
       catalog,
       quiet: args.quiet,
-      ...(args.only === undefined ? {} : { untestedReason: `not selected by --only ${args.only}` }),
-      ...(selection.namePattern === undefined ? {} : { namePattern: selection.namePattern }),
-      files: selection.files.length > 0 ? selection.files : suiteFiles(),
+      ...(untestedReason === undefined ? {} : { untestedReason }),
+      files,
       before: { requests: probe.requests, retries: probe.retries },
     });
     const run = await runSuites({
       root: ROOT,
-      config: runConfigOf(args, resolved, { stateDir, bodiesDir: layout.bodiesDir }),
-      files: selection.files,
-      ...(selection.namePattern === undefined ? {} : { testNamePattern: selection.namePattern }),
+      config: runConfigOf(args, resolved, { stateDir, bodiesDir: layout.bodiesDir }, selection),
+      // vitest takes an empty list for every file.
+      files: files.length === allFiles.length ? [] : files,
       requirementReporter: reporter,
       allureResultsDir: allureResults,
       testTimeoutMs: Math.max(60_000, checkTimeoutMs(args.timeoutMs)),
@@ -115,9 +119,9 @@ async function main(argv: readonly string[]): Promise<number> {
       onStop: (reason) => reporter.stop(reason),
     });
 
-    let outcome = reporter.finalize();
-    if (!run.capped && !run.interrupted && args.only !== undefined && outcome.errors.length === 0 && outcome.requirements.every((r) => r.checks === 0)) {
-      throw new ConfigurationError(`--only ${args.only} selected no check (it matches no suite file path and no check name)`);
+    let outcome = withLevel(reporter.finalize(), selection);
+    if (!run.capped && !run.interrupted && isFiltered(selection) && outcome.errors.length === 0 && outcome.requirements.every((r) => r.checks === 0)) {
+      throw new ConfigurationError(`${describeSelection(selection).join("; ")}: selects no check (a pattern matches a suite file path, else check names)`);
     }
     if (baseline !== undefined) outcome = applyBaseline(outcome, baseline.ids, baseline.file);
     // Stopped by a signal: the conventional 128 + its number, so that a caller sees the run was cut short.
@@ -175,14 +179,6 @@ function suiteFiles(): string[] {
     }
   }
   return files;
-}
-
-/** Files whose path contains the pattern; when none does, checks whose name (id: text) contains it. */
-function selectByOnly(only: string | undefined): { files: string[]; namePattern?: RegExp } {
-  if (only === undefined) return { files: [] };
-  const files = suiteFiles().filter((rel) => rel.includes(only));
-  if (files.length > 0) return { files };
-  return { files: [], namePattern: new RegExp(only.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")) };
 }
 
 const code = await main(process.argv.slice(2));
