@@ -10,6 +10,7 @@ import { renderJunit, type JunitCase } from "../../reporters/junit-report.ts";
 import { buildSummary } from "../../reporters/summary.ts";
 import { escapeControls } from "../../reporters/escape-controls.ts";
 import { generateAllureReport } from "./conformance-allure.ts";
+import { forTerminal } from "./terminal.ts";
 import type { ReportLayout } from "./report-layout.ts";
 
 export interface ReportInput {
@@ -41,5 +42,5 @@ export async function writeReports(input: ReportInput): Promise<void> {
     layout.htmlIndex,
     renderHtmlReport({ outcome, target, startedAt, durationMs, exitCode, ...(allureHref === undefined ? {} : { allureHref }) }),
   );
-  process.stdout.write(escapeControls(renderConsoleReport(outcome, { target, durationMs, reportDir: layout.display, exitCode })));
+  process.stdout.write(forTerminal(renderConsoleReport(outcome, { target, durationMs, reportDir: layout.display, exitCode })));
 }

@@ -24,6 +24,8 @@ import { resolveTarget, runConfigOf } from "./conformance-setup.ts";
 import { probeTarget, type EmbeddedNode } from "./conformance-target.ts";
 import { runSuites } from "./conformance-vitest.ts";
 import { ReportLayout } from "./report-layout.ts";
+import { ProgressLine } from "./progress-line.ts";
+import { colourAllowed } from "./terminal.ts";
 import { describeSelection, isFiltered, selectionOf, untestedReasonOf, withLevel } from "./run-selection.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -98,9 +100,12 @@ async function main(argv: readonly string[]): Promise<number> {
     const files = filesToLoad(selection, allFiles);
     if (files.length === 0) throw new ConfigurationError("--skip leaves no suite file to run");
     const untestedReason = untestedReasonOf(selection);
+    // On a terminal: a line of progress while files run, and colour (unless NO_COLOR).
+    const progress = new ProgressLine(process.stdout, { enabled: !args.quiet && process.stdout.isTTY === true, colour: colourAllowed(process.stdout) });
     const reporter = new RequirementReporter({
       catalog,
       quiet: args.quiet,
+      write: (text) => progress.print(text),
       ...(untestedReason === undefined ? {} : { untestedReason }),
       files,
       before: { requests: probe.requests, retries: probe.retries },
@@ -111,6 +116,7 @@ async function main(argv: readonly string[]): Promise<number> {
       // vitest takes an empty list for every file.
       files: files.length === allFiles.length ? [] : files,
       requirementReporter: reporter,
+      reporters: [progress],
       allureResultsDir: allureResults,
       testTimeoutMs: Math.max(60_000, checkTimeoutMs(args.timeoutMs)),
       maxDurationMs: args.maxDurationMs,
