@@ -2,8 +2,7 @@
 // named `${id}: ${text}` after its requirement; what it found is stored in the test's meta
 // (`task.meta.conformance`) for the requirement reporter.
 
-import { describe, test } from "vitest";
-import { getCurrentSuite } from "vitest/suite";
+import { describe, test, TestRunner } from "vitest";
 import { CheckContext, CheckFailure, CheckNotApplicable, CheckSkipped, traceOf } from "./check-context.ts";
 import { formatFailure } from "./failure-message.ts";
 import { catalog, configAtCollection, contractForCollection, harness, type Harness } from "./harness.ts";
@@ -78,7 +77,7 @@ export function check(id: string, a: CheckFn | CheckOptions, b?: CheckFn): void 
   const name = checkName(requirement, options.variant);
   // Left out by --only, --skip or --level: registered skipped, with the reason for the report.
   const notSelected =
-    config?.selection === undefined ? undefined : whyNotSelected(config.selection, { file: getCurrentSuite().file?.name ?? "", name, level: requirement.level });
+    config?.selection === undefined ? undefined : whyNotSelected(config.selection, { file: TestRunner.getCurrentSuite().file?.name ?? "", name, level: requirement.level });
   const taskMeta = { requirement: requirement.id, ...(notSelected === undefined ? {} : { notSelected }) };
   test(name, { timeout, meta: taskMeta, ...(notSelected === undefined ? {} : { skip: true }) }, async (ctx) => {
     const h = harness();
