@@ -22,9 +22,9 @@ export const USAGE = `usage: ledger-conformance [options]
   --report-dir DIR      where summary.json, junit.xml and html/ go (default reports)
   --profile NAME        node (X-NODE-, application/x.node.signed_transaction+bcs; default) or aptos
   --header-prefix P     ledger-state header prefix, overriding the profile's (e.g. X-NODE-)
-  --header "Name: value"  sent on every request (repeatable), e.g. to a gateway that wants a token; the
-                        value is a secret, shown as *** in every report; \${VAR} in it (single-quoted)
-                        is read from the environment, keeping the token out of the command line
+  --header "N: V"       sent on every request (repeatable), e.g. a gateway's token; every value is a
+                        secret, *** in every report; \${VAR} in it (single-quoted) is read from the
+                        environment, keeping the token off the command line
   --allow-submit        let checks submit transactions to a target that is not on loopback
   --only PATTERN        run only suite files whose path contains PATTERN, else checks whose name does
                         (repeatable: the union)
@@ -45,12 +45,12 @@ export const USAGE = `usage: ledger-conformance [options]
   --quiet               no progress lines, only the final table
   --help                print this text
 examples:
-  ledger-conformance                                   test the reference node in-process
+  ledger-conformance                                           (the reference node, in-process)
   ledger-conformance --target http://127.0.0.1:8080/v1 --fixtures fixtures.json
   ledger-conformance --target https://node.example/v1 --header 'Authorization: Bearer \${NODE_TOKEN}'
-  ledger-conformance --only get-table-item --only healthy     two suite files
-  ledger-conformance --skip properties/ --level must          a fast MUST-only gate
-  ledger-conformance --baseline known-failures.txt            known failures do not fail the gate
+  ledger-conformance --only get-table-item --only healthy      (two suite files)
+  ledger-conformance --skip properties/ --level must           (a fast MUST-only gate)
+  ledger-conformance --baseline known-failures.txt             (listed failures do not fail the gate)
   ${CONFIG_FILE_NAME}: {"target": "https://node.example/v1", "fixtures": "fixtures.json",
     "headers": {"Authorization": "Bearer \${NODE_TOKEN}"}, "baseline": "known-failures.txt"}
 exit status: 0 every MUST holds; 1 some MUST failed (or a baseline entry passed, or the run was cut

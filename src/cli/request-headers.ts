@@ -45,7 +45,8 @@ export function checkedHeader(name: string, value: string): { name: string; valu
   if (REFUSED_HEADER_NAMES.has(name.toLowerCase())) {
     throw new HeaderError(`header ${name} cannot be set: the suite sets it on each request itself (refused: ${[...REFUSED_HEADER_NAMES].join(", ")})`);
   }
-  if (/[\u0000-\u0008\u000a-\u001f\u007f]/.test(value)) throw new HeaderError(`the value of header ${name} holds a control character`);
+  // Printable ASCII (and tabs) only: HTTP clients refuse anything else in a header.
+  if (/[^\t\u0020-\u007e]/.test(value)) throw new HeaderError(`the value of header ${name} holds a character other than printable ASCII`);
   return { name, value };
 }
 

@@ -46,6 +46,8 @@ describe("--header", () => {
     [": value", /--header needs "Name: value"/],
     ["Bad Name: v", /not an HTTP token/],
     ["X-A: ${UNSET_VARIABLE}", /environment variable UNSET_VARIABLE is not set/],
+    ["X-A: a\u001b[2Jb", /other than printable ASCII/],
+    ["X-A: caf\u00e9", /other than printable ASCII/],
   ])("refuses %j as a usage error (exit 2)", (header, message) => {
     expect(() => parse(["--header", header])).toThrow(UsageError);
     expect(() => parse(["--header", header])).toThrow(message);
