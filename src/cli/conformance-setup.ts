@@ -62,7 +62,8 @@ export function runConfigOf(
     stateDir: dirs.stateDir,
     bodiesDir: dirs.bodiesDir,
     replayArgs: replayArgs(args),
-    ...(args.only.length === 1 ? { only: args.only[0] as string } : {}),
+    // The one pattern as selected (an old requirement id mapped to its current one).
+    ...(selection.only.length === 1 && selection.only[0] !== undefined ? { only: selection.only[0].text } : {}),
     selection,
     ...(Object.keys(args.secretHeaders).length === 0 ? {} : { secretHeaders: args.secretHeaders }),
   };
