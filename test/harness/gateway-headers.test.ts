@@ -97,6 +97,18 @@ describe("--header through a gateway that wants a bearer token", () => {
     for (const f of everyFile(dir)) expect(f.text.includes(TOKEN), f.path).toBe(false);
   });
 
+  it("a committed config file names the environment variable that holds the token", async () => {
+    const dir = reportDir();
+    const config = join(dir, "gate.json");
+    writeFileSync(config, JSON.stringify({ target: `${proxy.origin}/v1`, fixtures, only: "suites/healthy", headers: { Authorization: "Bearer ${GATEWAY_TOKEN}" } }));
+    refused = 0;
+    const r = await cli(["--config", config, "--report-dir", dir], { env: { ...NO_ALLURE, GATEWAY_TOKEN: TOKEN } });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(refused).toBe(0);
+    expect(r.stdout).toContain(`config file ${config}`);
+    for (const f of everyFile(dir)) expect(f.text.includes(TOKEN), f.path).toBe(false);
+  });
+
   it("a failure's curl line shows *** and the token echoed by the gateway is hidden, in every report", async () => {
     const dir = reportDir();
     breakGasEstimate = true;
