@@ -13,7 +13,7 @@ import {
   type ProfileName,
 } from "../harness/config.ts";
 import type { SecretHeaders } from "../harness/secrets.ts";
-import { CONFIG_FILE_NAME, configFilePath, ConfigFileError, loadConfigFile } from "./config-file.ts";
+import { CONFIG_FILE_NAME, configFilePath, loadConfigFile } from "./config-file.ts";
 import { HeaderError, mergeHeaders, parseHeaderFlag } from "./request-headers.ts";
 
 export const USAGE = `usage: ledger-conformance [options]
@@ -97,8 +97,8 @@ export function parseConformanceArgs(argv: readonly string[], env: NodeJS.Proces
   try {
     return parseWithConfigFile(argv, env, cwd);
   } catch (e) {
-    // A bad --header or config file is a usage problem like a bad flag: exit 2 with its message.
-    if (e instanceof HeaderError || e instanceof ConfigFileError) throw new UsageError(e.message);
+    // A bad --header is a usage problem like a bad flag (a bad config file is a ConfigFileError: its message, exit 2).
+    if (e instanceof HeaderError) throw new UsageError(e.message);
     throw e;
   }
 }

@@ -57,6 +57,11 @@ async function main(argv: readonly string[]): Promise<number> {
       process.stderr.write(escapeControls(`ledger-conformance: ${e.message}\n${USAGE}\n`));
       return 2;
     }
+    // The config file: its problems, without the usage text.
+    if (e instanceof ConfigurationError) {
+      process.stderr.write(escapeControls(`ledger-conformance: ${e.message}\n`));
+      return 2;
+    }
     throw e;
   }
   const say = (line: string) => {

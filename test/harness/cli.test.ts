@@ -59,6 +59,9 @@ describe("ledger-conformance", () => {
     expect(r.stderr).toMatch(/--profile must be node or aptos/);
     expect(r.stderr).toMatch(/usage: ledger-conformance/);
     expect((await cli(["--no-such-flag"], { timeoutMs: 30_000 })).code).toBe(2);
+    const host = await cli(["--header", "Host: elsewhere.example"], { timeoutMs: 30_000 });
+    expect(host.code).toBe(2);
+    expect(host.stderr).toMatch(/header Host cannot be set/);
   });
 
   it("writes summary.json, junit.xml and an offline html/index.html, and exits 1 on a MUST failure", async () => {

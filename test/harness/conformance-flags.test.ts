@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseConformanceArgs, UsageError, type ConformanceArgs } from "../../src/cli/conformance-args.ts";
-import { CONFIG_FILE_NAME } from "../../src/cli/config-file.ts";
+import { CONFIG_FILE_NAME, ConfigFileError } from "../../src/cli/config-file.ts";
 import { HttpClient } from "../../src/harness/http-client.ts";
 import { redactDeep, secretTexts } from "../../src/harness/secrets.ts";
 import { filesToLoad, resolvePatterns, whyNotSelected, type CheckSelection } from "../../src/harness/selection.ts";
@@ -166,7 +166,7 @@ describe(`the config file ${CONFIG_FILE_NAME}`, () => {
     try {
       parse([], {}, dir);
     } catch (e) {
-      expect(e).toBeInstanceOf(UsageError);
+      expect(e).toBeInstanceOf(ConfigFileError);
       message = (e as Error).message;
     }
     expect(message).toMatch(/headers\.Authorization must name an environment variable, as "\$\{NODE_TOKEN\}" or "Bearer \$\{NODE_TOKEN\}"/);
@@ -181,9 +181,9 @@ describe(`the config file ${CONFIG_FILE_NAME}`, () => {
     ["an empty pattern list", { only: [] }, /only must be a pattern or a list of patterns/],
     ["a header naming an unset variable", { headers: { "X-Key": "${NOT_SET}" } }, /headers\.X-Key: environment variable NOT_SET is not set/],
     ["a refused header", { headers: { Host: "${H}" } }, /header Host cannot be set/],
-  ])("refuses %s with a clear usage error", (_what, config, message) => {
+  ])("refuses %s with a clear error (exit 2)", (_what, config, message) => {
     const dir = workdir(config);
-    expect(() => parse([], { H: "h" }, dir)).toThrow(UsageError);
+    expect(() => parse([], { H: "h" }, dir)).toThrow(ConfigFileError);
     expect(() => parse([], { H: "h" }, dir)).toThrow(message);
   });
 });
