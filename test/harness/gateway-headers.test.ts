@@ -89,7 +89,7 @@ describe("--header through a gateway that wants a bearer token", () => {
       { env: { ...NO_ALLURE, GATEWAY_TOKEN: TOKEN } },
     );
     expect(r.code, r.stdout + r.stderr).toBe(0);
-    // Raw exchanges included: not one request reached the proxy without the token.
+    // Not one request reached the proxy without the token (raw exchanges carry it too: check.test.ts).
     expect(refused).toBe(0);
     const { summary } = readReports(dir);
     expect(summary.requirements.filter((x) => x.status === "passed").length).toBeGreaterThan(5);
