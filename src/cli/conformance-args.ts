@@ -29,7 +29,7 @@ export const USAGE = `usage: ledger-conformance [options]
   --only PATTERN        run only suite files whose path contains PATTERN, else checks whose name does
                         (repeatable: the union)
   --skip PATTERN        leave out what PATTERN matches, by the same rule (repeatable); reported not selected
-  --level must          run MUST requirements only; SHOULD ones are reported not run
+  --level must|all      must: run MUST requirements only, SHOULD ones reported not run (default all)
   --baseline FILE       expected failures (requirement ids); a listed id that passes fails the run
   --timeout MS          per-request timeout: connect, headers, body and the whole exchange (default ${DEFAULT_TIMEOUT_MS})
   --max-duration MS     cap on the whole run (default 300000, 5 minutes, times --depth); when it ends the
