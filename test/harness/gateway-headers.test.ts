@@ -73,7 +73,8 @@ function everyFile(dir: string): { path: string; text: string }[] {
     .map((path) => ({ path, text: readFileSync(path, "latin1") }));
 }
 
-describe("--header through a gateway that wants a bearer token", () => {
+// Each test runs the command once (the last one with its Allure page): a guard above vitest's 30 s on a busy machine.
+describe("--header through a gateway that wants a bearer token", { timeout: 120_000 }, () => {
   it("without it, the target is refused as wanting authentication (exit 2)", async () => {
     const dir = reportDir();
     const r = await cli(["--target", `${proxy.origin}/v1`, "--fixtures", fixtures, "--report-dir", dir, ...ONLY], { env: NO_ALLURE });
