@@ -20,8 +20,6 @@ export interface RequirementReporterOptions {
   readonly write?: (text: string) => void;
   /** Reason given to requirements nothing exercised (default "untested"). */
   readonly untestedReason?: string;
-  /** The --only name filter: checks it leaves out are "not selected", not "not run". */
-  readonly namePattern?: RegExp;
   /** The suite files the run was to run (relative to the root), so that files vitest never started are listed too. */
   readonly files?: readonly string[];
   /** Requests the command sent before the suites ran (the target probe), counted with theirs. */
@@ -132,7 +130,9 @@ export class RequirementReporter implements Reporter {
     }
     if (state === "failed") return { status: "failed", detail: (test.result().errors ?? []).map((e) => e.message).join("\n") || "failed" };
     if (state === "passed") return { status: "passed" };
-    if (this.#options.namePattern !== undefined && !this.#options.namePattern.test(test.fullName)) return { status: "skipped", detail: "not selected by --only" };
+    // Left out by --only, --skip or --level: "not selected", not "not run".
+    const notSelected = test.meta().notSelected;
+    if (notSelected !== undefined) return { status: "skipped", detail: notSelected };
     return { status: "skipped", detail: this.#notRunReason() };
   }
 

@@ -12,6 +12,9 @@ import {
   REMOTE_CLOCK_TOLERANCE_MS,
   type ProfileName,
 } from "../harness/config.ts";
+import type { SecretHeaders } from "../harness/secrets.ts";
+import { CONFIG_FILE_NAME, configFilePath, loadConfigFile } from "./config-file.ts";
+import { HeaderError, mergeHeaders, parseHeaderFlag } from "./request-headers.ts";
 
 export const USAGE = `usage: ledger-conformance [options]
   --target URL          base URL of the node, including /v1 (default: start the reference node in-process)
@@ -19,8 +22,14 @@ export const USAGE = `usage: ledger-conformance [options]
   --report-dir DIR      where summary.json, junit.xml and html/ go (default reports)
   --profile NAME        node (X-NODE-, application/x.node.signed_transaction+bcs; default) or aptos
   --header-prefix P     ledger-state header prefix, overriding the profile's (e.g. X-NODE-)
+  --header "N: V"       sent on every request (repeatable), e.g. a gateway's token; every value is a
+                        secret, *** in every report; \${VAR} in it (single-quoted) is read from the
+                        environment, keeping the token off the command line
   --allow-submit        let checks submit transactions to a target that is not on loopback
   --only PATTERN        run only suite files whose path contains PATTERN, else checks whose name does
+                        (repeatable: the union)
+  --skip PATTERN        leave out what PATTERN matches, by the same rule (repeatable); reported not selected
+  --level must|all      must: run MUST requirements only, SHOULD ones reported not run (default all)
   --baseline FILE       expected failures (requirement ids); a listed id that passes fails the run
   --write-baseline FILE write the MUST ids that failed, each under its first message, in --baseline's form
   --format FORMAT       console (default) or markdown: the verdict and the requirement table as markdown
@@ -36,9 +45,20 @@ export const USAGE = `usage: ledger-conformance [options]
   --rate-limit RPS      at most RPS requests per second (runs one worker)
   ${CLOCK_TOLERANCE_FLAG} MS  how far the node's clock may be from this machine's when health thresholds
                         are judged (default: ${LOOPBACK_CLOCK_TOLERANCE_MS} on loopback, ${REMOTE_CLOCK_TOLERANCE_MS} otherwise; or ${CLOCK_TOLERANCE_ENV})
+  --config FILE         read flags from FILE (default ./${CONFIG_FILE_NAME} when it exists);
+                        the flags given here override it
   --quiet               no progress lines, only the final table
   --help                print this text
   --version             print the package version
+examples:
+  ledger-conformance                                           (the reference node, in-process)
+  ledger-conformance --target http://127.0.0.1:8080/v1 --fixtures fixtures.json
+  ledger-conformance --target https://node.example/v1 --header 'Authorization: Bearer \${NODE_TOKEN}'
+  ledger-conformance --only get-table-item --only healthy      (two suite files)
+  ledger-conformance --skip properties/ --level must           (a fast MUST-only gate)
+  ledger-conformance --baseline known-failures.txt             (listed failures do not fail the gate)
+  ${CONFIG_FILE_NAME}: {"target": "https://node.example/v1", "fixtures": "fixtures.json",
+    "headers": {"Authorization": "Bearer \${NODE_TOKEN}"}, "baseline": "known-failures.txt"}
 exit status: 0 every MUST holds; 1 some MUST failed (or a baseline entry passed, or the run was cut
 short by --max-duration); 2 usage or configuration error, or the target cannot be tested at all
 (unreachable, not HTTP, or it requires authentication); 130/143 stopped by SIGINT/SIGTERM (the reports
@@ -58,7 +78,15 @@ export interface ConformanceArgs {
   readonly profile: ProfileName;
   readonly headerPrefix?: string;
   readonly allowSubmit: boolean;
-  readonly only?: string;
+  /** --only patterns (their union); empty: every check. */
+  readonly only: readonly string[];
+  /** --skip patterns. */
+  readonly skip: readonly string[];
+  readonly level: "all" | "must";
+  /** --header (and the config file's headers): names lower case, values secret. */
+  readonly secretHeaders: SecretHeaders;
+  /** The config file the flags were read from, if any. */
+  readonly configFile?: string;
   readonly baseline?: string;
   readonly timeoutMs: number;
   readonly maxDurationMs: number;
@@ -80,10 +108,20 @@ export interface ConformanceArgs {
 export const REPORT_FORMATS = ["console", "markdown"] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
-export function parseConformanceArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): ConformanceArgs | "help" | "version" {
-  let values;
+export function parseConformanceArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): ConformanceArgs | "help" | "version" {
   try {
-    ({ values } = parseArgs({
+    return parseWithConfigFile(argv, env, cwd);
+  } catch (e) {
+    // A bad --header is a usage problem like a bad flag (a bad config file is a ConfigFileError: its message, exit 2).
+    if (e instanceof HeaderError) throw new UsageError(e.message);
+    throw e;
+  }
+}
+
+function parseWithConfigFile(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: string): ConformanceArgs | "help" | "version" {
+  let flags;
+  try {
+    ({ values: flags } = parseArgs({
       args: [...argv],
       strict: true,
       allowPositionals: false,
@@ -93,8 +131,12 @@ export function parseConformanceArgs(argv: readonly string[], env: NodeJS.Proces
         "report-dir": { type: "string" },
         profile: { type: "string" },
         "header-prefix": { type: "string" },
+        header: { type: "string", multiple: true },
         "allow-submit": { type: "boolean" },
-        only: { type: "string" },
+        only: { type: "string", multiple: true },
+        skip: { type: "string", multiple: true },
+        level: { type: "string" },
+        config: { type: "string" },
         baseline: { type: "string" },
         timeout: { type: "string" },
         "max-duration": { type: "string" },
@@ -114,8 +156,18 @@ export function parseConformanceArgs(argv: readonly string[], env: NodeJS.Proces
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
-  if (values.help) return "help";
-  if (values.version) return "version";
+  if (flags.help) return "help";
+  if (flags.version) return "version";
+  const configFile = configFilePath(flags.config, cwd);
+  const fromFile = configFile === undefined ? undefined : loadConfigFile(configFile, env);
+  // A flag given overrides the file's value (a list flag replaces the file's list).
+  const values = { ...(fromFile?.flags as Partial<typeof flags> | undefined), ...flags };
+  const secretHeaders = mergeHeaders(fromFile?.headers ?? [], (flags.header ?? []).map((h) => parseHeaderFlag(h, env)));
+  const level = values.level ?? "all";
+  if (level !== "all" && level !== "must") throw new UsageError(`--level must be must or all, got '${level}'`);
+  for (const flag of ["only", "skip"] as const) {
+    if (values[flag]?.some((p) => p === "")) throw new UsageError(`--${flag} needs a non-empty pattern`);
+  }
   const profile = values.profile ?? "node";
   if (!isProfileName(profile)) throw new UsageError(`--profile must be node or aptos, got '${profile}'`);
   if (values.target !== undefined) {
@@ -148,7 +200,11 @@ export function parseConformanceArgs(argv: readonly string[], env: NodeJS.Proces
     profile,
     ...(values["header-prefix"] === undefined ? {} : { headerPrefix: values["header-prefix"] }),
     allowSubmit: values["allow-submit"] === true,
-    ...(values.only === undefined ? {} : { only: values.only }),
+    only: values.only ?? [],
+    skip: values.skip ?? [],
+    level,
+    secretHeaders,
+    ...(configFile === undefined ? {} : { configFile }),
     ...(values.baseline === undefined ? {} : { baseline: values.baseline }),
     timeoutMs: positiveInteger("timeout", values.timeout) ?? DEFAULT_TIMEOUT_MS,
     maxDurationMs: positiveInteger("max-duration", values["max-duration"]) ?? Math.round(DEFAULT_MAX_DURATION_MS * Math.max(1, depth)),

@@ -17,6 +17,7 @@ import { escapeControls } from "../../reporters/escape-controls.ts";
 import { ConfigurationError } from "../harness/configuration-error.ts";
 import type { ReportFormat } from "./conformance-args.ts";
 import { generateAllureReport } from "./conformance-allure.ts";
+import { forTerminal } from "./terminal.ts";
 import type { ReportLayout } from "./report-layout.ts";
 
 export interface ReportInput {
@@ -59,7 +60,7 @@ export async function writeReports(input: ReportInput): Promise<void> {
     layout.htmlIndex,
     renderHtmlReport({ outcome, target, startedAt, durationMs, exitCode, ...(allureHref === undefined ? {} : { allureHref }) }),
   );
-  process.stdout.write(input.format === "markdown" ? markdown : escapeControls(renderConsoleReport(outcome, { target, durationMs, reportDir: layout.display, exitCode })));
+  process.stdout.write(input.format === "markdown" ? markdown : forTerminal(renderConsoleReport(outcome, { target, durationMs, reportDir: layout.display, exitCode })));
   if (input.writeBaseline !== undefined) writeBaselineFile(input.writeBaseline, outcome, { target, startedAt });
 }
 

@@ -24,6 +24,8 @@ export interface SuiteRunInput {
   readonly files: readonly string[];
   readonly testNamePattern?: RegExp;
   readonly requirementReporter: Reporter;
+  /** Reporters called before the requirement reporter (the progress line). */
+  readonly reporters?: readonly Reporter[];
   readonly allureResultsDir: string;
   /** vitest's own test timeout; checks set their own below it. */
   readonly testTimeoutMs: number;
@@ -84,6 +86,7 @@ export async function runSuites(input: SuiteRunInput): Promise<SuiteRunResult> {
       teardownTimeout: 5_000,
       ...(input.testNamePattern === undefined ? {} : { testNamePattern: input.testNamePattern }),
       reporters: [
+        ...(input.reporters ?? []),
         input.requirementReporter,
         new AllureVitestReporter({ resultsDir: input.allureResultsDir }),
       ],

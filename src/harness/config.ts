@@ -5,6 +5,8 @@
 import { isIP } from "node:net";
 import type { WireProfile } from "../codec/index.ts";
 import type { Fixtures } from "./fixtures.ts";
+import type { SecretHeaders } from "./secrets.ts";
+import type { CheckSelection } from "./selection.ts";
 
 /** What the suite knows of a profile: its wire facts (the codec's table, shared with the reference node). */
 export type Profile = WireProfile;
@@ -38,10 +40,14 @@ export interface RunConfig {
   readonly bodiesDir?: string;
   /** The command-line flags that reach this target again (target, profile, fixtures), for replay commands. */
   readonly replayArgs?: string;
-  /** The --only pattern, if any. */
+  /** The --only pattern, when exactly one was given (a property replays its path only then). */
   readonly only?: string;
   /** The file descriptor for the run's seed line: 2 with --format markdown, whose stdout is the summary alone. */
   readonly infoFd?: 1 | 2;
+  /** Which checks run (--only, --skip, --level); undefined: every check. */
+  readonly selection?: CheckSelection;
+  /** --header: sent on every request (HTTP and raw), each value a secret shown as ***. */
+  readonly secretHeaders?: SecretHeaders;
 }
 
 declare module "vitest" {
