@@ -31,8 +31,15 @@ export const USAGE = `usage: ledger-conformance [options]
   --rate-limit RPS      at most RPS requests per second (runs one worker)
   ${CLOCK_TOLERANCE_FLAG} MS  how far the node's clock may be from this machine's when health thresholds
                         are judged (default: ${LOOPBACK_CLOCK_TOLERANCE_MS} on loopback, ${REMOTE_CLOCK_TOLERANCE_MS} otherwise; or ${CLOCK_TOLERANCE_ENV})
+  --compare-to URL      after the suite, read the same data from this node too, at one ledger version
+                        both retain, and report where the answers differ (summary.json differences[])
+  --compare-fixtures FILE  fixtures of the --compare-to node; its accounts, module and table are read too
+  --fail-on-diff        a difference found by --compare-to fails the run (exit 1)
+  --record              keep every exchange of the run in DIR/exchanges.jsonl (for ledger-conformance diff)
   --quiet               no progress lines, only the final table
   --help                print this text
+subcommands: ledger-conformance diff RUN_A RUN_B (two recorded runs); ledger-conformance proxy --upstream
+URL --port P (judges live traffic); each with --help
 exit status: 0 every MUST holds; 1 some MUST failed (or a baseline entry passed, or the run was cut
 short by --max-duration); 2 usage or configuration error, or the target cannot be tested at all
 (unreachable, not HTTP, or it requires authentication); 130/143 stopped by SIGINT/SIGTERM (the reports
@@ -63,6 +70,12 @@ export interface ConformanceArgs {
   /** --clock-tolerance, else the environment variable; undefined: the default for the target. */
   readonly clockToleranceMs?: number;
   readonly quiet: boolean;
+  /** --compare-to: the node the differential mode reads from besides the target. */
+  readonly compareTo?: string;
+  readonly compareFixtures?: string;
+  readonly failOnDiff: boolean;
+  /** --record: every exchange kept in the report directory. */
+  readonly record: boolean;
 }
 
 export function parseConformanceArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): ConformanceArgs | "help" {
@@ -89,6 +102,10 @@ export function parseConformanceArgs(argv: readonly string[], env: NodeJS.Proces
         "rate-limit": { type: "string" },
         "clock-tolerance": { type: "string" },
         quiet: { type: "boolean" },
+        "compare-to": { type: "string" },
+        "compare-fixtures": { type: "string" },
+        "fail-on-diff": { type: "boolean" },
+        record: { type: "boolean" },
         help: { type: "boolean" },
       },
     }));
@@ -106,6 +123,10 @@ export function parseConformanceArgs(argv: readonly string[], env: NodeJS.Proces
       throw new UsageError(`--target must be a URL such as http://127.0.0.1:8080/v1, got '${values.target}'`);
     }
     if (url.protocol !== "http:" && url.protocol !== "https:") throw new UsageError(`--target must be http or https, got '${url.protocol}'`);
+  }
+  if (values["compare-to"] !== undefined) httpUrl("compare-to", values["compare-to"]);
+  if (values["compare-to"] === undefined && (values["compare-fixtures"] !== undefined || values["fail-on-diff"] === true)) {
+    throw new UsageError("--compare-fixtures and --fail-on-diff need --compare-to");
   }
   if (values["header-prefix"] !== undefined && !/^[A-Za-z0-9-]+$/.test(values["header-prefix"])) {
     throw new UsageError(`--header-prefix must be letters, digits and dashes, got '${values["header-prefix"]}'`);
@@ -136,7 +157,23 @@ export function parseConformanceArgs(argv: readonly string[], env: NodeJS.Proces
     ...(values["rate-limit"] === undefined ? {} : { rateLimit: positiveNumber("rate-limit", values["rate-limit"]) as number }),
     ...(clockToleranceMs === undefined ? {} : { clockToleranceMs }),
     quiet: values.quiet === true,
+    ...(values["compare-to"] === undefined ? {} : { compareTo: values["compare-to"] }),
+    ...(values["compare-fixtures"] === undefined ? {} : { compareFixtures: values["compare-fixtures"] }),
+    failOnDiff: values["fail-on-diff"] === true,
+    record: values.record === true,
   };
+}
+
+/** An http or https URL given to a flag, or a UsageError. */
+function httpUrl(flag: string, value: string): URL {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`--${flag} must be a URL such as http://127.0.0.1:8080/v1, got '${value}'`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new UsageError(`--${flag} must be http or https, got '${url.protocol}'`);
+  return url;
 }
 
 function positiveInteger(flag: string, value: string | undefined): number | undefined {

@@ -8,6 +8,8 @@ import { renderConsoleReport } from "../../reporters/console-report.ts";
 import { renderHtmlReport } from "../../reporters/html-report.ts";
 import { renderJunit, type JunitCase } from "../../reporters/junit-report.ts";
 import { buildSummary } from "../../reporters/summary.ts";
+import { differencesSummary, renderDifferencesConsole, renderDifferencesSection, withSections } from "../../reporters/differences-report.ts";
+import type { DifferentialResult } from "../harness/differential/differential-run.ts";
 import { escapeControls } from "../../reporters/escape-controls.ts";
 import { generateAllureReport } from "./conformance-allure.ts";
 import type { ReportLayout } from "./report-layout.ts";
@@ -23,12 +25,18 @@ export interface ReportInput {
   /** The allure-results directory, or why there is no Allure page. */
   readonly allure: { readonly resultsDir: string } | { readonly skipped: string };
   readonly say: (line: string) => void;
+  /** The --compare-to comparison, when one ran. */
+  readonly differential?: DifferentialResult;
+  /** false: no console report (a proxy's periodic writes). */
+  readonly console?: boolean;
 }
 
 export async function writeReports(input: ReportInput): Promise<void> {
   const { layout, outcome, target, startedAt, durationMs, exitCode } = input;
   layout.create();
-  writeFileSync(layout.summary, `${JSON.stringify(buildSummary(outcome, { target, startedAt, durationMs }), null, 2)}\n`);
+  const differential = input.differential;
+  const summary = { ...buildSummary(outcome, { target, startedAt, durationMs }), ...(differential === undefined ? {} : differencesSummary(differential)) };
+  writeFileSync(layout.summary, `${JSON.stringify(summary, null, 2)}\n`);
   writeFileSync(layout.junit, renderJunit(input.junitCases, { name: "ledger-conformance", durationMs }));
   let allureHref: string | undefined;
   if ("resultsDir" in input.allure) {
@@ -37,9 +45,9 @@ export async function writeReports(input: ReportInput): Promise<void> {
     if (allure.ok) allureHref = layout.allureHref;
     else process.stderr.write(escapeControls(`ledger-conformance: warning: no Allure report: ${allure.reason}\n`));
   }
-  writeFileSync(
-    layout.htmlIndex,
-    renderHtmlReport({ outcome, target, startedAt, durationMs, exitCode, ...(allureHref === undefined ? {} : { allureHref }) }),
-  );
+  const html = renderHtmlReport({ outcome, target, startedAt, durationMs, exitCode, ...(allureHref === undefined ? {} : { allureHref }) });
+  writeFileSync(layout.htmlIndex, differential === undefined ? html : withSections(html, [renderDifferencesSection(differential)]));
+  if (input.console === false) return;
+  if (differential !== undefined) process.stdout.write(renderDifferencesConsole(differential));
   process.stdout.write(escapeControls(renderConsoleReport(outcome, { target, durationMs, reportDir: layout.display, exitCode })));
 }

@@ -23,6 +23,8 @@ import { resolveTarget, runConfigOf } from "./conformance-setup.ts";
 import { probeTarget, type EmbeddedNode } from "./conformance-target.ts";
 import { runSuites } from "./conformance-vitest.ts";
 import { ReportLayout } from "./report-layout.ts";
+import { probeComparedNode, runComparePhase } from "./compare-phase.ts";
+import { EXCHANGES_FILE, joinRecordings } from "../harness/recording.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -40,6 +42,7 @@ for (const [signal, number] of [["SIGINT", 2], ["SIGTERM", 15]] as const) {
 }
 
 async function main(argv: readonly string[]): Promise<number> {
+  if (argv[0] === "diff") return (await import("./diff-command.ts")).diffCommand(argv.slice(1));
   let args: ConformanceArgs;
   try {
     const parsed = parseConformanceArgs(argv);
@@ -72,8 +75,8 @@ async function main(argv: readonly string[]): Promise<number> {
     node = resolved.node;
     const { target } = resolved;
     const layout = new ReportLayout(args.reportDir);
-    const report = (outcome: RunOutcome, junitCases: readonly JunitCase[], code: number, allure: ReportInput["allure"]) =>
-      writeReports({ layout, outcome, junitCases, target, startedAt, durationMs: performance.now() - t0, exitCode: code, allure, say });
+    const report = (outcome: RunOutcome, junitCases: readonly JunitCase[], code: number, allure: ReportInput["allure"], differential?: ReportInput["differential"]) =>
+      writeReports({ layout, outcome, junitCases, target, startedAt, durationMs: performance.now() - t0, exitCode: code, allure, say, ...(differential === undefined ? {} : { differential }) });
 
     const probe = await probeTarget(target, args.timeoutMs);
     if (!probe.ok) {
@@ -84,6 +87,7 @@ async function main(argv: readonly string[]): Promise<number> {
       return 2;
     }
     say(`target ${target}${node ? " (embedded reference node)" : ""}, profile ${args.profile}: ${probe.note}`);
+    if (args.compareTo !== undefined) await probeComparedNode(args.compareTo, args.timeoutMs);
 
     layout.create();
     scratch = mkdtempSync(join(tmpdir(), "ledger-conformance-"));
@@ -101,9 +105,11 @@ async function main(argv: readonly string[]): Promise<number> {
       files: selection.files.length > 0 ? selection.files : suiteFiles(),
       before: { requests: probe.requests, retries: probe.retries },
     });
+    const recordDir = args.record ? join(scratch, "exchanges") : undefined;
+    const config = { ...runConfigOf(args, resolved, { stateDir, bodiesDir: layout.bodiesDir }), ...(recordDir === undefined ? {} : { recordDir }) };
     const run = await runSuites({
       root: ROOT,
-      config: runConfigOf(args, resolved, { stateDir, bodiesDir: layout.bodiesDir }),
+      config,
       files: selection.files,
       ...(selection.namePattern === undefined ? {} : { testNamePattern: selection.namePattern }),
       requirementReporter: reporter,
@@ -121,7 +127,11 @@ async function main(argv: readonly string[]): Promise<number> {
     }
     if (baseline !== undefined) outcome = applyBaseline(outcome, baseline.ids, baseline.file);
     // Stopped by a signal: the conventional 128 + its number, so that a caller sees the run was cut short.
-    const code = run.interrupted ? 128 + (interrupt.signal.reason === "interrupted by SIGINT" ? 2 : 15) : exitCode(outcome);
+    if (recordDir !== undefined) say(`recorded ${joinRecordings(recordDir, join(layout.dir, EXCHANGES_FILE))} exchanges in ${join(layout.display, EXCHANGES_FILE)}`);
+    const differential = args.compareTo === undefined || run.interrupted ? undefined : await runComparePhase({ ...args, compareTo: args.compareTo }, config, say);
+    // --fail-on-diff: a difference fails a run that would otherwise pass.
+    const differs = args.failOnDiff && (differential?.differences.length ?? 0) > 0;
+    const code = run.interrupted ? 128 + (interrupt.signal.reason === "interrupted by SIGINT" ? 2 : 15) : Math.max(exitCode(outcome), differs ? 1 : 0);
     // LEDGER_CONFORMANCE_ALLURE=off skips the Allure sub-report (about 2 s of CPU): the self-check runs
     // the command once per fault and reads only summary.json. After a signal there is no time for it.
     const allure: ReportInput["allure"] =
@@ -130,7 +140,7 @@ async function main(argv: readonly string[]): Promise<number> {
         : run.interrupted
           ? { skipped: String(interrupt.signal.reason) }
           : { resultsDir: allureResults };
-    await report(outcome, reporter.junitCases(), code, allure);
+    await report(outcome, reporter.junitCases(), code, allure, differential);
     return code;
   } catch (e) {
     // A configuration error (fixtures, catalog, baseline, a node that cannot start, --only): its message.

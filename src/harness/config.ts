@@ -38,6 +38,8 @@ export interface RunConfig {
   readonly replayArgs?: string;
   /** The --only pattern, if any. */
   readonly only?: string;
+  /** --record: where each worker appends the exchanges it makes (recording.ts). */
+  readonly recordDir?: string;
 }
 
 declare module "vitest" {
