@@ -43,6 +43,7 @@ for (const [signal, number] of [["SIGINT", 2], ["SIGTERM", 15]] as const) {
 
 async function main(argv: readonly string[]): Promise<number> {
   if (argv[0] === "diff") return (await import("./diff-command.ts")).diffCommand(argv.slice(1));
+  if (argv[0] === "proxy") return (await import("./proxy-command.ts")).proxyCommand(argv.slice(1));
   let args: ConformanceArgs;
   try {
     const parsed = parseConformanceArgs(argv);
