@@ -5,7 +5,9 @@
 // else 0; 2 on a usage error or a port it cannot listen on.
 
 import { parseArgs } from "node:util";
-import { exitCode } from "../../reporters/aggregate.ts";
+import { exitCode, parseBaseline, type RunOutcome } from "../../reporters/aggregate.ts";
+import { readFileSync } from "node:fs";
+import { loadRequirementAliases } from "../harness/requirement-aliases.ts";
 import { escapeControls } from "../../reporters/escape-controls.ts";
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, isProfileName, normalizeHeaderPrefix, normalizeTarget, WIRE_PROFILES } from "../harness/config.ts";
 import { ApiContract } from "../harness/openapi.ts";
@@ -22,6 +24,7 @@ export const PROXY_USAGE = `usage: ledger-conformance proxy --upstream URL [opti
   --write-every S       also write the reports every S seconds (default 60; 0: only when stopped)
   --profile NAME        node (default) or aptos: the header prefix the answers are judged with
   --header-prefix P     ledger-state header prefix, overriding the profile's
+  --baseline FILE       expected failures (requirement ids), as for a run
   --timeout MS          per upstream exchange (default ${DEFAULT_TIMEOUT_MS})
   --help                print this text
 Point the client at the printed URL. Every answer of an operation of the interface is judged by the
@@ -47,6 +50,7 @@ export async function proxyCommand(argv: readonly string[]): Promise<number> {
         profile: { type: "string" },
         "header-prefix": { type: "string" },
         timeout: { type: "string" },
+        baseline: { type: "string" },
         help: { type: "boolean" },
       },
     }));
@@ -76,8 +80,18 @@ export async function proxyCommand(argv: readonly string[]): Promise<number> {
   if (values["header-prefix"] !== undefined && !/^[A-Za-z0-9-]+$/.test(values["header-prefix"])) return usageError(`--header-prefix must be letters, digits and dashes, got '${values["header-prefix"]}'`);
   const headerPrefix = values["header-prefix"] === undefined ? WIRE_PROFILES[profileName].headerPrefix : normalizeHeaderPrefix(values["header-prefix"]);
 
+  let baseline: { file: string; ids: string[] } | undefined;
+  if (values.baseline !== undefined) {
+    try {
+      baseline = { file: values.baseline, ids: parseBaseline(readFileSync(values.baseline, "utf8"), values.baseline, loadRequirementAliases()) };
+    } catch (e) {
+      return usageError(`cannot read baseline ${values.baseline}: ${(e as Error).message}`);
+    }
+  }
   const contract = ApiContract.load(undefined, headerPrefix);
   const catalog = loadRequirements(contract.operations.map((o) => o.id));
+  const unknown = baseline?.ids.filter((id) => !catalog.has(id)) ?? [];
+  if (unknown.length > 0) return usageError(`${values.baseline} lists ids that are not in the catalog: ${unknown.join(", ")}`);
   const tally = new TrafficTally();
   const target = normalizeTarget(values.upstream);
   const proxy = new ValidationProxy({
@@ -102,7 +116,8 @@ export async function proxyCommand(argv: readonly string[]): Promise<number> {
   const startedAt = new Date();
   const t0 = performance.now();
   const write = async (final: boolean): Promise<number> => {
-    const outcome = tally.outcome(catalog);
+    const seen = tally.outcome(catalog);
+    const outcome = baseline === undefined ? seen : expectFailures(seen, baseline.ids);
     const code = exitCode(outcome);
     await writeReports({
       layout,
@@ -131,6 +146,18 @@ export async function proxyCommand(argv: readonly string[]): Promise<number> {
   await proxy.close();
   await writing;
   return write(true);
+}
+
+/**
+ * The baseline's failures are expected, as in a run; but a listed requirement that passed is not turned
+ * into a failure as a run does: the traffic may simply not have touched the deviation.
+ */
+function expectFailures(outcome: RunOutcome, ids: readonly string[]): RunOutcome {
+  const listed = new Set(ids);
+  return {
+    ...outcome,
+    requirements: outcome.requirements.map((r) => (listed.has(r.requirement.id) && (r.status === "failed" || r.status === "warned") ? { ...r, expectedFailure: true } : r)),
+  };
 }
 
 function usageError(message: string): number {

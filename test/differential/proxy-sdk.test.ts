@@ -5,7 +5,7 @@
 // fault's requirements fail. The reports are written when the proxy is stopped (SIGTERM).
 
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Account, AptosApiError, Aptos, AptosConfig, Ed25519PrivateKey, Network, PrivateKey, PrivateKeyVariants } from "@aptos-labs/ts-sdk";
@@ -33,9 +33,9 @@ interface ProxyRun {
 }
 
 /** Starts the proxy in front of `node`, runs `traffic` against the URL it prints, stops it with SIGTERM. */
-async function throughProxy(node: RunningNode, name: string, traffic: (url: string) => Promise<void>): Promise<ProxyRun> {
+async function throughProxy(node: RunningNode, name: string, traffic: (url: string, reportDir: string) => Promise<void>, flags: readonly string[] = ["--write-every", "0"]): Promise<ProxyRun> {
   const reportDir = join(dir, name);
-  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/ledger-conformance.ts", "proxy", "--upstream", node.url, "--port", "0", "--profile", "aptos", "--report-dir", reportDir, "--write-every", "0"], {
+  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/ledger-conformance.ts", "proxy", "--upstream", node.url, "--port", "0", "--profile", "aptos", "--report-dir", reportDir, ...flags], {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "pipe"],
     env: { ...process.env, NO_COLOR: "1" },
@@ -54,7 +54,7 @@ async function throughProxy(node: RunningNode, name: string, traffic: (url: stri
       });
       void closed.then((code) => reject(new Error(`proxy exited ${code} before listening: ${stderr}`)));
     });
-    await traffic(url);
+    await traffic(url, reportDir);
     child.kill("SIGTERM");
     const code = await closed;
     const summary = JSON.parse(readFileSync(join(reportDir, "summary.json"), "utf8")) as Summary;
@@ -98,6 +98,14 @@ async function sdkTraffic(node: RunningNode, url: string): Promise<void> {
   expect(pending.hash).toMatch(/^0x[0-9a-f]{64}$/);
 }
 
+function parsed(text: string): Summary | undefined {
+  try {
+    return JSON.parse(text) as Summary;
+  } catch {
+    return undefined;
+  }
+}
+
 const statusOf = (summary: Summary, id: string) => summary.requirements.find((r) => r.id === id)?.status;
 
 describe("the validation proxy in front of a reference node, with the Aptos SDK's traffic", () => {
@@ -132,6 +140,35 @@ describe("the validation proxy in front of a reference node, with the Aptos SDK'
       expect(failure?.message).toContain("x-aptos-block-height");
       expect(failure?.curl).toContain(node.url);
       expect(run.html).toContain("2.7/required-headers-on-success");
+    } finally {
+      await node.close();
+    }
+  }, 180_000);
+
+  it("writes the reports periodically while it runs (--write-every), and a baseline makes the fault's failures expected", async () => {
+    const node = await startNode({ profile: "aptos", clock: new ManualClock(), faults: ["error-codes-uppercase"] });
+    const baseline = join(dir, "baseline.txt");
+    writeFileSync(baseline, "7.2/error-code-known\n");
+    try {
+      const run = await throughProxy(
+        node,
+        "periodic",
+        async (url, reportDir) => {
+          expect((await fetch(`${url}/accounts/0x1/module/no_such_module`)).status).toBe(404);
+          // The periodic write comes before any signal: the summary appears while the proxy runs (read
+          // again while it is being written).
+          let early: Summary | undefined;
+          for (let i = 0; i < 100 && early === undefined; i++) {
+            await new Promise((r) => setTimeout(r, 100));
+            const file = join(reportDir, "summary.json");
+            early = existsSync(file) ? parsed(readFileSync(file, "utf8")) : undefined;
+          }
+          expect(early?.requirements.find((r) => r.id === "7.2/error-code-known")?.status).toBe("failed");
+        },
+        ["--write-every", "1", "--baseline", baseline],
+      );
+      expect(run.code, run.stdout).toBe(0);
+      expect(run.summary.requirements.find((r) => r.id === "7.2/error-code-known")).toMatchObject({ status: "failed", expectedFailure: true });
     } finally {
       await node.close();
     }
