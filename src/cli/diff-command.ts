@@ -8,6 +8,7 @@ import { parseArgs } from "node:util";
 import { renderDiffConsole, renderDiffHtml } from "../../reporters/diff-report.ts";
 import { escapeControls } from "../../reporters/escape-controls.ts";
 import { diffRuns, readRecordedRun, UnreadableRun } from "../harness/recording-diff.ts";
+import { loadRequirementAliases } from "../harness/requirement-aliases.ts";
 
 export const DIFF_USAGE = `usage: ledger-conformance diff RUN_A RUN_B [--report-dir DIR]
   RUN_A, RUN_B          report directories of two runs (summary.json; exchanges.jsonl when run with --record)
@@ -36,7 +37,8 @@ export async function diffCommand(argv: readonly string[]): Promise<number> {
   const [dirA, dirB] = parsed.positionals as [string, string];
   let diff;
   try {
-    diff = diffRuns(readRecordedRun(dirA), readRecordedRun(dirB));
+    const aliases = loadRequirementAliases();
+    diff = diffRuns(readRecordedRun(dirA, aliases), readRecordedRun(dirB, aliases));
   } catch (e) {
     if (!(e instanceof UnreadableRun)) throw e;
     process.stderr.write(escapeControls(`ledger-conformance diff: cannot read a run: ${e.message}\n`));

@@ -8,6 +8,8 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { firstShapeDifference, mergeShapes, type Shape } from "./differential/json-diff.ts";
 import { EXCHANGES_FILE, type RecordedExchange } from "./recording.ts";
+import { currentId, type RequirementAliases } from "./requirement-aliases.ts";
+import { aggregateStatus, type ResultStatus } from "./results.ts";
 
 /** A recording larger than this is not read (it would not fit the diff's memory). */
 const MAX_RECORDING_BYTES = 512 * 1024 * 1024;
@@ -59,7 +61,12 @@ export interface RunDiff {
     | { readonly notCompared: string };
 }
 
-export function readRecordedRun(dir: string): RecordedRun {
+/**
+ * Reads a run directory. Requirement ids are read as the ids that hold them now (the alias table), so
+ * that a requirement renamed or merged between two releases of the suite is compared with itself; ids
+ * merged into one take the status the aggregation rules give them together.
+ */
+export function readRecordedRun(dir: string, aliases: RequirementAliases = new Map()): RecordedRun {
   const summaryFile = join(dir, "summary.json");
   let summary: { target?: unknown; startedAt?: unknown; requirements?: unknown };
   try {
@@ -68,11 +75,19 @@ export function readRecordedRun(dir: string): RecordedRun {
     throw new UnreadableRun(`${summaryFile}: ${(e as Error).message}`);
   }
   if (!Array.isArray(summary.requirements)) throw new UnreadableRun(`${summaryFile}: no requirements[] (not a ledger-conformance summary)`);
-  const requirements = new Map<string, { level: string; status: string }>();
+  const byId = new Map<string, { level: string; statuses: string[] }>();
   for (const r of summary.requirements as unknown[]) {
     const { id, level, status } = (r ?? {}) as { id?: unknown; level?: unknown; status?: unknown };
     if (typeof id !== "string" || typeof status !== "string") throw new UnreadableRun(`${summaryFile}: a requirement without id or status`);
-    requirements.set(id, { level: typeof level === "string" ? level : "?", status });
+    const now = currentId(id, aliases);
+    const entry = byId.get(now) ?? { level: typeof level === "string" ? level : "?", statuses: [] };
+    entry.statuses.push(status);
+    byId.set(now, entry);
+  }
+  const requirements = new Map<string, { level: string; status: string }>();
+  for (const [id, { level, statuses }] of byId) {
+    const status = statuses.length === 1 ? (statuses[0] as string) : aggregateStatus(statuses.map((s) => ({ status: s as ResultStatus }))).status;
+    requirements.set(id, { level, status });
   }
   const base = { dir, target: String(summary.target ?? "?"), startedAt: String(summary.startedAt ?? "?"), requirements };
   const exchangesFile = join(dir, EXCHANGES_FILE);

@@ -41,7 +41,19 @@ describe("differential mode", () => {
     const reads = contract.operations.map((o) => o.id).filter((id) => !NOT_COMPARED.has(id));
     expect(new Set(requests.map((r) => r.operation))).toEqual(new Set(reads));
     expect(requests.some((r) => r.accept === "application/x-bcs" && r.operation === "get_account_modules")).toBe(true);
-    expect(requests.every((r) => !/ledger_version=(\d+)/.test(r.path) || BigInt(/ledger_version=(\d+)/.exec(r.path)?.[1] ?? 0) <= 1600n || r.name.includes("future"))).toBe(true);
+    // Every version read is in the window both retain, except the one past both nodes' latest.
+    const versions = requests.map((r) => /(?:ledger|end)_version=(\d+)/.exec(r.path)?.[1]).filter((v): v is string => v !== undefined).map(BigInt);
+    expect(versions.filter((v) => v < 1000n || (v > 1500n && v <= 1600n))).toEqual([]);
+    expect(versions.filter((v) => v > 1600n).length).toBe(2);
+  });
+
+  it("reads what --compare-fixtures names too, once", () => {
+    const other = { ...clean.fixtures, moduleAccount: "0x42", accounts: [] };
+    const both = comparedRequests(contract, [clean.fixtures, other], { version: 1500n, oldest: 1000n, latest: 1600n });
+    const one = comparedRequests(contract, [clean.fixtures], { version: 1500n, oldest: 1000n, latest: 1600n });
+    expect(both.some((r) => r.path.startsWith("/accounts/0x42/modules"))).toBe(true);
+    expect(new Set(both.map((r) => `${r.path} ${r.accept}`)).size).toBe(both.length);
+    expect(both.length).toBeGreaterThan(one.length);
   });
 
   it("two clean nodes with the same seed: no difference", async () => {

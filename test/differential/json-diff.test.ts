@@ -2,7 +2,10 @@
 
 import { describe, expect, it } from "vitest";
 import { firstJsonDifference, firstShapeDifference, mergeShapes, shapeOf } from "../../src/harness/differential/json-diff.ts";
-import { diffRuns, requestKey, type RecordedRun } from "../../src/harness/recording-diff.ts";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { diffRuns, readRecordedRun, requestKey, UnreadableRun, type RecordedRun } from "../../src/harness/recording-diff.ts";
 import { recordedBody, redactHeaders, type RecordedExchange } from "../../src/harness/recording.ts";
 
 describe("firstJsonDifference", () => {
@@ -86,5 +89,19 @@ describe("diffRuns", () => {
     expect(redactHeaders({ authorization: "Bearer s", "x-api-key": "k", accept: "a" })).toEqual({ authorization: "[redacted]", "x-api-key": "[redacted]", accept: "a" });
     const big = recordedBody(new Uint8Array(70 * 1024).fill(0xff));
     expect(big).toMatchObject({ bytes: 70 * 1024, encoding: "base64", truncated: true });
+  });
+
+  it("reads a run's ids as the ids that hold them now, so a renamed requirement is compared with itself", () => {
+    const dir = mkdtempSync(join(tmpdir(), "run-"));
+    try {
+      writeFileSync(join(dir, "summary.json"), JSON.stringify({ target: "t", startedAt: "s", requirements: [{ id: "old/a", level: "MUST", status: "passed" }, { id: "old/b", level: "MUST", status: "failed" }] }));
+      const runA = readRecordedRun(dir, new Map([["old/a", "new/ab"], ["old/b", "new/ab"]]));
+      expect([...runA.requirements]).toEqual([["new/ab", { level: "MUST", status: "failed" }]]);
+      expect(runA.exchanges).toBeUndefined();
+      writeFileSync(join(dir, "exchanges.jsonl"), "{not json\n");
+      expect(() => readRecordedRun(dir)).toThrow(UnreadableRun);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

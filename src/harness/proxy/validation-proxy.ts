@@ -118,8 +118,12 @@ export class ValidationProxy {
     const bytes = Buffer.concat(chunks);
     const responseHeaders = flattenHeaders(answer.headers);
     // The client gets the answer as it came, before it is judged.
-    const forwarded: Record<string, string> = {};
-    for (const [name, value] of Object.entries(responseHeaders)) if (!HOP_BY_HOP.has(name) || name === "content-length") forwarded[name] = value;
+    // Repeated headers (set-cookie) stay repeated: the raw header lists, not the joined values.
+    const forwarded: Record<string, string | string[]> = {};
+    for (const [name, value] of Object.entries(answer.headers)) {
+      const lower = name.toLowerCase();
+      if (value !== undefined && (!HOP_BY_HOP.has(lower) || lower === "content-length")) forwarded[lower] = value;
+    }
     res.writeHead(answer.statusCode, forwarded);
     res.end(bytes);
     this.#judge(request, target, answer.statusCode, responseHeaders, bytes, performance.now() - started, markBefore);
