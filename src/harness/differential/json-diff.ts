@@ -46,14 +46,18 @@ export function firstJsonDifference(a: unknown, b: unknown, path = "$"): JsonDif
 /**
  * A value's shape: "string", "number", "boolean", "null"; an object's members with their shapes; an
  * array's elements merged into one shape. An empty array's element shape is unknown (null here), and
- * fits any other: a list that happens to be empty has not changed shape.
+ * fits any other: a list that happens to be empty has not changed shape. Shapes merged from several
+ * values (the elements of a list, the answers to one request) mark the members some of them lacked as
+ * optional, and keep every type seen.
  */
 export type Shape =
   | { readonly type: "string" | "number" | "boolean" | "null" }
-  | { readonly type: "object"; readonly members: Readonly<Record<string, Shape>> }
+  | { readonly type: "object"; readonly members: Readonly<Record<string, Shape>>; readonly optional?: readonly string[] }
   | { readonly type: "array"; readonly items: Shape | null }
-  /** Elements of an array with more than one type. */
+  /** Values of more than one type. */
   | { readonly type: "mixed"; readonly of: readonly Shape[] };
+
+type ObjectShape = Extract<Shape, { type: "object" }>;
 
 /** Objects nested deeper than this are cut off: a shape stays small whatever a target sends. */
 const MAX_SHAPE_DEPTH = 24;
@@ -77,18 +81,25 @@ export function shapeOf(value: unknown, depth = 0): Shape {
   return { type };
 }
 
-/** One shape that fits both: objects take the union of their members, differing types become mixed. */
+/** One shape that fits both: objects take the union of their members (those one lacks optional), differing types become mixed. */
 export function mergeShapes(a: Shape, b: Shape): Shape {
   if (a.type === "object" && b.type === "object") {
-    const members: Record<string, Shape> = { ...a.members };
-    for (const [key, s] of Object.entries(b.members)) members[key] = members[key] === undefined ? s : mergeShapes(members[key] as Shape, s);
-    return { type: "object", members: Object.fromEntries(Object.entries(members).sort(([x], [y]) => x.localeCompare(y))) };
+    const keys = [...new Set([...Object.keys(a.members), ...Object.keys(b.members)])].sort();
+    const members: Record<string, Shape> = {};
+    const optional: string[] = [];
+    for (const key of keys) {
+      const x = a.members[key];
+      const y = b.members[key];
+      members[key] = x === undefined ? (y as Shape) : y === undefined ? x : mergeShapes(x, y);
+      if (x === undefined || y === undefined || a.optional?.includes(key) || b.optional?.includes(key)) optional.push(key);
+    }
+    return optional.length === 0 ? { type: "object", members } : { type: "object", members, optional };
   }
   if (a.type === "array" && b.type === "array") {
     return { type: "array", items: a.items === null ? b.items : b.items === null ? a.items : mergeShapes(a.items, b.items) };
   }
   if (a.type === b.type && a.type !== "mixed") return a; // the same primitive type
-  const all = [...(a.type === "mixed" ? a.of : [a]), ...(b.type === "mixed" ? b.of : [b])];
+  const all = [...variants(a), ...variants(b)];
   const distinct: Shape[] = [];
   for (const s of all) {
     const same = distinct.findIndex((d) => d.type === s.type);
@@ -99,32 +110,62 @@ export function mergeShapes(a: Shape, b: Shape): Shape {
   return distinct.length === 1 ? (distinct[0] as Shape) : { type: "mixed", of: distinct };
 }
 
-/** The first place two shapes differ: a member present on one side only, or another type. */
+/**
+ * The first place two shapes differ. What one value (or a few) happens to hold is no change, so:
+ * a member counts as added or removed only when one side had it in every value and the other in none
+ * (a member optional on either side may come and go); types are compared without null (design §5: an
+ * optional member may be null), and a side that only ever saw null gives no evidence of a type.
+ */
 export function firstShapeDifference(a: Shape, b: Shape, path = "$"): JsonDifference | undefined {
-  if (a.type !== b.type) return { path, a: describeShape(a), b: describeShape(b) };
-  if (a.type === "object" && b.type === "object") {
-    const keys = [...new Set([...Object.keys(a.members), ...Object.keys(b.members)])].sort();
-    for (const key of keys) {
-      const at = memberPath(path, key);
-      const x = a.members[key];
-      const y = b.members[key];
-      if (x === undefined) return { path: at, a: "(absent)", b: describeShape(y as Shape) };
-      if (y === undefined) return { path: at, a: describeShape(x), b: "(absent)" };
-      const d = firstShapeDifference(x, y, at);
-      if (d) return d;
-    }
-    return undefined;
+  const ta = nonNullTypes(a);
+  const tb = nonNullTypes(b);
+  if (ta.length === 0 || tb.length === 0) return undefined;
+  if (ta.join("|") !== tb.join("|")) return { path, a: describeShape(a), b: describeShape(b) };
+  const objects = [variant(a, "object"), variant(b, "object")] as const;
+  if (objects[0] !== undefined && objects[1] !== undefined) {
+    const d = firstMemberDifference(objects[0] as ObjectShape, objects[1] as ObjectShape, path);
+    if (d) return d;
   }
-  if (a.type === "array" && b.type === "array") {
-    if (a.items === null || b.items === null) return undefined;
-    return firstShapeDifference(a.items, b.items, `${path}[*]`);
-  }
-  if (a.type === "mixed" && b.type === "mixed") {
-    const ta = a.of.map((s) => s.type).join("|");
-    const tb = b.of.map((s) => s.type).join("|");
-    return ta === tb ? undefined : { path, a: ta, b: tb };
+  const arrays = [variant(a, "array"), variant(b, "array")] as const;
+  if (arrays[0]?.type === "array" && arrays[1]?.type === "array" && arrays[0].items !== null && arrays[1].items !== null) {
+    return firstShapeDifference(arrays[0].items, arrays[1].items, `${path}[*]`);
   }
   return undefined;
+}
+
+function firstMemberDifference(a: ObjectShape, b: ObjectShape, path: string): JsonDifference | undefined {
+  const keys = [...new Set([...Object.keys(a.members), ...Object.keys(b.members)])].sort();
+  for (const key of keys) {
+    const at = memberPath(path, key);
+    const x = a.members[key];
+    const y = b.members[key];
+    if (x === undefined) {
+      if (!b.optional?.includes(key)) return { path: at, a: "(absent)", b: describeShape(y as Shape) };
+      continue;
+    }
+    if (y === undefined) {
+      if (!a.optional?.includes(key)) return { path: at, a: describeShape(x), b: "(absent)" };
+      continue;
+    }
+    const d = firstShapeDifference(x, y, at);
+    if (d) return d;
+  }
+  return undefined;
+}
+
+function variants(s: Shape): readonly Shape[] {
+  return s.type === "mixed" ? s.of : [s];
+}
+
+function variant(s: Shape, type: Shape["type"]): Shape | undefined {
+  return variants(s).find((v) => v.type === type);
+}
+
+function nonNullTypes(s: Shape): string[] {
+  return variants(s)
+    .map((v) => v.type)
+    .filter((t) => t !== "null")
+    .sort();
 }
 
 export function describeShape(s: Shape): string {
