@@ -14,6 +14,7 @@ import { conformanceCommand } from "../support/conformance-command.ts";
 import { ManualClock } from "../../src/node/ledger/clock.ts";
 import { startNode, type RunningNode } from "../../src/node/index.ts";
 import type { RunDiff } from "../../src/harness/recording-diff.ts";
+import { diffCommand } from "../../src/cli/diff-command.ts";
 
 const START_MS = Date.UTC(2026, 0, 1);
 const ENV = { LEDGER_CONFORMANCE_ALLURE: "off" };
@@ -42,6 +43,24 @@ function run(target: RunningNode, name: string, compareTo: RunningNode) {
   return conformanceCommand(args, { env: ENV, timeoutMs: 180_000 });
 }
 
+/** What the command writes to a stream while the capture runs. */
+function capture(stream: NodeJS.WriteStream): { stop(): string } {
+  const write = stream.write.bind(stream);
+  let text = "";
+  stream.write = ((chunk: string | Uint8Array) => {
+    text += typeof chunk === "string" ? chunk : Buffer.from(chunk).toString();
+    return true;
+  }) as typeof stream.write;
+  return {
+    stop: () => {
+      stream.write = write;
+      return text;
+    },
+  };
+}
+const captureStdout = () => capture(process.stdout);
+const captureStderr = () => capture(process.stderr);
+
 const summaryOf = (name: string) => JSON.parse(readFileSync(join(dir, name, "summary.json"), "utf8"));
 
 describe("--compare-to, --record and diff", () => {
@@ -69,8 +88,11 @@ describe("--compare-to, --record and diff", () => {
 
   it("diff of the clean and the faulty run: the requirement that regressed and the answer whose shape changed; exit 1", async () => {
     const out = join(dir, "diff");
-    const res = await conformanceCommand(["diff", join(dir, "clean"), join(dir, "faulty"), "--report-dir", out]);
-    expect(res.code, res.stderr).toBe(1);
+    // In-process (the command's own function): the runs above were the child processes.
+    const output = captureStdout();
+    const code = await diffCommand([join(dir, "clean"), join(dir, "faulty"), "--report-dir", out]);
+    const stdout = output.stop();
+    expect(code).toBe(1);
     const diff = JSON.parse(readFileSync(join(out, "diff.json"), "utf8")) as RunDiff;
     expect(diff.requirements).toContainEqual({ id: "4.6/gas-estimate-object", level: "MUST", from: "passed", to: "failed", regression: true });
     expect("changed" in diff.exchanges).toBe(true);
@@ -78,18 +100,21 @@ describe("--compare-to, --record and diff", () => {
     expect(diff.exchanges.matched).toBeGreaterThan(0);
     const shape = diff.exchanges.changed.filter((c) => c.key.startsWith("GET /estimate_gas_price accept=application/json"));
     expect(shape.map((c) => [c.change, c.at, c.a, c.b])).toEqual([["shape", "$.deprioritized_gas_estimate", "number", "string"]]);
-    expect(res.stdout).toContain("REGRESSION 4.6/gas-estimate-object");
+    expect(stdout).toContain("REGRESSION 4.6/gas-estimate-object");
     expect(readFileSync(join(out, "diff.html"), "utf8")).toContain("4.6/gas-estimate-object");
   }, 60_000);
 
   it("diff of a run with itself: nothing changed, exit 0; an unreadable run: exit 2", async () => {
-    const same = await conformanceCommand(["diff", join(dir, "clean"), join(dir, "clean"), "--report-dir", join(dir, "same")]);
-    expect(same.code, same.stderr).toBe(0);
+    const output = captureStdout();
+    const same = await diffCommand([join(dir, "clean"), join(dir, "clean"), "--report-dir", join(dir, "same")]);
+    output.stop();
+    expect(same).toBe(0);
     const diff = JSON.parse(readFileSync(join(dir, "same", "diff.json"), "utf8")) as RunDiff;
     expect(diff.requirements).toEqual([]);
     expect("changed" in diff.exchanges && diff.exchanges.changed).toEqual([]);
-    const missing = await conformanceCommand(["diff", join(dir, "clean"), join(dir, "no-such-run"), "--report-dir", join(dir, "none")]);
-    expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain("cannot read a run");
+    const errors = captureStderr();
+    const missing = await diffCommand([join(dir, "clean"), join(dir, "no-such-run"), "--report-dir", join(dir, "none")]);
+    expect(missing).toBe(2);
+    expect(errors.stop()).toContain("cannot read a run");
   }, 60_000);
 });
