@@ -73,9 +73,10 @@ export interface ConformanceArgs {
   /** --compare-to: the node the differential mode reads from besides the target. */
   readonly compareTo?: string;
   readonly compareFixtures?: string;
-  readonly failOnDiff: boolean;
+  /** Present (true) only when given, like the other members of the differential and record modes. */
+  readonly failOnDiff?: true;
   /** --record: every exchange kept in the report directory. */
-  readonly record: boolean;
+  readonly record?: true;
 }
 
 export function parseConformanceArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): ConformanceArgs | "help" {
@@ -159,8 +160,8 @@ export function parseConformanceArgs(argv: readonly string[], env: NodeJS.Proces
     quiet: values.quiet === true,
     ...(values["compare-to"] === undefined ? {} : { compareTo: values["compare-to"] }),
     ...(values["compare-fixtures"] === undefined ? {} : { compareFixtures: values["compare-fixtures"] }),
-    failOnDiff: values["fail-on-diff"] === true,
-    record: values.record === true,
+    ...(values["fail-on-diff"] === true ? { failOnDiff: true as const } : {}),
+    ...(values.record === true ? { record: true as const } : {}),
   };
 }
 
