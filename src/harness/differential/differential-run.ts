@@ -73,7 +73,7 @@ export async function runDifferential(input: DifferentialInput): Promise<Differe
     const differences: Difference[] = [];
     const chainA = headerValue(a.response, input.headerPrefix, "CHAIN-ID");
     const chainB = headerValue(b.response, input.headerPrefix, "CHAIN-ID");
-    if (chainA !== chainB) {
+    if (chainA !== undefined && chainB !== undefined && chainA !== chainB) {
       differences.push(difference(probe, { kind: "header", at: `${input.headerPrefix}CHAIN-ID`, detail: `${chainA ?? "(absent)"} vs ${chainB ?? "(absent)"}` }, a.response, b.response, input.headerPrefix));
       return { ...base, compared: 1, skipped: [], differences, note: "the nodes serve different chains: nothing else is compared" };
     }
