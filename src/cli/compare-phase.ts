@@ -6,22 +6,30 @@
 import { DEFAULT_MAX_RESPONSE_BYTES, normalizeTarget, type RunConfig } from "../harness/config.ts";
 import { ConfigurationError } from "../harness/configuration-error.ts";
 import { runDifferential, type DifferentialResult } from "../harness/differential/differential-run.ts";
-import { loadFixturesFile } from "../harness/fixtures.ts";
+import { loadFixturesFile, type Fixtures } from "../harness/fixtures.ts";
 import { ApiContract } from "../harness/openapi.ts";
-import type { ConformanceArgs } from "./conformance-args.ts";
 import { probeTarget } from "./conformance-target.ts";
 
-/** Throws a ConfigurationError when the compared node cannot be tested at all. */
-export async function probeComparedNode(compareTo: string, timeoutMs: number): Promise<void> {
-  const probe = await probeTarget(normalizeTarget(compareTo), timeoutMs);
-  if (!probe.ok) throw new ConfigurationError(`--compare-to: ${probe.reason}`);
+/** The compared node, probed, and its fixtures, read before the suite runs so that a mistake costs no run. */
+export interface Comparison {
+  readonly compareTo: string;
+  readonly fixtures?: Fixtures;
 }
 
-export async function runComparePhase(args: ConformanceArgs & { readonly compareTo: string }, config: RunConfig, say: (line: string) => void): Promise<DifferentialResult> {
-  const compareTo = normalizeTarget(args.compareTo);
-  const fixtures = args.compareFixtures === undefined ? [config.fixtures] : [config.fixtures, loadFixturesFile(args.compareFixtures)];
+/** Throws a ConfigurationError when the compared node cannot be tested at all or its fixtures cannot be read. */
+export async function prepareComparison(compareTo: string, compareFixtures: string | undefined, timeoutMs: number): Promise<Comparison> {
+  const fixtures = compareFixtures === undefined ? undefined : loadFixturesFile(compareFixtures);
+  const url = normalizeTarget(compareTo);
+  const probe = await probeTarget(url, timeoutMs);
+  if (!probe.ok) throw new ConfigurationError(`--compare-to: ${probe.reason}`);
+  return { compareTo: url, ...(fixtures === undefined ? {} : { fixtures }) };
+}
+
+export async function runComparePhase(comparison: Comparison, config: RunConfig, say: (line: string) => void): Promise<DifferentialResult> {
+  const { compareTo } = comparison;
+  const fixtures = comparison.fixtures === undefined ? [config.fixtures] : [config.fixtures, comparison.fixtures];
   say(`comparing ${config.target} with ${compareTo}…`);
-  const result = await runDifferential({
+  return runDifferential({
     target: config.target,
     compareTo,
     fixtures,
@@ -30,6 +38,6 @@ export async function runComparePhase(args: ConformanceArgs & { readonly compare
     timeoutMs: config.timeoutMs,
     maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES,
     ...(config.bodiesDir === undefined ? {} : { bodiesDir: config.bodiesDir }),
+    ...(config.rateLimit === undefined ? {} : { rateLimit: config.rateLimit }),
   });
-  return result;
 }

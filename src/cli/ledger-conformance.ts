@@ -23,7 +23,7 @@ import { resolveTarget, runConfigOf } from "./conformance-setup.ts";
 import { probeTarget, type EmbeddedNode } from "./conformance-target.ts";
 import { runSuites } from "./conformance-vitest.ts";
 import { ReportLayout } from "./report-layout.ts";
-import { probeComparedNode, runComparePhase } from "./compare-phase.ts";
+import { prepareComparison, runComparePhase } from "./compare-phase.ts";
 import { EXCHANGES_FILE, joinRecordings } from "../harness/recording.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -88,7 +88,7 @@ async function main(argv: readonly string[]): Promise<number> {
       return 2;
     }
     say(`target ${target}${node ? " (embedded reference node)" : ""}, profile ${args.profile}: ${probe.note}`);
-    if (args.compareTo !== undefined) await probeComparedNode(args.compareTo, args.timeoutMs);
+    const comparison = args.compareTo === undefined ? undefined : await prepareComparison(args.compareTo, args.compareFixtures, args.timeoutMs);
 
     layout.create();
     scratch = mkdtempSync(join(tmpdir(), "ledger-conformance-"));
@@ -129,7 +129,7 @@ async function main(argv: readonly string[]): Promise<number> {
     if (baseline !== undefined) outcome = applyBaseline(outcome, baseline.ids, baseline.file);
     // Stopped by a signal: the conventional 128 + its number, so that a caller sees the run was cut short.
     if (recordDir !== undefined) say(`recorded ${joinRecordings(recordDir, join(layout.dir, EXCHANGES_FILE))} exchanges in ${join(layout.display, EXCHANGES_FILE)}`);
-    const differential = args.compareTo === undefined || run.interrupted ? undefined : await runComparePhase({ ...args, compareTo: args.compareTo }, config, say);
+    const differential = comparison === undefined || run.interrupted ? undefined : await runComparePhase(comparison, config, say);
     // --fail-on-diff: a difference fails a run that would otherwise pass.
     const differs = args.failOnDiff && (differential?.differences.length ?? 0) > 0;
     const code = run.interrupted ? 128 + (interrupt.signal.reason === "interrupted by SIGINT" ? 2 : 15) : Math.max(exitCode(outcome), differs ? 1 : 0);

@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { conformanceCommand } from "../support/conformance-command.ts";
+import { freePort } from "../harness/servers.ts";
 import { ManualClock } from "../../src/node/ledger/clock.ts";
 import { startNode, type RunningNode } from "../../src/node/index.ts";
 import type { RunDiff } from "../../src/harness/recording-diff.ts";
@@ -65,7 +66,15 @@ const summaryOf = (name: string) => JSON.parse(readFileSync(join(dir, name, "sum
 
 describe("--compare-to, --record and diff", () => {
   it("runs a clean and a faulty node, recorded and each compared with a clean twin", async () => {
-    const [a, b] = await Promise.all([run(clean, "clean", twin), run(faulty, "faulty", clean)]);
+    const unreachable = `http://127.0.0.1:${await freePort()}/v1`;
+    const [a, b, c] = await Promise.all([
+      run(clean, "clean", twin),
+      run(faulty, "faulty", clean),
+      conformanceCommand(["--target", clean.url, "--fixtures", join(dir, "clean.json"), "--report-dir", join(dir, "unreachable"), "--compare-to", unreachable, "--quiet"], { env: ENV }),
+    ]);
+    // A compared node that cannot be reached is a configuration error before the suite runs, not an empty comparison.
+    expect(c.code).toBe(2);
+    expect(c.stderr).toContain("--compare-to: cannot reach");
     expect(a.code, a.stderr + a.stdout).toBe(0);
     expect(summaryOf("clean").differences).toEqual([]);
     expect(summaryOf("clean").comparison.compared).toBeGreaterThan(20);

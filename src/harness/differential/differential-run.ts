@@ -23,6 +23,8 @@ export interface DifferentialInput {
   readonly timeoutMs: number;
   readonly maxResponseBytes: number;
   readonly bodiesDir?: string;
+  /** --rate-limit: requests per second to each node. */
+  readonly rateLimit?: number;
   /** Requests in flight at once, per node (default 4). */
   readonly concurrency?: number;
 }
@@ -63,7 +65,12 @@ export interface DifferentialResult {
 }
 
 export async function runDifferential(input: DifferentialInput): Promise<DifferentialResult> {
-  const clientOptions = { timeoutMs: input.timeoutMs, maxResponseBytes: input.maxResponseBytes, ...(input.bodiesDir === undefined ? {} : { bodiesDir: input.bodiesDir }) };
+  const clientOptions = {
+    timeoutMs: input.timeoutMs,
+    maxResponseBytes: input.maxResponseBytes,
+    ...(input.bodiesDir === undefined ? {} : { bodiesDir: input.bodiesDir }),
+    ...(input.rateLimit === undefined ? {} : { rateLimit: input.rateLimit }),
+  };
   const clients = { target: new HttpClient(clientOptions), compareTo: new HttpClient(clientOptions) };
   const base = { target: input.target, compareTo: input.compareTo };
   try {
