@@ -13,14 +13,14 @@ const START_MS = Date.UTC(2026, 0, 1);
 const contract = ApiContract.load();
 const nodes: RunningNode[] = [];
 
-async function node(faults: readonly string[] = []): Promise<RunningNode> {
-  const n = await startNode({ clock: new ManualClock(START_MS), faults, onInternalError: () => undefined });
+async function node(faults: readonly string[] = [], profile: "node" | "aptos" = "node"): Promise<RunningNode> {
+  const n = await startNode({ clock: new ManualClock(START_MS), faults, profile, onInternalError: () => undefined });
   nodes.push(n);
   return n;
 }
 
-function compare(a: RunningNode, b: RunningNode): Promise<DifferentialResult> {
-  return runDifferential({ target: a.url, compareTo: b.url, fixtures: [a.fixtures], contract, headerPrefix: "X-NODE-", timeoutMs: 10_000, maxResponseBytes: 64 * 1024 * 1024 });
+function compare(a: RunningNode, b: RunningNode, headerPrefix = "X-NODE-"): Promise<DifferentialResult> {
+  return runDifferential({ target: a.url, compareTo: b.url, fixtures: [a.fixtures], contract: headerPrefix === "X-NODE-" ? contract : ApiContract.load(undefined, headerPrefix), headerPrefix, timeoutMs: 10_000, maxResponseBytes: 64 * 1024 * 1024 });
 }
 
 let clean: RunningNode;
@@ -61,6 +61,14 @@ describe("differential mode", () => {
     expect(result.note).toBeUndefined();
     expect(result.version).toBeDefined();
     expect(result.skipped).toEqual([]);
+    expect(result.compared).toBeGreaterThan(20);
+    expect(result.differences).toEqual([]);
+  });
+
+  it("two clean nodes of the aptos profile (X-APTOS- headers): no difference either", async () => {
+    const [a, b] = await Promise.all([node([], "aptos"), node([], "aptos")]);
+    const result = await compare(a, b, "X-APTOS-");
+    expect(result.version).toBeDefined();
     expect(result.compared).toBeGreaterThan(20);
     expect(result.differences).toEqual([]);
   });
