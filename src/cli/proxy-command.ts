@@ -6,7 +6,8 @@
 
 import { parseArgs } from "node:util";
 import { exitCode, parseBaseline, type RunOutcome } from "../../reporters/aggregate.ts";
-import { readFileSync } from "node:fs";
+import { readFileSync, renameSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { loadRequirementAliases } from "../harness/requirement-aliases.ts";
 import { escapeControls } from "../../reporters/escape-controls.ts";
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, isProfileName, normalizeHeaderPrefix, normalizeTarget, WIRE_PROFILES } from "../harness/config.ts";
@@ -113,14 +114,17 @@ export async function proxyCommand(argv: readonly string[]): Promise<number> {
     return 2;
   }
   const layout = new ReportLayout(values["report-dir"] ?? "reports-proxy");
+  const staging = new ReportLayout(join(layout.dir, ".writing"));
   const startedAt = new Date();
   const t0 = performance.now();
   const write = async (final: boolean): Promise<number> => {
     const seen = tally.outcome(catalog);
     const outcome = baseline === undefined ? seen : expectFailures(seen, baseline.ids);
     const code = exitCode(outcome);
+    // Periodic writes go through a staging directory and are renamed into place, so that a reader
+    // (a CI step, a browser) never sees a half-written file; the final one is written in place.
     await writeReports({
-      layout,
+      layout: final ? layout : staging,
       outcome,
       junitCases: tally.junitCases(outcome),
       target: `${target} (through the validation proxy)`,
@@ -131,6 +135,11 @@ export async function proxyCommand(argv: readonly string[]): Promise<number> {
       say: () => undefined,
       console: final,
     });
+    if (final) rmSync(staging.dir, { recursive: true, force: true });
+    else {
+      layout.create();
+      for (const file of ["summary", "junit", "htmlIndex"] as const) renameSync(staging[file], layout[file]);
+    }
     return code;
   };
   process.stdout.write(`listening on ${url}\n`);
