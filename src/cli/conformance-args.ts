@@ -45,11 +45,18 @@ export const USAGE = `usage: ledger-conformance [options]
   --rate-limit RPS      at most RPS requests per second (runs one worker)
   ${CLOCK_TOLERANCE_FLAG} MS  how far the node's clock may be from this machine's when health thresholds
                         are judged (default: ${LOOPBACK_CLOCK_TOLERANCE_MS} on loopback, ${REMOTE_CLOCK_TOLERANCE_MS} otherwise; or ${CLOCK_TOLERANCE_ENV})
+  --compare-to URL      after the suite, read the same data from this node too, at one ledger version
+                        both retain, and report where the answers differ (summary.json differences[])
+  --compare-fixtures FILE  fixtures of the --compare-to node; its accounts, module and table are read too
+  --fail-on-diff        a difference found by --compare-to fails the run (exit 1)
+  --record              keep every exchange of the run in DIR/exchanges.jsonl (for ledger-conformance diff)
   --config FILE         read flags from FILE (default ./${CONFIG_FILE_NAME} when it exists);
                         the flags given here override it
   --quiet               no progress lines, only the final table
   --help                print this text
   --version             print the package version
+subcommands: ledger-conformance diff RUN_A RUN_B (two recorded runs); ledger-conformance proxy --upstream
+URL --port P (judges live traffic); each with --help
 examples:
   ledger-conformance                                           (the reference node, in-process)
   ledger-conformance --target http://127.0.0.1:8080/v1 --fixtures fixtures.json
@@ -103,6 +110,13 @@ export interface ConformanceArgs {
   readonly format?: ReportFormat;
   /** junit.xml with one case per check rather than per requirement. */
   readonly junitPerCheck?: true;
+  /** --compare-to: the node the differential mode reads from besides the target. */
+  readonly compareTo?: string;
+  readonly compareFixtures?: string;
+  /** Present (true) only when given, like the other members of the differential and record modes. */
+  readonly failOnDiff?: true;
+  /** --record: every exchange kept in the report directory. */
+  readonly record?: true;
 }
 
 export const REPORT_FORMATS = ["console", "markdown"] as const;
@@ -149,6 +163,10 @@ function parseWithConfigFile(argv: readonly string[], env: NodeJS.ProcessEnv, cw
         "write-baseline": { type: "string" },
         format: { type: "string" },
         "junit-per-check": { type: "boolean" },
+        "compare-to": { type: "string" },
+        "compare-fixtures": { type: "string" },
+        "fail-on-diff": { type: "boolean" },
+        record: { type: "boolean" },
         help: { type: "boolean" },
         version: { type: "boolean" },
       },
@@ -178,6 +196,10 @@ function parseWithConfigFile(argv: readonly string[], env: NodeJS.ProcessEnv, cw
       throw new UsageError(`--target must be a URL such as http://127.0.0.1:8080/v1, got '${values.target}'`);
     }
     if (url.protocol !== "http:" && url.protocol !== "https:") throw new UsageError(`--target must be http or https, got '${url.protocol}'`);
+  }
+  if (values["compare-to"] !== undefined) httpUrl("compare-to", values["compare-to"]);
+  if (values["compare-to"] === undefined && (values["compare-fixtures"] !== undefined || values["fail-on-diff"] === true)) {
+    throw new UsageError("--compare-fixtures and --fail-on-diff need --compare-to");
   }
   if (values["header-prefix"] !== undefined && !/^[A-Za-z0-9-]+$/.test(values["header-prefix"])) {
     throw new UsageError(`--header-prefix must be letters, digits and dashes, got '${values["header-prefix"]}'`);
@@ -217,7 +239,23 @@ function parseWithConfigFile(argv: readonly string[], env: NodeJS.ProcessEnv, cw
     ...(values["write-baseline"] === undefined ? {} : { writeBaseline: values["write-baseline"] }),
     ...(format === undefined ? {} : { format: format as ReportFormat }),
     ...(values["junit-per-check"] === true ? { junitPerCheck: true as const } : {}),
+    ...(values["compare-to"] === undefined ? {} : { compareTo: values["compare-to"] }),
+    ...(values["compare-fixtures"] === undefined ? {} : { compareFixtures: values["compare-fixtures"] }),
+    ...(values["fail-on-diff"] === true ? { failOnDiff: true as const } : {}),
+    ...(values.record === true ? { record: true as const } : {}),
   };
+}
+
+/** An http or https URL given to a flag, or a UsageError. */
+function httpUrl(flag: string, value: string): URL {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`--${flag} must be a URL such as http://127.0.0.1:8080/v1, got '${value}'`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new UsageError(`--${flag} must be http or https, got '${url.protocol}'`);
+  return url;
 }
 
 function positiveInteger(flag: string, value: string | undefined): number | undefined {

@@ -13,6 +13,8 @@ import { renderJunit, renderJunitPerCheck, type JunitCase } from "../../reporter
 import { renderMarkdownSummary } from "../../reporters/markdown-summary.ts";
 import { readSpec, renderSpecPage } from "../../reporters/spec-page.ts";
 import { buildSummary } from "../../reporters/summary.ts";
+import { differencesSummary, renderDifferencesConsole, renderDifferencesSection, withSections } from "../../reporters/differences-report.ts";
+import type { DifferentialResult } from "../harness/differential/differential-run.ts";
 import { escapeControls } from "../../reporters/escape-controls.ts";
 import { ConfigurationError } from "../harness/configuration-error.ts";
 import type { ReportFormat } from "./conformance-args.ts";
@@ -25,7 +27,7 @@ export interface ReportInput {
   readonly outcome: RunOutcome;
   /** Every check with its status, for --junit-per-check. */
   readonly junitCases: readonly JunitCase[];
-  readonly junitPerCheck: boolean;
+  readonly junitPerCheck?: boolean;
   /** Absent: console. */
   readonly format?: ReportFormat;
   /** --write-baseline FILE. */
@@ -37,12 +39,18 @@ export interface ReportInput {
   /** The allure-results directory, or why there is no Allure page. */
   readonly allure: { readonly resultsDir: string } | { readonly skipped: string };
   readonly say: (line: string) => void;
+  /** The --compare-to comparison, when one ran. */
+  readonly differential?: DifferentialResult;
+  /** false: no console report (a proxy's periodic writes). */
+  readonly console?: boolean;
 }
 
 export async function writeReports(input: ReportInput): Promise<void> {
   const { layout, outcome, target, startedAt, durationMs, exitCode } = input;
   layout.create();
-  writeFileSync(layout.summary, `${JSON.stringify(buildSummary(outcome, { target, startedAt, durationMs }), null, 2)}\n`);
+  const differential = input.differential;
+  const summary = { ...buildSummary(outcome, { target, startedAt, durationMs }), ...(differential === undefined ? {} : differencesSummary(differential)) };
+  writeFileSync(layout.summary, `${JSON.stringify(summary, null, 2)}\n`);
   const junitRun = { name: "ledger-conformance", durationMs };
   const node = { outcome, target, durationMs };
   writeFileSync(layout.junit, input.junitPerCheck ? renderJunitPerCheck(input.junitCases, node, junitRun) : renderJunit([node], junitRun));
@@ -56,11 +64,14 @@ export async function writeReports(input: ReportInput): Promise<void> {
     else process.stderr.write(escapeControls(`ledger-conformance: warning: no Allure report: ${allure.reason}\n`));
   }
   writeFileSync(layout.specPage, renderSpecPage(readSpec()));
-  writeFileSync(
-    layout.htmlIndex,
-    renderHtmlReport({ outcome, target, startedAt, durationMs, exitCode, ...(allureHref === undefined ? {} : { allureHref }) }),
-  );
-  process.stdout.write(input.format === "markdown" ? markdown : forTerminal(renderConsoleReport(outcome, { target, durationMs, reportDir: layout.display, exitCode })));
+  const html = renderHtmlReport({ outcome, target, startedAt, durationMs, exitCode, ...(allureHref === undefined ? {} : { allureHref }) });
+  writeFileSync(layout.htmlIndex, differential === undefined ? html : withSections(html, [renderDifferencesSection(differential)]));
+  if (input.console === false) return;
+  if (input.format === "markdown") process.stdout.write(markdown);
+  else {
+    if (differential !== undefined) process.stdout.write(forTerminal(renderDifferencesConsole(differential)));
+    process.stdout.write(forTerminal(renderConsoleReport(outcome, { target, durationMs, reportDir: layout.display, exitCode })));
+  }
   if (input.writeBaseline !== undefined) writeBaselineFile(input.writeBaseline, outcome, { target, startedAt });
 }
 

@@ -27,6 +27,8 @@ import { CODE_ROOT, packageVersion, SUITE_FILE_SUFFIX } from "../package-root.ts
 import { ProgressLine } from "./progress-line.ts";
 import { colourAllowed } from "./terminal.ts";
 import { describeSelection, isFiltered, selectionOf, untestedReasonOf, withLevel } from "./run-selection.ts";
+import { prepareComparison, runComparePhase } from "./compare-phase.ts";
+import { EXCHANGES_FILE, joinRecordings } from "../harness/recording.ts";
 
 
 /**
@@ -43,6 +45,8 @@ for (const [signal, number] of [["SIGINT", 2], ["SIGTERM", 15]] as const) {
 }
 
 async function main(argv: readonly string[]): Promise<number> {
+  if (argv[0] === "diff") return (await import("./diff-command.ts")).diffCommand(argv.slice(1));
+  if (argv[0] === "proxy") return (await import("./proxy-command.ts")).proxyCommand(argv.slice(1));
   let args: ConformanceArgs;
   try {
     const parsed = parseConformanceArgs(argv);
@@ -87,7 +91,7 @@ async function main(argv: readonly string[]): Promise<number> {
     node = resolved.node;
     const { target } = resolved;
     const layout = new ReportLayout(args.reportDir);
-    const report = (outcome: RunOutcome, junitCases: readonly JunitCase[], code: number, allure: ReportInput["allure"]) =>
+    const report = (outcome: RunOutcome, junitCases: readonly JunitCase[], code: number, allure: ReportInput["allure"], differential?: ReportInput["differential"]) =>
       writeReports({
         layout,
         outcome,
@@ -101,6 +105,7 @@ async function main(argv: readonly string[]): Promise<number> {
         exitCode: code,
         allure,
         say,
+        ...(differential === undefined ? {} : { differential }),
       });
 
     const probe = await probeTarget(target, args.timeoutMs, { secretHeaders: args.secretHeaders });
@@ -112,6 +117,7 @@ async function main(argv: readonly string[]): Promise<number> {
       return 2;
     }
     say(`target ${target}${node ? " (embedded reference node)" : ""}, profile ${args.profile}: ${probe.note}`);
+    const comparison = args.compareTo === undefined ? undefined : await prepareComparison(args.compareTo, args.compareFixtures, args.timeoutMs);
 
     layout.create();
     scratch = mkdtempSync(join(tmpdir(), "ledger-conformance-"));
@@ -133,9 +139,11 @@ async function main(argv: readonly string[]): Promise<number> {
       files,
       before: { requests: probe.requests, retries: probe.retries },
     });
+    const recordDir = args.record ? join(scratch, "exchanges") : undefined;
+    const config = { ...runConfigOf(args, resolved, { stateDir, bodiesDir: layout.bodiesDir }, selection), ...(recordDir === undefined ? {} : { recordDir }) };
     const run = await runSuites({
       root: CODE_ROOT,
-      config: runConfigOf(args, resolved, { stateDir, bodiesDir: layout.bodiesDir }, selection),
+      config,
       // vitest takes an empty list for every file.
       files: files.length === allFiles.length ? [] : files,
       requirementReporter: reporter,
@@ -154,7 +162,11 @@ async function main(argv: readonly string[]): Promise<number> {
     }
     if (baseline !== undefined) outcome = applyBaseline(outcome, baseline.ids, baseline.file);
     // Stopped by a signal: the conventional 128 + its number, so that a caller sees the run was cut short.
-    const code = run.interrupted ? 128 + (interrupt.signal.reason === "interrupted by SIGINT" ? 2 : 15) : exitCode(outcome);
+    if (recordDir !== undefined) say(`recorded ${joinRecordings(recordDir, join(layout.dir, EXCHANGES_FILE))} exchanges in ${join(layout.display, EXCHANGES_FILE)}`);
+    const differential = comparison === undefined || run.interrupted ? undefined : await runComparePhase(comparison, config, say);
+    // --fail-on-diff: a difference fails a run that would otherwise pass.
+    const differs = args.failOnDiff && (differential?.differences.length ?? 0) > 0;
+    const code = run.interrupted ? 128 + (interrupt.signal.reason === "interrupted by SIGINT" ? 2 : 15) : Math.max(exitCode(outcome), differs ? 1 : 0);
     // LEDGER_CONFORMANCE_ALLURE=off skips the Allure sub-report (about 2 s of CPU): the self-check runs
     // the command once per fault and reads only summary.json. After a signal there is no time for it.
     const allure: ReportInput["allure"] =
@@ -163,7 +175,7 @@ async function main(argv: readonly string[]): Promise<number> {
         : run.interrupted
           ? { skipped: String(interrupt.signal.reason) }
           : { resultsDir: allureResults };
-    await report(outcome, reporter.junitCases(), code, allure);
+    await report(outcome, reporter.junitCases(), code, allure, differential);
     return code;
   } catch (e) {
     // A configuration error (fixtures, catalog, baseline, a node that cannot start, --only): its message.

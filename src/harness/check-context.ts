@@ -176,15 +176,18 @@ export class CheckContext {
       const response = await this.#h.client.send(request, operation?.id === SUBMISSION_OPERATION ? "unsent" : "any-fault");
       this.#trace.requests.push(response.record);
       this.#trace.lastCurl = response.curl;
+      const observed = operation ? observeResponse(this.#observedContext(), { operation, response, markBefore }) : [];
       if (operation) {
         this.#operations.set(response, operation);
-        this.#trace.observed.push(...observeResponse(this.#observedContext(), { operation, response, markBefore }));
+        this.#trace.observed.push(...observed);
       }
+      this.#h.recorder?.record({ requirement: this.requirement.id, request, response, curl: response.curl, durationMs: response.durationMs, observed });
       return { ok: true, response };
     } catch (e) {
       if (!(e instanceof RequestFailure)) throw e;
       // The target stopped answering earlier in the run: this check could not run, which is not a pass.
       if (e.kind === "not_sent") throw new CheckSkipped(e.message);
+      this.#h.recorder?.record({ requirement: this.requirement.id, request, error: e.message, curl: e.curl, durationMs: e.record.durationMs });
       this.#trace.requests.push(e.record);
       this.#trace.lastCurl = e.curl;
       return { ok: false, failure: e };
@@ -234,10 +237,14 @@ export class CheckContext {
         curl: replay,
       });
       const operation = spec.operation !== undefined ? this.contract.operation(spec.operation) : this.contract.findOperation(method, spec.path);
+      const observed = operation ? observeResponse(this.#observedContext(), { operation, response, markBefore }) : [];
       if (operation) {
         this.#operations.set(response, operation);
-        this.#trace.observed.push(...observeResponse(this.#observedContext(), { operation, response, markBefore }));
+        this.#trace.observed.push(...observed);
       }
+      this.#h.recorder?.record({ requirement: this.requirement.id, request: { ...response.request, body: bytes }, response, curl: replay, durationMs: result.durationMs, observed });
+    } else {
+      this.#h.recorder?.record({ requirement: this.requirement.id, request: { method, url, headers: lowerCaseKeys(spec.headers ?? {}), body: bytes }, error: `no HTTP answer (${result.end})`, curl: replay, durationMs: result.durationMs });
     }
     return { ...result, replay, response };
   }

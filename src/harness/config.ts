@@ -48,6 +48,8 @@ export interface RunConfig {
   readonly selection?: CheckSelection;
   /** --header: sent on every request (HTTP and raw), each value a secret shown as ***. */
   readonly secretHeaders?: SecretHeaders;
+  /** --record: where each worker appends the exchanges it makes (recording.ts). */
+  readonly recordDir?: string;
 }
 
 declare module "vitest" {

@@ -6,6 +6,7 @@ import type { RunConfig } from "./config.ts";
 import { HttpClient } from "./http-client.ts";
 import { LedgerTracker } from "./ledger-tracker.ts";
 import { ApiContract } from "./openapi.ts";
+import { ExchangeRecorder } from "./recording.ts";
 import { loadRequirements, type RequirementCatalog } from "./requirements.ts";
 
 export interface Harness {
@@ -14,6 +15,8 @@ export interface Harness {
   readonly catalog: RequirementCatalog;
   readonly client: HttpClient;
   readonly tracker: LedgerTracker;
+  /** Present when the run records its exchanges (--record). */
+  readonly recorder?: ExchangeRecorder;
 }
 
 let shared: Harness | undefined;
@@ -55,6 +58,7 @@ export function createHarness(config: RunConfig, options: { contract?: ApiContra
       ...(config.secretHeaders === undefined ? {} : { secretHeaders: config.secretHeaders }),
     }),
     tracker: new LedgerTracker(config.stateDir),
+    ...(config.recordDir === undefined ? {} : { recorder: new ExchangeRecorder(config.recordDir, config.target, config.secretHeaders) }),
   };
 }
 
