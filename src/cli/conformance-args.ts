@@ -14,7 +14,10 @@ import {
 } from "../harness/config.ts";
 
 export const USAGE = `usage: ledger-conformance [options]
-  --target URL          base URL of the node, including /v1 (default: start the reference node in-process)
+       ledger-conformance merge [--report-dir OUT] DIR...   one matrix report from runs made elsewhere
+  --target URL          base URL of the node, including /v1 (default: start the reference node in-process);
+                        repeat it to check a fleet of nodes at once, with one requirement-by-node matrix
+  --targets FILE        a fleet as JSON: {"targets": [{"name", "url", "fixtures"?, "profile"?}, ...]}
   --fixtures FILE       fixtures JSON (design §3); LEDGER_CONFORMANCE_ACCOUNTS may hold the accounts instead
   --report-dir DIR      where summary.json, junit.xml and html/ go (default reports)
   --profile NAME        node (X-NODE-, application/x.node.signed_transaction+bcs; default) or aptos
@@ -46,7 +49,12 @@ export class UsageError extends ConfigurationError {
 }
 
 export interface ConformanceArgs {
+  /** The one --target, or the first of several. */
   readonly target?: string;
+  /** --target given more than once: every URL, in order (a fleet run, src/cli/fleet-run.ts). */
+  readonly fleet?: readonly string[];
+  /** --targets FILE: a fleet described by a file (src/cli/fleet-targets.ts). */
+  readonly targetsFile?: string;
   readonly fixtures?: string;
   readonly reportDir: string;
   readonly profile: ProfileName;
@@ -73,7 +81,8 @@ export function parseConformanceArgs(argv: readonly string[], env: NodeJS.Proces
       strict: true,
       allowPositionals: false,
       options: {
-        target: { type: "string" },
+        target: { type: "string", multiple: true },
+        targets: { type: "string" },
         fixtures: { type: "string" },
         "report-dir": { type: "string" },
         profile: { type: "string" },
@@ -98,15 +107,9 @@ export function parseConformanceArgs(argv: readonly string[], env: NodeJS.Proces
   if (values.help) return "help";
   const profile = values.profile ?? "node";
   if (!isProfileName(profile)) throw new UsageError(`--profile must be node or aptos, got '${profile}'`);
-  if (values.target !== undefined) {
-    let url: URL;
-    try {
-      url = new URL(values.target);
-    } catch {
-      throw new UsageError(`--target must be a URL such as http://127.0.0.1:8080/v1, got '${values.target}'`);
-    }
-    if (url.protocol !== "http:" && url.protocol !== "https:") throw new UsageError(`--target must be http or https, got '${url.protocol}'`);
-  }
+  for (const url of values.target ?? []) checkTargetUrl("--target", url);
+  if (values.targets !== undefined && values.target !== undefined) throw new UsageError("--targets FILE names every target: give it or --target, not both");
+  const [target, ...moreTargets] = values.target ?? [];
   if (values["header-prefix"] !== undefined && !/^[A-Za-z0-9-]+$/.test(values["header-prefix"])) {
     throw new UsageError(`--header-prefix must be letters, digits and dashes, got '${values["header-prefix"]}'`);
   }
@@ -120,7 +123,9 @@ export function parseConformanceArgs(argv: readonly string[], env: NodeJS.Proces
         ? undefined
         : milliseconds(CLOCK_TOLERANCE_ENV, envTolerance);
   return {
-    ...(values.target === undefined ? {} : { target: values.target }),
+    ...(target === undefined ? {} : { target }),
+    ...(moreTargets.length === 0 ? {} : { fleet: [target as string, ...moreTargets] }),
+    ...(values.targets === undefined ? {} : { targetsFile: values.targets }),
     ...(values.fixtures === undefined ? {} : { fixtures: values.fixtures }),
     reportDir: values["report-dir"] ?? "reports",
     profile,
@@ -137,6 +142,17 @@ export function parseConformanceArgs(argv: readonly string[], env: NodeJS.Proces
     ...(clockToleranceMs === undefined ? {} : { clockToleranceMs }),
     quiet: values.quiet === true,
   };
+}
+
+/** An http or https URL, or a UsageError naming where it came from. */
+export function checkTargetUrl(source: string, value: string): void {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`${source} must be a URL such as http://127.0.0.1:8080/v1, got '${value}'`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new UsageError(`${source} must be http or https, got '${url.protocol}'`);
 }
 
 function positiveInteger(flag: string, value: string | undefined): number | undefined {

@@ -22,6 +22,9 @@ import { writeReports, type ReportInput } from "./conformance-reports.ts";
 import { resolveTarget, runConfigOf } from "./conformance-setup.ts";
 import { probeTarget, type EmbeddedNode } from "./conformance-target.ts";
 import { runSuites } from "./conformance-vitest.ts";
+import { runFleet } from "./fleet-run.ts";
+import { readTargetsFile, targetsFromUrls } from "./fleet-targets.ts";
+import { mergeCommand } from "./merge-command.ts";
 import { ReportLayout } from "./report-layout.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -40,6 +43,7 @@ for (const [signal, number] of [["SIGINT", 2], ["SIGTERM", 15]] as const) {
 }
 
 async function main(argv: readonly string[]): Promise<number> {
+  if (argv[0] === "merge") return mergeCommand(argv.slice(1));
   let args: ConformanceArgs;
   try {
     const parsed = parseConformanceArgs(argv);
@@ -68,6 +72,9 @@ async function main(argv: readonly string[]): Promise<number> {
     // An old requirement id given to --only selects the checks of the id that holds it now.
     if (args.only !== undefined) args = { ...args, only: currentId(args.only, aliases) };
     const baseline = args.baseline === undefined ? undefined : readBaseline(args.baseline, aliases);
+    // A fleet: a run of this command per node, then the requirement-by-node matrix (fleet-run.ts).
+    const fleet = args.targetsFile !== undefined ? readTargetsFile(args.targetsFile) : args.fleet !== undefined ? targetsFromUrls(args.fleet) : undefined;
+    if (fleet !== undefined) return await runFleet({ targets: fleet, argv, reportDir: args.reportDir, ...(args.fixtures === undefined ? {} : { fixtures: args.fixtures }), profile: args.profile, catalog, interrupt: interrupt.signal, say });
     const resolved = await resolveTarget(args, say);
     node = resolved.node;
     const { target } = resolved;
