@@ -27,7 +27,7 @@ export function renderMatrixConsole(nodes: readonly MatrixNode[], run: { readonl
     lines.push(...columns([["requirement", ...matrix.nodes], ...rows]).map((l) => `  ${l}`));
     if (shown.length > MAX_ROWS) lines.push(`  … and ${shown.length - MAX_ROWS} more (html/index.html has them all)`);
   }
-  const failing = nodes.filter((n) => n.exitCode !== 0).map((n) => n.name);
+  const failing = nodes.filter((n) => n.exitCode !== 0).map((n) => `${n.name} (${nodeVerdict(n.summary, n.exitCode)})`);
   lines.push(
     "",
     failing.length === 0 ? `FLEET CONFORMING: every MUST requirement holds on all ${nodes.length} nodes` : `FLEET NOT CONFORMING: ${failing.join(", ")}`,

@@ -91,7 +91,7 @@ describe("a fleet in one run", () => {
     // Each node's run wrote its own complete reports, and the fleet's failure names its node.
     for (const name of ["clean", "faulty"]) expect(existsSync(join(dir, "fleet", "targets", name, "html", "index.html")), name).toBe(true);
     expect(summary.requirements.find((r) => r.id === breaks[0])?.failures[0]?.message).toMatch(/^\[faulty\] /);
-    expect(fleet.stdout).toMatch(/FLEET NOT CONFORMING: faulty/);
+    expect(fleet.stdout).toMatch(/FLEET NOT CONFORMING: faulty \(not conforming\)/);
   });
 
   it("keeps a one-target run's summary as it was: no targets member", () => {
