@@ -8,7 +8,7 @@
 // whose summary cannot be read.
 
 import { existsSync } from "node:fs";
-import { basename, join, relative, resolve } from "node:path";
+import { basename, join, relative, resolve, sep } from "node:path";
 import { parseArgs } from "node:util";
 import { summaryExitCode, type MatrixNode } from "../../reporters/matrix-data.ts";
 import { escapeControls } from "../../reporters/escape-controls.ts";
@@ -66,7 +66,8 @@ function mergedNodes(dirs: readonly string[], htmlDir: string): MatrixNode[] {
   };
   const pageOf = (dir: string) => {
     const page = join(dir, "html", "index.html");
-    return existsSync(page) ? { reportHref: relative(htmlDir, page).split("\\").join("/") } : {};
+    // A link, so each path segment is URL-encoded (a directory name may hold '#', '?' or spaces).
+    return existsSync(page) ? { reportHref: relative(htmlDir, page).split(sep).map(encodeURIComponent).join("/") } : {};
   };
   for (const dir of dirs) {
     const summary = readRunSummary(dir);

@@ -94,6 +94,15 @@ describe("a fleet in one run", () => {
     expect(fleet.stdout).toMatch(/FLEET NOT CONFORMING: faulty \(not conforming\)/);
   });
 
+  it("refuses a malformed targets file with exit 2 and what is wrong, before any run", async () => {
+    const bad = join(dir, "bad-targets.json");
+    writeFileSync(bad, JSON.stringify({ targets: [{ name: "a b", url: "http://127.0.0.1:1/v1" }] }));
+    const r = await run(["--targets", bad, "--report-dir", join(dir, "bad")]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--targets: .*bad-targets\.json: \/targets\/0\/name must match pattern/);
+    expect(existsSync(join(dir, "bad"))).toBe(false);
+  });
+
   it("keeps a one-target run's summary as it was: no targets member", () => {
     expect(singles.clean.code, singles.clean.stderr).toBe(0);
     expect(singles.faulty.code, singles.faulty.stderr).toBe(1);
