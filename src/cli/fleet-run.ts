@@ -106,11 +106,11 @@ async function runNode(target: FleetTarget & { readonly fixtures: string | undef
   const child = spawn(process.execPath, [...process.execArgv, process.argv[1] as string, ...args], { stdio: ["ignore", "pipe", "pipe"], env: process.env });
   running.add(child);
   let output = "";
-  const keep = (chunk: Buffer) => {
-    output = (output + chunk.toString("utf8")).slice(-MAX_CONSOLE_BYTES);
+  const keep = (chunk: string) => {
+    output = (output + chunk).slice(-MAX_CONSOLE_BYTES);
   };
-  child.stdout?.on("data", keep);
-  child.stderr?.on("data", keep);
+  child.stdout?.setEncoding("utf8").on("data", keep);
+  child.stderr?.setEncoding("utf8").on("data", keep);
   const exit = await new Promise<number>((resolve) => {
     child.once("error", (e) => {
       output += `\n${e.message}`;
