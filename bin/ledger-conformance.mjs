@@ -1,5 +1,3 @@
 #!/usr/bin/env node
-// Runs the TypeScript entry point through tsx, so `npx ledger-conformance` needs no build step.
-import { register } from "tsx/esm/api";
-register();
-await import("../src/cli/ledger-conformance.ts");
+import { runEntry } from "./run-package-entry.mjs";
+await runEntry("ledger-conformance-entry");

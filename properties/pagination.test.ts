@@ -211,7 +211,7 @@ describeEndpoint("get_account_transaction_summaries", () => {
     const skipped = probe?.versions.filter((v) => v <= e && (last === undefined || v > last)) ?? [];
     t.expect(
       skipped.length === 0,
-      `the account's last summaries up to end_version ${e} (design §5 "with only end_version it ends there"); ${describeQuery(probe?.query ?? {})} shows one after the last returned`,
+      `the account's last summaries up to end_version ${e} (with only end_version the page ends there); ${describeQuery(probe?.query ?? {})} shows one after the last returned`,
       probe?.res ?? p.res,
       `left out ${list(skipped)}; the window answered ${list(p.versions)}`,
     );

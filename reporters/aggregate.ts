@@ -51,6 +51,8 @@ export interface RunOutcome {
   /** How many times a request was sent again after its connection failed. */
   readonly retries: number;
   readonly interruption?: Interruption;
+  /** The expected-failures list applied to the run (applyBaseline), with the ids it listed. */
+  readonly baseline?: { readonly file: string; readonly ids: readonly string[] };
 }
 
 /** Caps the failures kept per requirement so one systematic deviation does not flood the report. */
@@ -155,7 +157,7 @@ export function applyBaseline(outcome: RunOutcome, ids: readonly string[], sourc
     }
     return r;
   });
-  return { ...outcome, requirements };
+  return { ...outcome, requirements, baseline: { file: source, ids: [...ids] } };
 }
 
 export interface StatusCounts {
@@ -175,14 +177,8 @@ export function countStatuses(requirements: readonly Pick<RequirementOutcome, "s
   return counts;
 }
 
-/** No MUST requirement failed, and the run ran every selected check without errors (else nothing vouches for the rest). */
-export function isConforming(outcome: RunOutcome): boolean {
-  if (outcome.interruption !== undefined || outcome.errors.length > 0) return false;
-  return !outcome.requirements.some((r) => r.requirement.level === "MUST" && r.status === "failed");
-}
-
 /**
- * Exit status of design §3 with the baseline: 2 when the target could not be tested at all; 1 when a
+ * The command's exit status with the baseline: 2 when the target could not be tested at all; 1 when a
  * MUST failed unexpectedly, a baseline entry passed, the run had errors or was stopped before its end.
  */
 export function exitCode(outcome: RunOutcome): 0 | 1 | 2 {
@@ -192,17 +188,4 @@ export function exitCode(outcome: RunOutcome): 0 | 1 | 2 {
     (r) => r.status === "failed" && !r.expectedFailure && (r.requirement.level === "MUST" || r.unexpectedPass === true),
   );
   return gateFailure ? 1 : 0;
-}
-
-/** The verdict in a few words, for the console and the HTML page. */
-export function verdict(outcome: RunOutcome): { readonly ok: boolean; readonly text: string } {
-  const mustFailed = outcome.requirements.some((r) => r.requirement.level === "MUST" && r.status === "failed" && !r.expectedFailure);
-  if (outcome.interruption?.kind === "not_started") return { ok: false, text: `NOT RUN: ${outcome.interruption.reason}` };
-  if (mustFailed) return { ok: false, text: "NOT CONFORMING: some MUST requirement failed" };
-  if (outcome.interruption !== undefined) {
-    return { ok: false, text: `INCOMPLETE: ${outcome.interruption.reason}; the checks that did not run are skipped, and no MUST failed among those that ran` };
-  }
-  if (outcome.errors.length > 0) return { ok: false, text: "INCOMPLETE: the run had errors (listed above); no MUST failed among the checks that ran" };
-  if (!isConforming(outcome)) return { ok: false, text: "NOT CONFORMING: some MUST requirement failed" };
-  return { ok: true, text: "CONFORMING: every MUST requirement holds" };
 }

@@ -2,7 +2,8 @@
 // curl lines, why requirements were skipped, run errors, and the verdict. The caller passes the text
 // through escapeControls: failure messages quote what the target sent.
 
-import { countStatuses, verdict, type RunOutcome } from "./aggregate.ts";
+import { countStatuses, type RunOutcome } from "./aggregate.ts";
+import { verdictOf } from "./verdict.ts";
 
 const COLUMNS = ["pass", "fail", "warn", "skip", "n/a"] as const;
 
@@ -34,7 +35,7 @@ export function renderConsoleReport(outcome: RunOutcome, run: { target: string; 
   if (failing.length > 0) {
     lines.push("", "Failures and warnings:");
     for (const r of failing) {
-      const tag = `${r.status === "failed" ? "FAIL" : "WARN"}${r.expectedFailure ? " (expected by baseline)" : ""}`;
+      const tag = `${r.status === "failed" ? "FAIL" : "WARN"}${r.expectedFailure ? " (expected by baseline)" : r.unexpectedPass ? " (baselined, but passes)" : ""}`;
       lines.push("", `${tag} ${r.requirement.id} (${r.requirement.level}, ${r.requirement.endpoint}): ${r.requirement.text}`);
       const shown = r.failures.slice(0, 3);
       for (const f of shown) lines.push(indent(f.message, "  "));
@@ -61,8 +62,8 @@ export function renderConsoleReport(outcome: RunOutcome, run: { target: string; 
   }
   lines.push(
     "",
-    `${verdict(outcome).text} — ${outcome.requests} requests (${outcome.retries} retries after connection faults) to ${run.target} in ${(run.durationMs / 1000).toFixed(1)} s`,
-    `Reports: ${run.reportDir}/summary.json, junit.xml, html/index.html — exit ${run.exitCode}`,
+    `${verdictOf(outcome).headline} — ${outcome.requests} requests (${outcome.retries} retries after connection faults) to ${run.target} in ${(run.durationMs / 1000).toFixed(1)} s`,
+    `Reports: ${run.reportDir}/summary.json, summary.md, junit.xml, html/index.html — exit ${run.exitCode}`,
   );
   return `${lines.join("\n")}\n`;
 }

@@ -12,3 +12,8 @@ export function escapeControls(text: string): string {
     return code < 0x100 ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
   });
 }
+
+/** For HTML text and attribute values: the markup characters as entities, control characters shown as above. */
+export function escapeHtml(s: string): string {
+  return escapeControls(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] as string);
+}

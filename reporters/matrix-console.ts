@@ -2,7 +2,7 @@
 // that did not pass on every node with each node's status, and the fleet's verdict. The caller passes
 // the text through escapeControls: names, targets and reasons may come from summaries made elsewhere.
 
-import { buildMatrix, nodeVerdict, type MatrixNode } from "./matrix-data.ts";
+import { buildMatrix, fleetVerdict, nodeVerdict, verdictWords, type MatrixNode } from "./matrix-data.ts";
 
 /** Rows listed on the console; the HTML page has every row. */
 const MAX_ROWS = 40;
@@ -14,7 +14,7 @@ export function renderMatrixConsole(nodes: readonly MatrixNode[], run: { readonl
     ["node", "verdict", "exit", "pass", "fail", "warn", "skip", "n/a", "target"],
     ...nodes.map((n) => {
       const c = n.summary.counts;
-      return [n.name, nodeVerdict(n.summary, n.exitCode), String(n.exitCode), ...[c.passed, c.failed, c.warned, c.skipped, c.notApplicable].map(String), n.summary.target];
+      return [n.name, verdictWords(nodeVerdict(n.summary, n.exitCode)), String(n.exitCode), ...[c.passed, c.failed, c.warned, c.skipped, c.notApplicable].map(String), n.summary.target];
     }),
   ];
   const lines = ["", ...columns(table)];
@@ -27,10 +27,11 @@ export function renderMatrixConsole(nodes: readonly MatrixNode[], run: { readonl
     lines.push(...columns([["requirement", ...matrix.nodes], ...rows]).map((l) => `  ${l}`));
     if (shown.length > MAX_ROWS) lines.push(`  … and ${shown.length - MAX_ROWS} more (html/index.html has them all)`);
   }
-  const failing = nodes.filter((n) => n.exitCode !== 0).map((n) => `${n.name} (${nodeVerdict(n.summary, n.exitCode)})`);
+  const verdict = fleetVerdict(nodes);
+  const worst = nodes.filter((n) => nodeVerdict(n.summary, n.exitCode) === verdict).map((n) => n.name);
   lines.push(
     "",
-    failing.length === 0 ? `FLEET CONFORMING: every MUST requirement holds on all ${nodes.length} nodes` : `FLEET NOT CONFORMING: ${failing.join(", ")}`,
+    `FLEET ${verdictWords(verdict).toUpperCase()}: the worst node's verdict (${worst.length === nodes.length ? `all ${nodes.length} nodes` : worst.join(", ")})`,
     `Reports: ${run.reportDir}/summary.json, html/index.html — exit ${run.exitCode}`,
     "",
   );

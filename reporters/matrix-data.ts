@@ -7,6 +7,7 @@
 import type { ResultStatus } from "../src/harness/results.ts";
 import { countStatuses, FAILURES_KEPT, type Interruption } from "./aggregate.ts";
 import type { Summary, SummaryRequirement } from "./summary.ts";
+import { VERDICT_KINDS, type VerdictCounts, type VerdictKind } from "./verdict.ts";
 
 /** One node of the fleet: its name (its column), its summary, and its own full report page if any. */
 export interface MatrixNode {
@@ -82,12 +83,29 @@ export function summaryExitCode(summary: Summary): 0 | 1 | 2 {
   return summary.requirements.some((r) => r.status === "failed" && r.expectedFailure !== true) ? 1 : 0;
 }
 
-/** The node's verdict in a word or two, from its summary and its run's exit status. */
-export function nodeVerdict(summary: Summary, exitCode: number): string {
-  if (exitCode === 2 || summary.interruption?.kind === "not_started") return "not run";
-  if (summary.requirements.some((r) => r.status === "failed" && r.expectedFailure !== true)) return "not conforming";
-  if (summary.interruption !== undefined || (summary.errors?.length ?? 0) > 0) return "incomplete";
-  return exitCode === 0 ? "conforming" : `exit ${exitCode}`;
+/**
+ * A node's verdict (reporters/verdict.ts): its summary's, except that a run which did not exit 0 is not
+ * conforming whatever it wrote (a node whose run was stopped by a signal, or wrote no summary); a summary
+ * of a version before verdicts gets one from its exit status and counts.
+ */
+export function nodeVerdict(summary: Summary, exitCode: number): VerdictKind {
+  if (exitCode !== 0 || summaryExitCode(summary) !== 0) return "not-conforming";
+  const given = (summary as Partial<Summary>).verdict;
+  if (given !== undefined) return given;
+  return summary.counts.skipped + summary.counts.notApplicable > 0 ? "partial" : summary.requirements.some((r) => r.expectedFailure === true) ? "conforming-with-baseline" : "conforming";
+}
+
+/** The fleet's verdict: its worst node's. */
+export function fleetVerdict(nodes: readonly MatrixNode[]): VerdictKind {
+  return nodes.reduce<VerdictKind>((worst, n) => {
+    const kind = nodeVerdict(n.summary, n.exitCode);
+    return VERDICT_KINDS.indexOf(kind) > VERDICT_KINDS.indexOf(worst) ? kind : worst;
+  }, "conforming");
+}
+
+/** A verdict kind in the words of the reports ("not conforming"). */
+export function verdictWords(kind: VerdictKind): string {
+  return kind === "conforming-with-baseline" ? "conforming with expected failures" : kind.replace(/-/g, " ");
 }
 
 /** The fleet's exit status: the worst node's (2 over 1 over 0). */
@@ -120,11 +138,15 @@ export function buildFleetSummary(nodes: readonly MatrixNode[], run: { readonly 
   });
   const errors = nodes.flatMap((n) => (n.summary.errors ?? []).map((e) => ({ ...e, message: `[${n.name}] ${e.message}` })));
   const interruption = fleetInterruption(nodes);
+  const verdict = fleetVerdict(nodes);
   return {
     target: nodes.map((n) => `${n.name} ${n.summary.target}`).join(", "),
     startedAt: run.startedAt.toISOString(),
     durationMs: Math.round(run.durationMs),
-    conforming: nodes.every((n) => n.summary.conforming),
+    conforming: verdict === "conforming" || verdict === "conforming-with-baseline",
+    verdict,
+    verdictText: `${verdictWords(verdict).toUpperCase()}: the worst node's verdict; ${nodes.map((n) => `${n.name}: ${verdictWords(nodeVerdict(n.summary, n.exitCode))}`).join(", ")}`,
+    verdictCounts: sumCounts(nodes.map((n) => (n.summary as Partial<Summary>).verdictCounts)),
     counts: countStatuses(requirements),
     requirements,
     requests: nodes.reduce((sum, n) => sum + n.summary.requests, 0),
@@ -132,6 +154,20 @@ export function buildFleetSummary(nodes: readonly MatrixNode[], run: { readonly 
     ...(errors.length === 0 ? {} : { errors }),
     ...(interruption === undefined ? {} : { interruption }),
     targets: nodes.map((n) => ({ name: n.name, ...withoutName(n.summary) })),
+  };
+}
+
+/** Each count over the fleet: the sum of the nodes' (a summary without verdictCounts adds nothing). */
+function sumCounts(list: readonly (VerdictCounts | undefined)[]): VerdictCounts {
+  const sum = (key: keyof VerdictCounts) => list.reduce((total, c) => total + (c?.[key] ?? 0), 0);
+  return {
+    requirements: sum("requirements"),
+    run: sum("run"),
+    mustFailed: sum("mustFailed"),
+    expectedFailures: sum("expectedFailures"),
+    unexpectedPasses: sum("unexpectedPasses"),
+    warned: sum("warned"),
+    errors: sum("errors"),
   };
 }
 

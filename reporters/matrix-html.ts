@@ -6,9 +6,9 @@
 // summaries alone, which may come from other machines: every text is escaped.
 
 import type { ResultStatus } from "../src/harness/results.ts";
-import { esc } from "./html-report.ts";
-import { buildMatrix, fleetStatus, nodeVerdict, type MatrixCell, type MatrixNode, type MatrixRow } from "./matrix-data.ts";
-import type { SummaryRequirement } from "./summary.ts";
+import { escapeHtml as esc } from "./escape-controls.ts";
+import { buildMatrix, fleetStatus, fleetVerdict, nodeVerdict, verdictWords, type MatrixCell, type MatrixNode, type MatrixRow } from "./matrix-data.ts";
+import type { Summary, SummaryRequirement } from "./summary.ts";
 
 export interface MatrixHtmlInput {
   readonly nodes: readonly MatrixNode[];
@@ -29,15 +29,14 @@ const LABEL: Record<ResultStatus | "absent", string> = {
 export function renderMatrixHtml(input: MatrixHtmlInput): string {
   const { nodes } = input;
   const matrix = buildMatrix(nodes);
-  const failing = nodes.filter((n) => n.exitCode !== 0);
-  const verdict =
-    failing.length === 0
-      ? { ok: true, text: `Every node conforms: every MUST requirement holds on all ${nodes.length}` }
-      : { ok: false, text: `Not every node conforms: ${failing.map((n) => `${n.name} (${nodeVerdict(n.summary, n.exitCode)})`).join(", ")}` };
+  const verdict = fleetVerdict(nodes);
+  const ok = verdict === "conforming" || verdict === "conforming-with-baseline";
+  const worst = nodes.filter((n) => nodeVerdict(n.summary, n.exitCode) === verdict).map((n) => n.name);
+  const verdictText = `Fleet ${verdictWords(verdict)}: the worst node's verdict${ok && worst.length === nodes.length ? `, on all ${nodes.length}` : ` (${worst.join(", ")})`}`;
   const nodeRows = nodes
     .map((n, i) => {
       const c = n.summary.counts;
-      return `<tr><th scope="row"><a href="#${nodeAnchor(i)}">${esc(n.name)}</a></th><td><code>${esc(n.summary.target)}</code></td><td class="${n.exitCode === 0 ? "c-passed" : "c-failed"}">${esc(nodeVerdict(n.summary, n.exitCode))}</td><td class="num">${n.exitCode}</td>${[c.passed, c.failed, c.warned, c.skipped, c.notApplicable].map((x) => `<td class="num">${x}</td>`).join("")}<td>${n.reportHref === undefined ? "" : `<a href="${esc(n.reportHref)}">report</a>`}</td></tr>`;
+      return `<tr><th scope="row"><a href="#${nodeAnchor(i)}">${esc(n.name)}</a></th><td><code>${esc(n.summary.target)}</code></td><td class="${n.exitCode === 0 ? "c-passed" : "c-failed"}">${esc(verdictWords(nodeVerdict(n.summary, n.exitCode)))}</td><td class="num">${n.exitCode}</td>${[c.passed, c.failed, c.warned, c.skipped, c.notApplicable].map((x) => `<td class="num">${x}</td>`).join("")}<td>${n.reportHref === undefined ? "" : `<a href="${esc(n.reportHref)}">report</a>`}</td></tr>`;
     })
     .join("\n");
   const header = nodes.map((n, i) => `<th scope="col"><a href="#${nodeAnchor(i)}">${esc(n.name)}</a></th>`).join("");
@@ -65,7 +64,7 @@ export function renderMatrixHtml(input: MatrixHtmlInput): string {
 <body>
 <header>
 <h1>ledger-conformance: a fleet of ${nodes.length}</h1>
-<p class="verdict ${verdict.ok ? "ok" : "bad"}" id="verdict">${esc(verdict.text)}</p>
+<p class="verdict ${ok ? "ok" : "bad"}" id="verdict" data-verdict="${verdict}">${esc(verdictText)}</p>
 <dl>
 <dt>Started</dt><dd>${esc(input.startedAt.toISOString())}</dd>
 <dt>Duration</dt><dd>${(input.durationMs / 1000).toFixed(1)} s</dd>
@@ -107,7 +106,8 @@ function renderNodeSection(node: MatrixNode, i: number): string {
   const notPassed = s.requirements.filter((r) => r.status !== "passed");
   const errors = s.errors ?? [];
   return `<section class="node" id="${nodeAnchor(i)}">
-<h2>${esc(node.name)}: ${esc(nodeVerdict(s, node.exitCode))}</h2>
+<h2>${esc(node.name)}: ${esc(verdictWords(nodeVerdict(s, node.exitCode)))}</h2>
+${(s as Partial<Summary>).verdictText === undefined ? "" : `<p>${esc(s.verdictText)}</p>`}
 <p><code>${esc(s.target)}</code>, exit ${node.exitCode}, ${s.counts.passed} passed, ${s.counts.failed} failed, ${s.counts.warned} warned, ${s.counts.skipped} skipped, ${s.counts.notApplicable} n/a; ${s.requests} requests, started ${esc(s.startedAt)}, ${(s.durationMs / 1000).toFixed(1)} s${node.reportHref === undefined ? "" : `; <a href="${esc(node.reportHref)}">its own report</a>`}</p>
 ${s.interruption === undefined ? "" : `<p class="interruption">${esc(s.interruption.kind === "not_started" ? "Not run" : "Stopped")}: ${esc(s.interruption.reason)}</p>`}
 ${errors.length === 0 ? "" : `<ul class="errors">${errors.map((e) => `<li>${e.file === undefined ? "" : `<code>${esc(e.file)}</code>: `}<pre>${esc(e.message)}</pre></li>`).join("")}</ul>`}

@@ -1,6 +1,6 @@
 // The vitest reporter of the conformance run: it reads what every check recorded in its test's meta,
 // prints one progress line per file, and at the end aggregates results per requirement and lists every
-// check with its status for junit.xml. Files that fail to load, checks that die outside the harness (a
+// check with its status for junit.xml's --junit-per-check form. Files that fail to load, checks that die outside the harness (a
 // vitest timeout, a hook error) and unhandled errors become run errors or failures: never silence. A
 // check that never ran (the run was stopped, or --only left it out) is skipped with the reason, never
 // passed.
@@ -20,8 +20,6 @@ export interface RequirementReporterOptions {
   readonly write?: (text: string) => void;
   /** Reason given to requirements nothing exercised (default "untested"). */
   readonly untestedReason?: string;
-  /** The --only name filter: checks it leaves out are "not selected", not "not run". */
-  readonly namePattern?: RegExp;
   /** The suite files the run was to run (relative to the root), so that files vitest never started are listed too. */
   readonly files?: readonly string[];
   /** Requests the command sent before the suites ran (the target probe), counted with theirs. */
@@ -93,7 +91,15 @@ export class RequirementReporter implements Reporter {
     if (loadErrors.length > 0) cases.push({ file, name: "(loading the file)", status: "error", durationMs: 0, detail: loadErrors.map((e) => e.message).join("\n") });
     for (const test of m.children.allTests()) {
       const { status, detail } = this.#caseStatus(test);
-      cases.push({ file, name: test.fullName, status, durationMs: Math.round(test.diagnostic()?.duration ?? 0), ...(detail === undefined ? {} : { detail }) });
+      const requirement = test.meta().requirement;
+      cases.push({
+        file,
+        name: test.fullName,
+        ...(requirement === undefined ? {} : { requirement }),
+        status,
+        durationMs: Math.round(test.diagnostic()?.duration ?? 0),
+        ...(detail === undefined ? {} : { detail }),
+      });
     }
     return cases;
   }
@@ -124,7 +130,9 @@ export class RequirementReporter implements Reporter {
     }
     if (state === "failed") return { status: "failed", detail: (test.result().errors ?? []).map((e) => e.message).join("\n") || "failed" };
     if (state === "passed") return { status: "passed" };
-    if (this.#options.namePattern !== undefined && !this.#options.namePattern.test(test.fullName)) return { status: "skipped", detail: "not selected by --only" };
+    // Left out by --only, --skip or --level: "not selected", not "not run".
+    const notSelected = test.meta().notSelected;
+    if (notSelected !== undefined) return { status: "skipped", detail: notSelected };
     return { status: "skipped", detail: this.#notRunReason() };
   }
 

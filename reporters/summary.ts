@@ -1,11 +1,16 @@
-// summary.json, exactly as design §3 gives it, plus `requests` (HTTP requests made) and `retries`
+// summary.json, with the members the README lists, among them `requests` (HTTP requests made) and `retries`
 // (how often one was sent again after its connection failed), `reason` on a skipped or not_applicable
 // requirement (why: "untested", the fixture it needed, "max duration reached", …), `expectedFailure` on
 // a failure the baseline lists, `errors` when files failed to load or the run crashed, and
-// `interruption` when the run was stopped before its end or could not start.
+// `interruption` when the run was stopped before its end or could not start; and the verdict every report
+// states (reporters/verdict.ts): `verdict`, its words `verdictText`, the counts it rests on
+// `verdictCounts`, `baseline` (the expected-failures file applied) and `unexpectedPass` on a baselined
+// requirement that passed. `conforming` is true when the verdict is conforming or conforming with the
+// baseline's expected failures (a partial run is not).
 
 import type { ResultStatus } from "../src/harness/results.ts";
-import { countStatuses, isConforming, type Interruption, type RunOutcome, type StatusCounts } from "./aggregate.ts";
+import { countStatuses, type Interruption, type RunOutcome, type StatusCounts } from "./aggregate.ts";
+import { verdictOf, type VerdictCounts, type VerdictKind } from "./verdict.ts";
 
 export interface SummaryRequirement {
   readonly id: string;
@@ -18,6 +23,7 @@ export interface SummaryRequirement {
   readonly failures: readonly { readonly message: string; readonly curl: string | null }[];
   readonly reason?: string;
   readonly expectedFailure?: true;
+  readonly unexpectedPass?: true;
 }
 
 export interface Summary {
@@ -25,6 +31,10 @@ export interface Summary {
   readonly startedAt: string;
   readonly durationMs: number;
   readonly conforming: boolean;
+  readonly verdict: VerdictKind;
+  readonly verdictText: string;
+  readonly verdictCounts: VerdictCounts;
+  readonly baseline?: string;
   readonly counts: StatusCounts;
   readonly requirements: readonly SummaryRequirement[];
   readonly requests: number;
@@ -34,11 +44,16 @@ export interface Summary {
 }
 
 export function buildSummary(outcome: RunOutcome, run: { target: string; startedAt: Date; durationMs: number }): Summary {
+  const verdict = verdictOf(outcome);
   return {
     target: run.target,
     startedAt: run.startedAt.toISOString(),
     durationMs: Math.round(run.durationMs),
-    conforming: isConforming(outcome),
+    conforming: verdict.kind === "conforming" || verdict.kind === "conforming-with-baseline",
+    verdict: verdict.kind,
+    verdictText: verdict.headline,
+    verdictCounts: verdict.counts,
+    ...(outcome.baseline === undefined ? {} : { baseline: outcome.baseline.file }),
     counts: countStatuses(outcome.requirements),
     requirements: outcome.requirements.map((r) => ({
       id: r.requirement.id,
@@ -50,6 +65,7 @@ export function buildSummary(outcome: RunOutcome, run: { target: string; started
       failures: r.failures.map((f) => ({ message: f.message, curl: f.curl })),
       ...(r.reason === undefined || (r.status !== "skipped" && r.status !== "not_applicable") ? {} : { reason: r.reason }),
       ...(r.expectedFailure ? { expectedFailure: true as const } : {}),
+      ...(r.unexpectedPass ? { unexpectedPass: true as const } : {}),
     })),
     requests: outcome.requests,
     retries: outcome.retries,

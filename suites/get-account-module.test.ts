@@ -1,7 +1,7 @@
 // §4.4 Get one account module: GET /v1/accounts/{address}/module/{module_name}[?ledger_version=v]
 // answers 200 with the module record of §2.4 (bytecode with its ABI), as JSON or BCS (§4), read at the
 // given ledger version or the latest. 404 when there is no such module, 410 when the version was
-// pruned (§4.4); design §5 gives the error codes, the ABI member names and the Move magic.
+// pruned (§4.4); the family's nodes give the error codes, the ABI member names and the Move magic.
 //
 // The module read is the fixtures' moduleAccount/moduleName; without fixtures, the first module the
 // 0x1 listing returns. Versions come from the ledger headers of earlier answers, never constants.
@@ -170,7 +170,7 @@ describeEndpoint("get_account_module", () => {
     const res = await t.request({ path: modulePath(m) });
     t.expectStatus(res, 200);
     const abi = (res.json as { abi?: { name?: unknown; address?: unknown } | null } | undefined)?.abi;
-    // Optional members may be absent or null (§2.4; design §5: null counts as absent).
+    // Optional members may be absent or null (§2.4; the family's convention: null counts as absent).
     if (abi === undefined || abi === null) throw new CheckNotApplicable("the record carries no abi (§2.4: optional)");
     t.expectEqual(abi.name, m.name, "abi.name", res);
     if (abi.address !== undefined && abi.address !== null) {

@@ -130,7 +130,7 @@ function canonicalFromBcs({ V1: s }: TransactionSummaryListBcs[number]): Canonic
 }
 
 // --- Malformed values: each is checked twice, its 400 (a MUST, or a SHOULD for limit=0) and its
-// design §5 code web_framework_error (a SHOULD).
+// the family's code web_framework_error (a SHOULD).
 
 interface MalformedCase {
   readonly requirement: string;

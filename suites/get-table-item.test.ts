@@ -1,9 +1,9 @@
 // §4.2 Get table item: POST /v1/tables/{table_handle}/item with the table item request of §2.2
-// ({key_type, value_type, key}, design §5) answers 200 with the item at the given ledger_version
+// ({key_type, value_type, key}, the family's convention) answers 200 with the item at the given ledger_version
 // (default: the latest), as JSON or as BCS (§4). The spec lists 400, 403, 404, 410, 500, 503 and states
 // only one condition: 410 when the version was pruned. What the spec's types make malformed (the
 // handle, a u64, the required body, a type tag, a key of its type) must be 400; which error code goes
-// with each case is design §5 and a SHOULD (4.2/error-codes).
+// with each case is the family's convention and a SHOULD (4.2/error-codes).
 //
 // The present key comes from the `table` fixture; versions come from the ledger headers of the node's
 // own answers. Every response is also checked by the harness against the observed-status contract.
@@ -73,7 +73,7 @@ function unlikelyKey(keyType: TypeTag): unknown {
   }
 }
 
-// --- Error cases: each is checked twice, its status (a MUST) and its design §5 code (a SHOULD).
+// --- Error cases: each is checked twice, its status (a MUST) and its code as the family's nodes give it (a SHOULD).
 
 interface ErrorCase {
   /** The MUST requirement the status belongs to. */
@@ -81,7 +81,7 @@ interface ErrorCase {
   readonly variant: string;
   /** Statuses the MUST accepts. */
   readonly statuses: readonly number[];
-  /** Status and code(s) design §5 gives the case. */
+  /** Status and code(s) the family's nodes give the case. */
   readonly design: { readonly status: number; readonly codes: readonly string[] };
   readonly send: (t: CheckContext) => Promise<HttpResponse>;
 }

@@ -17,7 +17,7 @@ const MARGIN_USEC = 2_000_000n;
 const LAG_WAIT_USEC = 1_000_000n;
 const LAG_ATTEMPTS = 3;
 
-/** duration_secs values that are no u64 (design §5). */
+/** duration_secs values that are no u64 (the family's convention). */
 const MALFORMED_DURATIONS: readonly { readonly variant: string; readonly value: string }[] = [
   { variant: "not digits", value: "abc" },
   { variant: "negative", value: "-1" },

@@ -1,6 +1,6 @@
 // §4.8 Submit transaction, the success side: POST /v1/transactions takes a signed transaction as BCS
 // (the profile's content type) or as the JSON submission request of §2.8, and accepts a valid one. The
-// spec leaves the success unshown; design §5 gives 202 with the pending transaction (an empty body with
+// spec leaves the success unshown; the family's nodes give 202 with the pending transaction (an empty body with
 // Accept application/x-bcs) and says an identical resubmission is accepted again.
 //
 // Every transaction here is a real transfer of 100 octas between two fixtures accounts, built and

@@ -1,6 +1,6 @@
 // §4.8 Submit transaction, bodies that are no transaction at all: none, bytes that are not one BCS
 // signed transaction, text that is not JSON, JSON missing a member of §2.8, and a body far above any
-// limit (§4.8 lists 413; §8 leaves the size unstated, design §5 says 8 MiB by default).
+// limit (§4.8 lists 413; §8 leaves the size unstated, the family's nodes use 8 MiB by default).
 //
 // Nothing here could be accepted by any node (garbage, or transactions of a fresh key that owns no
 // account), so these checks need no fixture and run against every target, read-only ones included.
@@ -9,7 +9,7 @@
 import { check, describeEndpoint, type CheckContext, type HttpResponse } from "../src/harness/index.ts";
 import { buildTransfer, strangerSetup } from "./support/submission.ts";
 
-/** Well above design §5's default limit of 8 MiB. */
+/** Well above the family's default limit of 8 MiB. */
 const OVERSIZED_BYTES = 9 * 1024 * 1024;
 
 /** A complete submission request of a key no node knows: only what a check removes from it is wrong. */

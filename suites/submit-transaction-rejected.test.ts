@@ -1,13 +1,13 @@
 // §4.8 Submit transaction, signed transactions a node must refuse: a signature that is not a signature
 // of the transaction, a sequence number already used, another chain's id, an expiration in the past, a
-// module bundle (design §5), a valid body under a content type of neither format, JSON members of the
+// module bundle (the family's convention), a valid body under a content type of neither format, JSON members of the
 // wrong type, and a valid BCS body followed by one more byte. Each is built from a funded fixtures
 // account with its next sequence number, so that the one flaw is the only reason to refuse it: a node
 // that misses the flaw accepts it (and the check fails). That is also why every check here is gated by
 // t.requireSubmitAllowed(): against a faulty node these transactions would change the ledger.
 //
 // The status (400) is what the spec implies for "not a valid signed transaction" (§4.8 errors); the
-// error codes are design §5 and are checked under their own SHOULD requirements.
+// error codes are the family's convention and are checked under their own SHOULD requirements.
 
 import { check, describeEndpoint } from "../src/harness/index.ts";
 import {

@@ -1,4 +1,4 @@
-// JSON values of Move types (the forms of docs/architecture.md and design §5: u8/u16/u32 numbers,
+// JSON values of Move types (the forms of docs/architecture.md and the family's convention: u8/u16/u32 numbers,
 // u64/u128/u256 decimal strings, addresses, vector<u8> as hex, other vectors as arrays,
 // 0x1::string::String as a string) and values that are none of the type, as fast-check arbitraries.
 

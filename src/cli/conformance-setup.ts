@@ -5,6 +5,8 @@
 import { shellQuote } from "../harness/curl.ts";
 import { defaultClockToleranceMs, DEFAULT_MAX_RESPONSE_BYTES, normalizeHeaderPrefix, normalizeTarget, WIRE_PROFILES, type RunConfig } from "../harness/config.ts";
 import { ConfigurationError } from "../harness/configuration-error.ts";
+import { REDACTED } from "../harness/secrets.ts";
+import type { CheckSelection } from "../harness/selection.ts";
 import { accountsFromEnvironment, loadFixturesFile, type Fixtures } from "../harness/fixtures.ts";
 import type { ConformanceArgs } from "./conformance-args.ts";
 import { startEmbeddedNode, type EmbeddedNode } from "./conformance-target.ts";
@@ -24,7 +26,7 @@ export async function resolveTarget(args: ConformanceArgs, say: (line: string) =
   const withAccounts = (fixtures: Fixtures): Fixtures => (envAccounts === undefined ? fixtures : { ...fixtures, accounts: envAccounts });
   if (args.target !== undefined) {
     const target = normalizeTarget(args.target);
-    if (!/\/v1$/.test(new URL(target).pathname)) say(`note: the target URL is the base including /v1 (design §3); ${target} does not end in /v1`);
+    if (!/\/v1$/.test(new URL(target).pathname)) say(`note: the target URL is the base including /v1; ${target} does not end in /v1`);
     return { target, fixtures: withAccounts(fixturesFromFile) };
   }
   say("starting the reference node in-process…");
@@ -38,7 +40,12 @@ export async function resolveTarget(args: ConformanceArgs, say: (line: string) =
 }
 
 /** The configuration every worker reads, from the flags, the resolved target and the run's directories. */
-export function runConfigOf(args: ConformanceArgs, resolved: ResolvedTarget, dirs: { readonly stateDir: string; readonly bodiesDir: string }): RunConfig {
+export function runConfigOf(
+  args: ConformanceArgs,
+  resolved: ResolvedTarget,
+  dirs: { readonly stateDir: string; readonly bodiesDir: string },
+  selection: CheckSelection,
+): RunConfig {
   const { target, fixtures } = resolved;
   return {
     target,
@@ -55,7 +62,11 @@ export function runConfigOf(args: ConformanceArgs, resolved: ResolvedTarget, dir
     stateDir: dirs.stateDir,
     bodiesDir: dirs.bodiesDir,
     replayArgs: replayArgs(args),
-    ...(args.only === undefined ? {} : { only: args.only }),
+    // The one pattern as selected (an old requirement id mapped to its current one).
+    ...(selection.only.length === 1 && selection.only[0] !== undefined ? { only: selection.only[0].text } : {}),
+    selection,
+    ...(Object.keys(args.secretHeaders).length === 0 ? {} : { secretHeaders: args.secretHeaders }),
+    ...(args.format === "markdown" ? { infoFd: 2 as const } : {}),
   };
 }
 
@@ -68,5 +79,7 @@ function replayArgs(args: ConformanceArgs): string {
   if (args.fixtures !== undefined) parts.push(`--fixtures ${shellQuote(args.fixtures)}`);
   if (args.allowSubmit) parts.push("--allow-submit");
   if (args.clockToleranceMs !== undefined) parts.push(`--clock-tolerance ${args.clockToleranceMs}`);
+  // The secret stays out: the reader puts it back where *** stands.
+  for (const name of Object.keys(args.secretHeaders)) parts.push(`--header ${shellQuote(`${name}: ${REDACTED}`)}`);
   return parts.join(" ");
 }

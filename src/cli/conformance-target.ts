@@ -8,6 +8,7 @@ import { connect as netConnect } from "node:net";
 import type { Fixtures } from "../harness/fixtures.ts";
 import type { ProfileName } from "../harness/config.ts";
 import { HttpClient, type HttpResponse } from "../harness/http-client.ts";
+import type { SecretHeaders } from "../harness/secrets.ts";
 
 export const PROBE_TIMEOUT_MS = 3_000;
 
@@ -34,7 +35,14 @@ export type ProbeResult =
  * that refuses one endpoint: 403 is a status the spec gives some operations, but not both reads
  * refused, and neither answer with the ledger-state headers every node answer carries (§2.7).
  */
-export async function probeTarget(target: string, timeoutMs: number, connectTimeoutMs = PROBE_TIMEOUT_MS): Promise<ProbeResult> {
+export async function probeTarget(
+  target: string,
+  timeoutMs: number,
+  options: { readonly secretHeaders?: SecretHeaders; readonly connectTimeoutMs?: number } = {},
+): Promise<ProbeResult> {
+  const connectTimeoutMs = options.connectTimeoutMs ?? PROBE_TIMEOUT_MS;
+  // The probe sends the --header headers too: a gateway's credentials are what it checks first.
+  const sendsCredentials = Object.keys(options.secretHeaders ?? {}).length > 0;
   const url = new URL(target);
   const port = Number(url.port || (url.protocol === "https:" ? 443 : 80));
   const host = url.hostname.replace(/^\[|\]$/g, "");
@@ -55,7 +63,7 @@ export async function probeTarget(target: string, timeoutMs: number, connectTime
     });
   });
   if (tcp !== undefined) return { ok: false, reason: `cannot reach ${target}: ${tcp}`, requests: 0, retries: 0 };
-  const client = new HttpClient({ timeoutMs, maxResponseBytes: 1024 * 1024 });
+  const client = new HttpClient({ timeoutMs, maxResponseBytes: 1024 * 1024, ...(sendsCredentials ? { secretHeaders: options.secretHeaders } : {}) });
   const read = (path: string) => client.send({ method: "GET", url: `${target}${path}`, headers: { accept: "application/json" } });
   const counts = () => ({ requests: client.requestCount - client.retryCount, retries: client.retryCount });
   try {
@@ -75,7 +83,7 @@ export async function probeTarget(target: string, timeoutMs: number, connectTime
       if (second !== undefined && refusesCredentials(second)) {
         return {
           ok: false,
-          reason: `the target requires authentication: GET /-/healthy answered ${health.status} and GET /estimate_gas_price answered ${second.status}, neither with the ledger-state headers of a node; the suite sends no credentials`,
+          reason: `the target requires authentication: GET /-/healthy answered ${health.status} and GET /estimate_gas_price answered ${second.status}, neither with the ledger-state headers of a node; ${sendsCredentials ? `it refused the credentials given (--header ${Object.keys(options.secretHeaders ?? {}).join(", ")})` : `give the credentials with --header "Name: value"`}`,
           ...counts(),
         };
       }

@@ -9,8 +9,10 @@ import type { Reporter } from "vitest/node";
 import { createVitest } from "vitest/node";
 import AllureVitestReporter from "allure-vitest/reporter";
 import type { RunConfig } from "../harness/config.ts";
+import { SUITE_FILE_SUFFIX } from "../package-root.ts";
 
-export const SUITE_GLOBS = ["suites/**/*.test.ts", "properties/**/*.test.ts"];
+/** The suite and property files under the code root: the .ts sources, or their compiled .js in dist/. */
+export const SUITE_GLOBS = [`suites/**/*${SUITE_FILE_SUFFIX}`, `properties/**/*${SUITE_FILE_SUFFIX}`];
 
 export interface SuiteRunInput {
   readonly root: string;
@@ -22,6 +24,8 @@ export interface SuiteRunInput {
   readonly files: readonly string[];
   readonly testNamePattern?: RegExp;
   readonly requirementReporter: Reporter;
+  /** Reporters called before the requirement reporter (the progress line). */
+  readonly reporters?: readonly Reporter[];
   readonly allureResultsDir: string;
   /** vitest's own test timeout; checks set their own below it. */
   readonly testTimeoutMs: number;
@@ -82,6 +86,7 @@ export async function runSuites(input: SuiteRunInput): Promise<SuiteRunResult> {
       teardownTimeout: 5_000,
       ...(input.testNamePattern === undefined ? {} : { testNamePattern: input.testNamePattern }),
       reporters: [
+        ...(input.reporters ?? []),
         input.requirementReporter,
         new AllureVitestReporter({ resultsDir: input.allureResultsDir }),
       ],

@@ -6,15 +6,15 @@
 
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { Ajv } from "ajv";
+import { packagePath } from "../package-root.ts";
 import type { Summary } from "../../reporters/summary.ts";
 import { ConfigurationError } from "../harness/configuration-error.ts";
 
 /** A whole-suite summary is about 100 KB; a fleet's holds one per node. */
 export const MAX_SUMMARY_BYTES = 32 * 1024 * 1024;
 
-const SCHEMA_PATH = fileURLToPath(new URL("../../schemas/run-summary.schema.json", import.meta.url));
+const SCHEMA_PATH = packagePath("schemas", "run-summary.schema.json");
 
 let validate: ReturnType<Ajv["compile"]> | undefined;
 

@@ -5,8 +5,8 @@
 
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { Ajv } from "ajv";
+import { packagePath } from "../package-root.ts";
 import type { ProfileName } from "../harness/config.ts";
 import { checkTargetUrl, UsageError } from "./conformance-args.ts";
 
@@ -22,7 +22,7 @@ export interface FleetTarget {
 /** A targets file is a short list; this bounds reading a wrong file by mistake. */
 const MAX_TARGETS_FILE_BYTES = 1024 * 1024;
 
-const SCHEMA_PATH = fileURLToPath(new URL("../../schemas/fleet-targets.schema.json", import.meta.url));
+const SCHEMA_PATH = packagePath("schemas", "fleet-targets.schema.json");
 
 export function readTargetsFile(file: string): FleetTarget[] {
   let text: string;

@@ -1,5 +1,5 @@
 // `npm run conformance -- …` / `npx ledger-conformance …`: runs the conformance suites against a node
-// and writes summary.json, junit.xml and html/ (design §3). Without --target it starts the reference
+// and writes summary.json, junit.xml and html/. Without --target it starts the reference
 // node in-process on a free loopback port and tests that. Exit status: 0 every MUST holds; 1 some MUST
 // failed (or a baseline entry passed, or the run had errors); 2 usage or configuration error, or the
 // target cannot be reached at all. Flags: see USAGE in conformance-args.ts.
@@ -7,7 +7,6 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { applyBaseline, exitCode, notStartedOutcome, parseBaseline, type RunOutcome } from "../../reporters/aggregate.ts";
 import type { JunitCase } from "../../reporters/junit-report.ts";
 import { RequirementReporter } from "../../reporters/requirement-reporter.ts";
@@ -15,7 +14,8 @@ import { escapeControls } from "../../reporters/escape-controls.ts";
 import { checkTimeoutMs } from "../harness/config.ts";
 import { ConfigurationError } from "../harness/configuration-error.ts";
 import { ApiContract } from "../harness/openapi.ts";
-import { currentId, loadRequirementAliases, type RequirementAliases } from "../harness/requirement-aliases.ts";
+import { loadRequirementAliases, type RequirementAliases } from "../harness/requirement-aliases.ts";
+import { filesToLoad } from "../harness/selection.ts";
 import { loadRequirements, type RequirementCatalog } from "../harness/requirements.ts";
 import { parseConformanceArgs, USAGE, UsageError, type ConformanceArgs } from "./conformance-args.ts";
 import { writeReports, type ReportInput } from "./conformance-reports.ts";
@@ -26,8 +26,11 @@ import { runFleet } from "./fleet-run.ts";
 import { readTargetsFile, targetsFromUrls } from "./fleet-targets.ts";
 import { mergeCommand } from "./merge-command.ts";
 import { ReportLayout } from "./report-layout.ts";
+import { CODE_ROOT, packageVersion, SUITE_FILE_SUFFIX } from "../package-root.ts";
+import { ProgressLine } from "./progress-line.ts";
+import { colourAllowed } from "./terminal.ts";
+import { describeSelection, isFiltered, selectionOf, untestedReasonOf, withLevel } from "./run-selection.ts";
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 /**
  * SIGTERM or SIGINT (an outer time limit, Ctrl-C) stops the run like --max-duration does: the checks
@@ -51,16 +54,27 @@ async function main(argv: readonly string[]): Promise<number> {
       process.stdout.write(`${USAGE}\n`);
       return 0;
     }
+    if (parsed === "version") {
+      process.stdout.write(`${packageVersion()}\n`);
+      return 0;
+    }
     args = parsed;
   } catch (e) {
     if (e instanceof UsageError) {
       process.stderr.write(escapeControls(`ledger-conformance: ${e.message}\n${USAGE}\n`));
       return 2;
     }
+    // The config file: its problems, without the usage text.
+    if (e instanceof ConfigurationError) {
+      process.stderr.write(escapeControls(`ledger-conformance: ${e.message}\n`));
+      return 2;
+    }
     throw e;
   }
+  // With --format markdown stdout holds only the markdown summary: progress goes to stderr.
+  const out = args.format === "markdown" ? process.stderr : process.stdout;
   const say = (line: string) => {
-    if (!args.quiet) process.stdout.write(`${escapeControls(line)}\n`);
+    if (!args.quiet) out.write(`${escapeControls(line)}\n`);
   };
   let node: EmbeddedNode | undefined;
   let scratch: string | undefined;
@@ -69,8 +83,9 @@ async function main(argv: readonly string[]): Promise<number> {
     const t0 = performance.now();
     const catalog = loadCatalog();
     const aliases = loadRequirementAliases();
-    // An old requirement id given to --only selects the checks of the id that holds it now.
-    if (args.only !== undefined) args = { ...args, only: currentId(args.only, aliases) };
+    if (args.configFile !== undefined) say(`config file ${args.configFile}`);
+    const allFiles = suiteFiles();
+    const selection = selectionOf(args, allFiles, aliases);
     const baseline = args.baseline === undefined ? undefined : readBaseline(args.baseline, aliases);
     // A fleet: a run of this command per node, then the requirement-by-node matrix (fleet-run.ts).
     const fleet = args.targetsFile !== undefined ? readTargetsFile(args.targetsFile) : args.fleet !== undefined ? targetsFromUrls(args.fleet) : undefined;
@@ -80,9 +95,22 @@ async function main(argv: readonly string[]): Promise<number> {
     const { target } = resolved;
     const layout = new ReportLayout(args.reportDir);
     const report = (outcome: RunOutcome, junitCases: readonly JunitCase[], code: number, allure: ReportInput["allure"]) =>
-      writeReports({ layout, outcome, junitCases, target, startedAt, durationMs: performance.now() - t0, exitCode: code, allure, say });
+      writeReports({
+        layout,
+        outcome,
+        junitCases,
+        junitPerCheck: args.junitPerCheck === true,
+        ...(args.format === undefined ? {} : { format: args.format }),
+        ...(args.writeBaseline === undefined ? {} : { writeBaseline: args.writeBaseline }),
+        target,
+        startedAt,
+        durationMs: performance.now() - t0,
+        exitCode: code,
+        allure,
+        say,
+      });
 
-    const probe = await probeTarget(target, args.timeoutMs);
+    const probe = await probeTarget(target, args.timeoutMs, { secretHeaders: args.secretHeaders });
     if (!probe.ok) {
       // Nothing can be tested: exit 2 as for a usage error, with the reports saying why.
       process.stderr.write(escapeControls(`ledger-conformance: ${probe.reason}\n`));
@@ -98,22 +126,27 @@ async function main(argv: readonly string[]): Promise<number> {
     const allureResults = join(scratch, "allure-results");
     mkdirSync(stateDir);
 
-    const selection = selectByOnly(args.only);
-    if (args.only !== undefined) say(selection.files.length > 0 ? `--only: files ${selection.files.join(", ")}` : `--only: checks whose name contains ${JSON.stringify(args.only)}`);
+    for (const line of describeSelection(selection)) say(line);
+    const files = filesToLoad(selection, allFiles);
+    if (files.length === 0) throw new ConfigurationError("--skip leaves no suite file to run");
+    const untestedReason = untestedReasonOf(selection);
+    // On a terminal: a line of progress while files run, and colour (unless NO_COLOR).
+    const progress = new ProgressLine(out, { enabled: !args.quiet && out.isTTY === true, colour: colourAllowed(out) });
     const reporter = new RequirementReporter({
       catalog,
       quiet: args.quiet,
-      ...(args.only === undefined ? {} : { untestedReason: `not selected by --only ${args.only}` }),
-      ...(selection.namePattern === undefined ? {} : { namePattern: selection.namePattern }),
-      files: selection.files.length > 0 ? selection.files : suiteFiles(),
+      write: (text) => progress.print(text),
+      ...(untestedReason === undefined ? {} : { untestedReason }),
+      files,
       before: { requests: probe.requests, retries: probe.retries },
     });
     const run = await runSuites({
-      root: ROOT,
-      config: runConfigOf(args, resolved, { stateDir, bodiesDir: layout.bodiesDir }),
-      files: selection.files,
-      ...(selection.namePattern === undefined ? {} : { testNamePattern: selection.namePattern }),
+      root: CODE_ROOT,
+      config: runConfigOf(args, resolved, { stateDir, bodiesDir: layout.bodiesDir }, selection),
+      // vitest takes an empty list for every file.
+      files: files.length === allFiles.length ? [] : files,
       requirementReporter: reporter,
+      reporters: [progress],
       allureResultsDir: allureResults,
       testTimeoutMs: Math.max(60_000, checkTimeoutMs(args.timeoutMs)),
       maxDurationMs: args.maxDurationMs,
@@ -122,9 +155,9 @@ async function main(argv: readonly string[]): Promise<number> {
       onStop: (reason) => reporter.stop(reason),
     });
 
-    let outcome = reporter.finalize();
-    if (!run.capped && !run.interrupted && args.only !== undefined && outcome.errors.length === 0 && outcome.requirements.every((r) => r.checks === 0)) {
-      throw new ConfigurationError(`--only ${args.only} selected no check (it matches no suite file path and no check name)`);
+    let outcome = withLevel(reporter.finalize(), selection);
+    if (!run.capped && !run.interrupted && isFiltered(selection) && outcome.errors.length === 0 && outcome.requirements.every((r) => r.checks === 0)) {
+      throw new ConfigurationError(`${describeSelection(selection).join("; ")}: selects no check (a pattern matches a suite file path, else check names)`);
     }
     if (baseline !== undefined) outcome = applyBaseline(outcome, baseline.ids, baseline.file);
     // Stopped by a signal: the conventional 128 + its number, so that a caller sees the run was cut short.
@@ -174,22 +207,14 @@ function readBaseline(file: string, aliases: RequirementAliases): { file: string
 function suiteFiles(): string[] {
   const files: string[] = [];
   for (const dir of ["suites", "properties"]) {
-    const abs = join(ROOT, dir);
+    const abs = join(CODE_ROOT, dir);
     if (!existsSync(abs)) continue;
     for (const entry of readdirSync(abs, { recursive: true })) {
       const rel = `${dir}/${String(entry)}`;
-      if (rel.endsWith(".test.ts")) files.push(rel);
+      if (rel.endsWith(SUITE_FILE_SUFFIX)) files.push(rel);
     }
   }
   return files;
-}
-
-/** Files whose path contains the pattern; when none does, checks whose name (id: text) contains it. */
-function selectByOnly(only: string | undefined): { files: string[]; namePattern?: RegExp } {
-  if (only === undefined) return { files: [] };
-  const files = suiteFiles().filter((rel) => rel.includes(only));
-  if (files.length > 0) return { files };
-  return { files: [], namePattern: new RegExp(only.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")) };
 }
 
 const code = await main(process.argv.slice(2));

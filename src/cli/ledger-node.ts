@@ -1,12 +1,11 @@
-// `npm run node -- …` / `npx ledger-node …`: runs the reference node (design §3). Prints exactly
+// `npm run node -- …` / `npx ledger-node …`: runs the reference node. Prints exactly
 // `listening on URL` (URL = base including /v1) once it listens; stops cleanly on SIGINT and SIGTERM.
 // Exit status 2 on bad usage.
 
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { FAULT_NAMES, FAULTS, startNode, type RunningNode, type StartNodeOptions } from "../node/index.ts";
-import { EngineConfigError } from "../node/ledger/index.ts";
-import { isProfileName } from "../node/http/profile.ts";
+import { isProfileName } from "../codec/wire-profiles.ts";
+import type { RunningNode, StartNodeOptions } from "../node/index.ts";
 
 const USAGE = `usage: ledger-node [options]
   --port N               port to listen on (default 8080; 0 picks a free port)
@@ -61,9 +60,6 @@ function parseCommandLine(args: string[]): { options: StartNodeOptions; fixtures
   if (values.help) return "help";
   if (values["list-faults"]) return "list-faults";
 
-  for (const fault of values.fault ?? []) {
-    if (!FAULT_NAMES.includes(fault)) throw new UsageError(`unknown fault '${fault}' (see --list-faults)`);
-  }
   const profile = values.profile ?? "node";
   if (!isProfileName(profile)) throw new UsageError(`--profile must be node or aptos, got '${profile}'`);
   const port = nonNegativeInteger("port", values.port) ?? 8080;
@@ -104,9 +100,18 @@ async function main(): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
+  // The node is loaded only now, so that --help costs a process start and no more.
+  const { FAULT_NAMES, FAULTS, startNode } = await import("../node/index.ts");
+  const { EngineConfigError } = await import("../node/ledger/index.ts");
   if (command === "list-faults") {
     for (const fault of FAULTS) process.stdout.write(`${fault.name}  ${fault.description}\n`);
     return 0;
+  }
+
+  const unknownFault = command.options.faults?.find((fault) => !FAULT_NAMES.includes(fault));
+  if (unknownFault !== undefined) {
+    process.stderr.write(`ledger-node: unknown fault '${unknownFault}' (see --list-faults)\n${USAGE}\n`);
+    return 2;
   }
 
   const fixturesOut = command.fixturesOut;

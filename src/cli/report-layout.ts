@@ -1,6 +1,6 @@
-// The report directory's layout (design §3), owned here and nowhere else: where summary.json,
-// junit.xml, the HTML report, the Allure page and the saved request bodies go, and how the console
-// names the directory.
+// The report directory's layout, owned here and nowhere else: where summary.json, summary.md,
+// junit.xml, the HTML report and the spec page beside it, the Allure page and the saved request bodies
+// go, and how the console names the directory.
 
 import { mkdirSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
@@ -20,6 +20,16 @@ export class ReportLayout {
 
   get junit(): string {
     return join(this.dir, "junit.xml");
+  }
+
+  /** The markdown summary for a CI job summary (the same text --format markdown prints). */
+  get summaryMarkdown(): string {
+    return join(this.dir, "summary.md");
+  }
+
+  /** The spec the suite enforces, rendered beside the HTML report that links its sections. */
+  get specPage(): string {
+    return join(this.dir, "html", "spec.html");
   }
 
   get htmlIndex(): string {

@@ -1,4 +1,4 @@
-// BCS schemas of public keys, signatures and authenticators (design §5; aptos-core
+// BCS schemas of public keys, signatures and authenticators (the family's convention; aptos-core
 // types/src/transaction/authenticator.rs). Ed25519 keys and signatures are length-prefixed bytes;
 // MultiEd25519 keys are the concatenated keys + a threshold byte, its signatures the concatenated
 // signatures + a 4-byte bitmap, both carried as one length-prefixed byte string.

@@ -1,4 +1,4 @@
-// BCS schemas of transactions (design §5) and of the read responses, with @mysten/bcs. Each schema
+// BCS schemas of transactions (the family's convention) and of the read responses, with @mysten/bcs. Each schema
 // and its decoded shape share a name (see index.ts). Layouts follow aptos-core types/src/transaction.
 import { bcs, type BcsType } from "@mysten/bcs";
 import { AccountAddress, Bytes, canonicalMap, decodeExact, encodeWith, Identifier, RawBytes, sizedBytes, U128, U256, U64 } from "./bcs-primitives.ts";
@@ -151,7 +151,7 @@ export const RawTransactionWithData = bcs.enum("RawTransactionWithData", {
   }),
 });
 
-// Read responses (Accept: application/x-bcs), as aptos-core writes them (design §5: the spec does not
+// Read responses (Accept: application/x-bcs), as aptos-core writes them (the family's convention: the spec does not
 // define the layouts; the family's are the only ones an existing client reads).
 
 /** One module: its bytecode bytes as they are, no length prefix (api/src/state.rs `module`: `try_from_encoded(bytes)`). */

@@ -1,4 +1,4 @@
-// Hashes and signing messages (design §5). The domain prefix ("APTOS" in the family's nodes) is a
+// Hashes and signing messages (the family's convention). The domain prefix ("APTOS" in the family's nodes) is a
 // parameter so a node of another family can be tested.
 import { sha3_256 as nobleSha3 } from "@noble/hashes/sha3.js";
 import { concatBytes, utf8ToBytes } from "@noble/hashes/utils.js";

@@ -1,4 +1,4 @@
-// Transaction and account signatures between their JSON form (design §5, §2.8.2; member names as
+// Transaction and account signatures between their JSON form (the family's convention, §2.8.2; member names as
 // Aptos's API gives them) and the BCS authenticators.
 import { formatAddress } from "./address.ts";
 import {
@@ -170,7 +170,7 @@ function secondariesFromJson(object: JsonObject, path: string) {
   return { secondary_signer_addresses: addresses, secondary_signers: signers };
 }
 
-/** The signature variants of design §5, by their `type` tag. */
+/** The signature variants of the family's nodes, by their `type` tag. */
 export function transactionAuthenticatorFromJson(value: unknown, path: string): TransactionAuthenticatorInput {
   const object = readObject(value, path);
   const type = readString(object.type, `${path}.type`);

@@ -1,4 +1,4 @@
-// The JSON submission request (§2.8, design §5) to a SignedTransaction and back. Entry function
+// The JSON submission request (§2.8, the family's convention) to a SignedTransaction and back. Entry function
 // arguments are typed by `functionParams` (the node knows its modules' ABIs); a request with
 // `replay_protection_nonce` becomes the orderless payload (TransactionPayload::Payload V1), as Aptos does.
 import { formatAddress } from "./address.ts";
@@ -272,7 +272,7 @@ function multisigToJson(
   };
 }
 
-/** The JSON submission request of a signed transaction, members in design §5 order (no chain id: JSON has none). */
+/** The JSON submission request of a signed transaction, members in the family's order (no chain id: JSON has none). */
 export function signedTransactionToJson(signed: SignedTransaction, options: JsonConversionOptions): JsonObject {
   const raw = signed.raw_txn;
   return {

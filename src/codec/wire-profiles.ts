@@ -1,4 +1,4 @@
-// The two wire profiles (design §5) as data: their names and the wire facts that both the reference
+// The two wire profiles (the family's convention) as data: their names and the wire facts that both the reference
 // node (which speaks them) and the suite (which expects them) need. Everything else a profile changes
 // in the node's behaviour stays in src/node/http/profile.ts; the suite learns it from the target.
 

@@ -5,6 +5,7 @@ import { isDeepStrictEqual } from "node:util";
 import type { BcsType } from "@mysten/bcs";
 import { isLoopbackUrl, type Profile, type RunConfig } from "./config.ts";
 import { renderRawReplay } from "./curl.ts";
+import { redactedHeaders } from "./secrets.ts";
 import { formatFailure } from "./failure-message.ts";
 import type { FixtureName, Fixtures } from "./fixtures.ts";
 import type { Harness } from "./harness.ts";
@@ -75,7 +76,7 @@ export interface RawRequestSpec {
   readonly contentLength?: number;
   /** Default "half-close". */
   readonly ending?: RawEnding;
-  /** Send exactly these bytes instead of a request built from the fields above. */
+  /** Send exactly these bytes instead of a request built from the fields above (without the --header headers). */
   readonly bytes?: Uint8Array;
   readonly operation?: string;
 }
@@ -194,16 +195,19 @@ export class CheckContext {
   async requestRaw(spec: RawRequestSpec): Promise<RawResult> {
     const url = this.#url(spec.path);
     const body = typeof spec.body === "string" ? new TextEncoder().encode(spec.body) : spec.body;
-    const bytes =
+    // A request built here carries the --header headers like every other; the replay shows them as ***.
+    const secret = this.#h.config.secretHeaders ?? {};
+    const build = (extra: Readonly<Record<string, string>>) =>
       spec.bytes ??
       buildRawRequest({
         method: spec.method ?? "GET",
         url,
-        headers: spec.headers ?? {},
+        headers: { ...spec.headers, ...extra },
         ...(body === undefined ? {} : { body }),
         ...(spec.contentLength === undefined ? {} : { contentLength: spec.contentLength }),
       });
-    const replay = renderRawReplay(url, bytes);
+    const bytes = build(secret);
+    const replay = renderRawReplay(url, build(redactedHeaders(secret)));
     const markBefore = this.#h.tracker.mark();
     const sent = await this.#h.client.sendRaw({ url, bytes, ending: spec.ending ?? "half-close" });
     if (!sent.sent) throw new CheckSkipped(sent.reason);

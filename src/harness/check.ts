@@ -2,7 +2,7 @@
 // named `${id}: ${text}` after its requirement; what it found is stored in the test's meta
 // (`task.meta.conformance`) for the requirement reporter.
 
-import { describe, test } from "vitest";
+import { describe, test, TestRunner } from "vitest";
 import { CheckContext, CheckFailure, CheckNotApplicable, CheckSkipped, traceOf } from "./check-context.ts";
 import { formatFailure } from "./failure-message.ts";
 import { catalog, configAtCollection, contractForCollection, harness, type Harness } from "./harness.ts";
@@ -10,6 +10,8 @@ import type { Requirement } from "./requirements.ts";
 import { checkTimeoutMs, DEFAULT_TIMEOUT_MS } from "./config.ts";
 import { failingStatus, type CheckResult, type ConformanceMeta } from "./results.ts";
 import { labelForAllure } from "./allure-labels.ts";
+import { redactDeep, secretTexts } from "./secrets.ts";
+import { whyNotSelected } from "./selection.ts";
 
 export type CheckFn = (t: CheckContext) => Promise<void> | void;
 
@@ -70,8 +72,14 @@ export function check(id: string, a: CheckFn | CheckOptions, b?: CheckFn): void 
   if (currentEndpoint !== undefined && requirement.endpoint !== "*" && requirement.endpoint !== currentEndpoint) {
     throw new Error(`check(${id}): the requirement is about ${requirement.endpoint}, not ${currentEndpoint}`);
   }
-  const timeout = options.timeoutMs ?? checkTimeoutMs(configAtCollection()?.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-  test(checkName(requirement, options.variant), { timeout, meta: { requirement: requirement.id } }, async (ctx) => {
+  const config = configAtCollection();
+  const timeout = options.timeoutMs ?? checkTimeoutMs(config?.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  const name = checkName(requirement, options.variant);
+  // Left out by --only, --skip or --level: registered skipped, with the reason for the report.
+  const notSelected =
+    config?.selection === undefined ? undefined : whyNotSelected(config.selection, { file: TestRunner.getCurrentSuite().file?.name ?? "", name, level: requirement.level });
+  const taskMeta = { requirement: requirement.id, ...(notSelected === undefined ? {} : { notSelected }) };
+  test(name, { timeout, meta: taskMeta, ...(notSelected === undefined ? {} : { skip: true }) }, async (ctx) => {
     const h = harness();
     const meta: ConformanceMeta = { results: [], requests: [] };
     ctx.task.meta.conformance = meta;
@@ -88,6 +96,11 @@ export function check(id: string, a: CheckFn | CheckOptions, b?: CheckFn): void 
 
 /** Runs one check function and decides its outcome; used by `check` and directly by the harness's own tests. */
 export async function runCheck(h: Harness, requirement: Requirement, fn: CheckFn): Promise<CheckOutcome> {
+  // What the check recorded may quote what a gateway echoed of a --header value: hidden before it leaves.
+  return redactDeep(await decide(h, requirement, fn), secretTexts(h.config.secretHeaders ?? {}));
+}
+
+async function decide(h: Harness, requirement: Requirement, fn: CheckFn): Promise<CheckOutcome> {
   const t = new CheckContext(h, requirement);
   const own = await ownResult(t, requirement, fn);
   const trace = traceOf(t);

@@ -5,10 +5,14 @@
 import { isIP } from "node:net";
 import type { WireProfile } from "../codec/index.ts";
 import type { Fixtures } from "./fixtures.ts";
+import type { SecretHeaders } from "./secrets.ts";
+import type { CheckSelection } from "./selection.ts";
 
 /** What the suite knows of a profile: its wire facts (the codec's table, shared with the reference node). */
 export type Profile = WireProfile;
-export { isProfileName, normalizeHeaderPrefix, WIRE_PROFILES, type ProfileName } from "../codec/index.ts";
+// From the profiles' own file, not the codec's index: the command line parser reads these, and --help
+// must not load the codec's curves and hashes.
+export { isProfileName, normalizeHeaderPrefix, WIRE_PROFILES, type ProfileName } from "../codec/wire-profiles.ts";
 
 export interface RunConfig {
   /** Base URL including /v1, without a trailing slash. */
@@ -36,8 +40,14 @@ export interface RunConfig {
   readonly bodiesDir?: string;
   /** The command-line flags that reach this target again (target, profile, fixtures), for replay commands. */
   readonly replayArgs?: string;
-  /** The --only pattern, if any. */
+  /** The --only pattern, when exactly one was given (a property replays its path only then). */
   readonly only?: string;
+  /** The file descriptor for the run's seed line: 2 with --format markdown, whose stdout is the summary alone. */
+  readonly infoFd?: 1 | 2;
+  /** Which checks run (--only, --skip, --level); undefined: every check. */
+  readonly selection?: CheckSelection;
+  /** --header: sent on every request (HTTP and raw), each value a secret shown as ***. */
+  readonly secretHeaders?: SecretHeaders;
 }
 
 declare module "vitest" {

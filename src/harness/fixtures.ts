@@ -1,4 +1,4 @@
-// The fixtures file of design §3: JSON, every member optional, exact member names. A check that needs
+// The fixtures file (README, "Fixtures file"): JSON, every member optional, exact member names. A check that needs
 // a missing member is reported not_applicable naming the member, never passed.
 
 import { readFileSync } from "node:fs";
@@ -15,11 +15,11 @@ export interface TableFixture {
   readonly handle: string;
   readonly keyType: string;
   readonly valueType: string;
-  /** JSON value of a key present at the latest version (design §3 gives a string, e.g. "7"). */
+  /** JSON value of a key present at the latest version (a string, e.g. "7"). */
   readonly key: unknown;
 }
 
-/** A versioned change the node made inside its window (an extension of design §3; every member optional). */
+/** A versioned change the node made inside its window (the `history` extension; every member optional). */
 export interface HistoryFixture {
   /** A module absent at version - 1 and present at version. */
   readonly modulePublished?: { readonly address: string; readonly name: string; readonly version: string };

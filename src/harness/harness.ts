@@ -52,6 +52,7 @@ export function createHarness(config: RunConfig, options: { contract?: ApiContra
       maxResponseBytes: config.maxResponseBytes,
       ...(config.rateLimit === undefined ? {} : { rateLimit: config.rateLimit }),
       ...(config.bodiesDir === undefined ? {} : { bodiesDir: config.bodiesDir }),
+      ...(config.secretHeaders === undefined ? {} : { secretHeaders: config.secretHeaders }),
     }),
     tracker: new LedgerTracker(config.stateDir),
   };

@@ -5,6 +5,7 @@
 
 import { Agent, request as undiciRequest } from "undici";
 import { renderCurl } from "./curl.ts";
+import { redactedHeaders, type SecretHeaders } from "./secrets.ts";
 import { isRawConnectionFault, rawExchange, type RawEnding, type RawExchangeResult } from "./raw-exchange.ts";
 import type { RequestRecord } from "./results.ts";
 
@@ -57,7 +58,7 @@ export type RawSent =
 
 /**
  * The kinds that say nothing about what the target would answer: the connection failed, stalled or
- * was never made. A check that meets one is skipped with the reason, never failed (design: a connection
+ * was never made. A check that meets one is skipped with the reason, never failed (a connection
  * fault is never evidence about conformance). A malformed or oversized answer is evidence.
  */
 const CONNECTION_FAULTS: ReadonlySet<RequestFailureKind> = new Set([
@@ -150,6 +151,8 @@ export interface HttpClientOptions {
   readonly unresponsiveAfter?: number;
   /** Default DEFAULT_RETRY. */
   readonly retry?: RetryPolicy;
+  /** Headers (--header) added to every HTTP request on the wire and shown as *** in its curl line. */
+  readonly secretHeaders?: SecretHeaders;
 }
 
 /** The kinds of failure that say the target is not answering at all (a cap or a malformed answer does not). */
@@ -211,7 +214,9 @@ export class HttpClient {
   }
 
   curlFor(request: HttpRequest): string {
-    return renderCurl(request, this.#options.bodiesDir === undefined ? {} : { bodiesDir: this.#options.bodiesDir });
+    const secret = this.#options.secretHeaders;
+    const shown = secret === undefined ? request : { ...request, headers: { ...request.headers, ...redactedHeaders(secret) } };
+    return renderCurl(shown, this.#options.bodiesDir === undefined ? {} : { bodiesDir: this.#options.bodiesDir });
   }
 
   /** Waits for the rate limit, then counts one request. */
@@ -301,7 +306,7 @@ export class HttpClient {
       answer = await undiciRequest(request.url, {
         dispatcher: this.#agent,
         method: request.method as "GET",
-        headers: { ...request.headers },
+        headers: { ...request.headers, ...this.#options.secretHeaders },
         body: request.body === undefined ? null : Buffer.from(request.body.buffer, request.body.byteOffset, request.body.byteLength),
         signal: this.#cancel === undefined ? AbortSignal.timeout(timeoutMs) : AbortSignal.any([AbortSignal.timeout(timeoutMs), this.#cancel]),
         headersTimeout: timeoutMs,

@@ -256,7 +256,7 @@ function errorObjectProblem(res: HttpResponse): { expected: string; found?: stri
   const problems: string[] = [];
   if (typeof body.message !== "string") problems.push("message is not a string");
   if (typeof body.error_code !== "string") problems.push("error_code is not a string");
-  // Optional (§2.6): absent or null (design §5: null counts as absent; aptos-core always sends it, api/types/src/error.rs).
+  // Optional (§2.6): absent or null (the family's convention: null counts as absent; aptos-core always sends it, api/types/src/error.rs).
   if (body.vm_error_code !== undefined && body.vm_error_code !== null && !(Number.isInteger(body.vm_error_code) && (body.vm_error_code as number) >= 0)) {
     problems.push("vm_error_code is not an unsigned integer");
   }

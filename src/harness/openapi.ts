@@ -6,11 +6,11 @@
 // profile's prefix), `discriminator` is an annotation next to a oneOf that decides by itself.
 
 import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import { parse } from "yaml";
+import { packagePath } from "../package-root.ts";
 
-export const DEFAULT_OPENAPI_PATH = fileURLToPath(new URL("../../schemas/openapi.yaml", import.meta.url));
+export const DEFAULT_OPENAPI_PATH = packagePath("schemas", "openapi.yaml");
 
 /** The prefix the document declares its §2.7 headers with. */
 export const DOCUMENT_HEADER_PREFIX = "X-NODE-";

@@ -2,11 +2,11 @@
 // requirement, so that a baseline file or --only naming an id from before a merge or a rename keeps working.
 
 import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
 import { CatalogError, REQUIREMENT_ID_PATTERN } from "./requirements.ts";
+import { packagePath } from "../package-root.ts";
 
-export const DEFAULT_ALIASES_PATH = fileURLToPath(new URL("../../schemas/requirement-aliases.yaml", import.meta.url));
+export const DEFAULT_ALIASES_PATH = packagePath("schemas", "requirement-aliases.yaml");
 
 export type RequirementAliases = ReadonlyMap<string, string>;
 

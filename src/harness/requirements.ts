@@ -5,10 +5,10 @@
 
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { Ajv } from "ajv";
 import { parse } from "yaml";
 import { ConfigurationError } from "./configuration-error.ts";
+import { packagePath } from "../package-root.ts";
 
 export type Level = "MUST" | "SHOULD";
 
@@ -21,7 +21,7 @@ export interface Requirement {
   readonly text: string;
 }
 
-export const DEFAULT_REQUIREMENTS_PATH = fileURLToPath(new URL("../../schemas/requirements/", import.meta.url));
+export const DEFAULT_REQUIREMENTS_PATH = packagePath("schemas", "requirements");
 
 /** A requirement id: its section, a slash, lowercase words joined by hyphens ("4.3/ascending-order"). */
 export const REQUIREMENT_ID_PATTERN = /^[0-9]+(\.[0-9]+)*\/[a-z0-9]+(-[a-z0-9]+)*$/;

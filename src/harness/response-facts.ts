@@ -64,7 +64,7 @@ export function errorCodeOf(res: Pick<HttpResponse, "json">): string | undefined
   return typeof code === "string" ? code : undefined;
 }
 
-/** The §2.6 vm_error_code of a body, if it has one as an integer (null counts as absent, design §5). */
+/** The §2.6 vm_error_code of a body, if it has one as an integer (null counts as absent, the family's convention). */
 export function vmErrorCodeOf(res: Pick<HttpResponse, "json">): number | undefined {
   const code = (res.json as { vm_error_code?: unknown } | null | undefined)?.vm_error_code;
   return typeof code === "number" && Number.isInteger(code) ? code : undefined;

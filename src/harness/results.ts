@@ -51,6 +51,8 @@ declare module "@vitest/runner" {
     /** The id of the requirement a check tests, set when `check()` registers it. */
     requirement?: string;
     conformance?: ConformanceMeta;
+    /** Why the check was registered skipped (--only, --skip, --level); absent when it was selected. */
+    notSelected?: string;
   }
 }
 

@@ -21,8 +21,8 @@ export function useRunSeed(config: RunConfig): number {
   installed = seed;
   if (firstInRun(config.stateDir)) {
     const source = config.seed === undefined ? "chosen for this run" : "from --seed";
-    // Straight to file descriptor 1: vitest does not pass a worker's process.stdout on to the command's output.
-    writeSync(1, `properties: seed ${seed} (${source}; replay the whole run with --seed ${seed})\n`);
+    // Straight to the file descriptor: vitest does not pass a worker's process.stdout on to the command's output.
+    writeSync(config.infoFd ?? 1, `properties: seed ${seed} (${source}; replay the whole run with --seed ${seed})\n`);
   }
   return seed;
 }

@@ -8,7 +8,7 @@ import { CheckNotApplicable, type CheckContext } from "../../src/harness/index.t
 /** The account every Aptos-style chain holds framework modules at. */
 export const FRAMEWORK_ACCOUNT = "0x1";
 
-/** A module record as design §5 names its members (validated against the contract before use). */
+/** A module record as the family's nodes name its members (validated against the contract before use). */
 export interface ModuleRecordJson {
   readonly bytecode: string;
   readonly abi?: { readonly address: string; readonly name: string };

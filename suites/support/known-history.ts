@@ -1,5 +1,5 @@
-// A change the target made inside its window, from the fixtures' `history` member (an extension of
-// design §3): the one way to tell a read at an older ledger_version from a read at the latest. Without
+// A change the target made inside its window, from the fixtures' `history` member (our extension of
+// the fixtures file): the one way to tell a read at an older ledger_version from a read at the latest. Without
 // it, or when the change has since been pruned, the check is not applicable, never passed.
 
 import { CheckNotApplicable, type CheckContext, type HistoryFixture } from "../../src/harness/index.ts";

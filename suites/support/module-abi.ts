@@ -27,7 +27,7 @@ export function deriveAbi(bytecodeHex: string): DerivedAbi {
 type Json = Record<string, unknown>;
 
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
-/** An optional member sent as null counts as absent (design §5). */
+/** An optional member sent as null counts as absent (the family's convention). */
 const present = (v: unknown) => v !== undefined && v !== null;
 const show = (v: unknown) => JSON.stringify(v);
 

@@ -1,6 +1,6 @@
 // Reading the replay_protector of a transaction summary (§2.3) where a check only needs its number.
 //
-// §2.3 makes it one of two objects tagged by type (design §5: {type: "sequence_number",
+// §2.3 makes it one of two objects tagged by type (the family's convention: {type: "sequence_number",
 // sequence_number} or {type: "nonce", nonce}); 4.3/summary-list and 4.3/replay-protector judge that
 // form. aptos-core renders it as the bare u64 string instead: its ReplayProtector is a poem Union of
 // two U64 newtypes (api/types/src/transaction.rs), and poem-openapi inserts the discriminator only

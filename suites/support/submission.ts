@@ -74,7 +74,7 @@ export interface BuiltTransaction {
   readonly signed: SignedTransaction;
   /** The BCS body of a BCS submission. */
   readonly bytes: Uint8Array;
-  /** The body of a JSON submission (design §5 member names). */
+  /** The body of a JSON submission (the family's member names). */
   readonly json: Record<string, unknown>;
   /** transactionHash of `bytes`, as 0x + 64 hex digits. */
   readonly hash: string;
@@ -310,7 +310,7 @@ export function isSequenceConflict(res: HttpResponse): boolean {
   return res.status === 400 && (errorCodeOf(res) === "invalid_transaction_update" || isStaleSequenceRefusal(res));
 }
 
-/** The stale-sequence-number refusal of design §5: vm_error with vm_error_code 3 (SEQUENCE_NUMBER_TOO_OLD), or sequence_number_too_old. */
+/** The stale-sequence-number refusal of the family's nodes: vm_error with vm_error_code 3 (SEQUENCE_NUMBER_TOO_OLD), or sequence_number_too_old. */
 export function isStaleSequenceRefusal(res: HttpResponse): boolean {
   const code = errorCodeOf(res);
   return code === "sequence_number_too_old" || (code === "vm_error" && vmErrorCodeOf(res) === 3);

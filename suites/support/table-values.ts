@@ -7,7 +7,7 @@ import { CheckNotApplicable, type CheckContext, type HttpResponse, type TableFix
 
 export const FRAMEWORK = parseAddress("0x1");
 
-/** The body of POST /tables/{handle}/item (§4.2, design §5) for the fixture's table, with its key or the `key` given (sent as it is, even undefined). */
+/** The body of POST /tables/{handle}/item (§4.2, the family's convention) for the fixture's table, with its key or the `key` given (sent as it is, even undefined). */
 export function tableItemBody(table: TableFixture, ...key: [] | [unknown]): { key_type: string; value_type: string; key: unknown } {
   return { key_type: table.keyType, value_type: table.valueType, key: key.length === 0 ? table.key : key[0] };
 }

@@ -2,7 +2,8 @@
 // baseline of expected failures, the exit status, and the exact shape of summary.json.
 
 import { describe, expect, it } from "vitest";
-import { applyBaseline, aggregateRequirements, BaselineError, exitCode, isConforming, notStartedOutcome, parseBaseline, verdict, type Evidence } from "../../reporters/aggregate.ts";
+import { applyBaseline, aggregateRequirements, BaselineError, exitCode, notStartedOutcome, parseBaseline, type Evidence, type RunOutcome } from "../../reporters/aggregate.ts";
+import { verdictOf } from "../../reporters/verdict.ts";
 import { buildSummary } from "../../reporters/summary.ts";
 import { parseRequirements } from "../../src/harness/requirements.ts";
 import { aggregateStatus, type CheckResult, type ResultStatus } from "../../src/harness/results.ts";
@@ -47,6 +48,9 @@ describe("aggregateStatus", () => {
   });
 });
 
+/** The conforming verdicts (a gate that passes on a full run); what summary.json's `conforming` says. */
+const isConforming = (o: RunOutcome) => ["conforming", "conforming-with-baseline"].includes(verdictOf(o).kind);
+
 const catalog = parseRequirements(
   JSON.stringify([
     { id: "1/must-a", level: "MUST", section: "1", endpoint: "*", text: "A." },
@@ -77,8 +81,9 @@ describe("aggregateRequirements", () => {
   });
 
   it("is conforming and exits 0 when only a SHOULD warns", () => {
-    const ok = aggregateRequirements(catalog, [ev("1/must-a", "passed"), ev("1/should-c", "warned", "meh")], [], 1);
+    const ok = aggregateRequirements(catalog, [ev("1/must-a", "passed"), ev("1/must-b", "passed"), ev("1/untested", "passed"), ev("1/should-c", "warned", "meh")], [], 1);
     expect(isConforming(ok)).toBe(true);
+    expect(verdictOf(ok).headline).toBe("CONFORMING: every MUST requirement holds; 1 SHOULD requirement warned");
     expect(exitCode(ok)).toBe(0);
   });
 
@@ -92,12 +97,12 @@ describe("aggregateRequirements", () => {
     expect(isConforming(stopped)).toBe(false);
     expect(exitCode(stopped)).toBe(1);
     expect(stopped.requirements.find((r) => r.requirement.id === "1/must-b")).toMatchObject({ status: "skipped", reason: "not run: max duration reached" });
-    expect(verdict(stopped).text).toMatch(/^INCOMPLETE: max duration reached/);
+    expect(verdictOf(stopped).headline).toMatch(/^NOT CONFORMING: the run stopped before its end \(max duration reached\)/);
     const never = notStartedOutcome(catalog, "the target requires authentication", 2);
     expect(exitCode(never)).toBe(2);
     expect(isConforming(never)).toBe(false);
     expect(never.requirements.every((r) => r.status === "skipped" && r.reason === "not run: the target requires authentication")).toBe(true);
-    expect(verdict(never).text).toBe("NOT RUN: the target requires authentication");
+    expect(verdictOf(never).headline).toBe("NOT CONFORMING: nothing could be tested: the target requires authentication");
     expect(buildSummary(never, { target: "http://h/v1", startedAt: new Date(0), durationMs: 1 }).interruption).toEqual({ kind: "not_started", reason: "the target requires authentication" });
   });
 
@@ -122,7 +127,8 @@ describe("baseline", () => {
     const r = b.requirements.find((x) => x.requirement.id === "1/must-b");
     expect(r).toMatchObject({ status: "failed", expectedFailure: true });
     expect(exitCode(b)).toBe(0);
-    expect(isConforming(b)).toBe(false);
+    // 1/untested was not run: the gate passes, but on part of the catalog.
+    expect(verdictOf(b)).toMatchObject({ kind: "partial", counts: { requirements: 4, run: 2, expectedFailures: 1, mustFailed: 0 } });
   });
 
   it("fails a listed id that passes, as unexpectedly passing", () => {
@@ -157,11 +163,61 @@ describe("summary.json", () => {
   it("has exactly the design §3 members plus requests and retries", () => {
     const outcome = aggregateRequirements(catalog, [ev("1/must-a", "passed"), ev("1/must-b", "failed", "boom")], [], 5, "untested", 3);
     const summary = buildSummary(outcome, { target: "http://h/v1", startedAt: new Date(0), durationMs: 12.4 });
-    expect(Object.keys(summary).sort()).toEqual(["conforming", "counts", "durationMs", "requests", "requirements", "retries", "startedAt", "target"]);
-    expect(summary).toMatchObject({ target: "http://h/v1", startedAt: "1970-01-01T00:00:00.000Z", durationMs: 12, conforming: false, requests: 5, retries: 3 });
+    expect(Object.keys(summary).sort()).toEqual(["conforming", "counts", "durationMs", "requests", "requirements", "retries", "startedAt", "target", "verdict", "verdictCounts", "verdictText"]);
+    expect(summary).toMatchObject({ target: "http://h/v1", startedAt: "1970-01-01T00:00:00.000Z", durationMs: 12, conforming: false, requests: 5, retries: 3, verdict: "not-conforming" });
+    expect(summary.verdictText).toBe("NOT CONFORMING: 1 MUST requirement failed");
+    expect(summary.verdictCounts).toEqual({ requirements: 4, run: 2, mustFailed: 1, expectedFailures: 0, unexpectedPasses: 0, warned: 0, errors: 0 });
     expect(summary.counts).toEqual({ passed: 1, failed: 1, skipped: 2, notApplicable: 0, warned: 0 });
     const b = summary.requirements.find((r) => r.id === "1/must-b");
     expect(b).toEqual({ id: "1/must-b", level: "MUST", section: "1", endpoint: "*", status: "failed", checks: 1, failures: [{ message: "boom", curl: "curl 'http://h/'" }] });
     expect(summary.requirements.find((r) => r.id === "1/untested")?.reason).toBe("untested");
+  });
+});
+
+describe("the verdict", () => {
+  const all = (status: ResultStatus) => catalog.requirements.map((r) => ev(r.id, r.id === "1/should-c" && status === "failed" ? "warned" : status, status === "passed" ? undefined : "boom"));
+
+  it("is conforming when every requirement ran and every MUST holds", () => {
+    const v = verdictOf(aggregateRequirements(catalog, all("passed"), [], 4));
+    expect(v).toMatchObject({ kind: "conforming", label: "CONFORMING", headline: "CONFORMING: every MUST requirement holds" });
+    expect(v.counts).toEqual({ requirements: 4, run: 4, mustFailed: 0, expectedFailures: 0, unexpectedPasses: 0, warned: 0, errors: 0 });
+  });
+
+  it("is conforming with N expected failures when only baselined requirements fail, naming the baseline", () => {
+    const evidence = all("passed").map((e) => (e.result.requirement === "1/must-b" ? ev("1/must-b", "failed", "boom") : e));
+    const outcome = applyBaseline(aggregateRequirements(catalog, evidence, [], 4), ["1/must-b"], "known.txt");
+    const v = verdictOf(outcome);
+    expect(v.kind).toBe("conforming-with-baseline");
+    expect(v.headline).toBe("CONFORMING WITH 1 EXPECTED FAILURE: every MUST requirement holds except the 1 expected failure from the baseline known.txt");
+    expect(exitCode(outcome)).toBe(0);
+    const summary = buildSummary(outcome, { target: "http://h/v1", startedAt: new Date(0), durationMs: 1 });
+    expect(summary).toMatchObject({ conforming: true, verdict: "conforming-with-baseline", baseline: "known.txt", verdictText: v.headline });
+  });
+
+  it("is partial when some requirement did not run (--only), however well the rest did", () => {
+    const v = verdictOf(aggregateRequirements(catalog, [ev("1/must-a", "passed")], [], 1, "not selected by --only x"));
+    expect(v.kind).toBe("partial");
+    expect(v.headline).toMatch(/^PARTIAL: 1 of 4 requirements run, all hold; the others were not run/);
+    const summary = buildSummary(aggregateRequirements(catalog, [ev("1/must-a", "passed")], [], 1), { target: "http://h/v1", startedAt: new Date(0), durationMs: 1 });
+    expect(summary.conforming).toBe(false);
+  });
+
+  it("is not conforming when a baselined requirement now passes, and says which way", () => {
+    const outcome = applyBaseline(aggregateRequirements(catalog, all("passed"), [], 4), ["1/must-a"], "known.txt");
+    const v = verdictOf(outcome);
+    expect(v.kind).toBe("not-conforming");
+    expect(v.headline).toBe("NOT CONFORMING: 1 requirement the baseline known.txt lists as expected failure now passes (remove it from the baseline)");
+    expect(v.counts.unexpectedPasses).toBe(1);
+    expect(exitCode(outcome)).toBe(1);
+  });
+
+  it("follows the exit status: every run that does not exit 0 is not conforming", () => {
+    const cases = [
+      aggregateRequirements(catalog, all("failed"), [], 4),
+      aggregateRequirements(catalog, all("passed"), [{ message: "boom" }], 4),
+      { ...aggregateRequirements(catalog, all("passed"), [], 4), interruption: { kind: "stopped" as const, reason: "max duration reached" } },
+      notStartedOutcome(catalog, "unreachable", 1),
+    ];
+    for (const o of cases) expect(exitCode(o) !== 0 && verdictOf(o).kind === "not-conforming").toBe(true);
   });
 });

@@ -35,6 +35,12 @@ beforeAll(async () => {
       req.socket.resetAndDestroy();
       return;
     }
+    if (url.startsWith("/v1/echo-authorization")) {
+      // A gateway that quotes the credentials it was given in its error.
+      res.writeHead(400, { "content-type": "application/json" });
+      res.end(JSON.stringify({ message: `saw ${req.headers.authorization ?? "nothing"}`, error_code: "invalid_input" }));
+      return;
+    }
     if (url.startsWith("/v1/reset-once")) {
       res.writeHead(200, { ...ledgerHeaders(), "content-type": "application/json" });
       res.end("{}");
@@ -285,6 +291,26 @@ describe("runCheck", () => {
     expect(out.own.status).toBe("passed");
     expect(out.meta.requests).toHaveLength(1);
     expect(out.meta.results.some((r) => r.requirement === OBSERVED.errorObject && r.status === "passed")).toBe(true);
+  });
+});
+
+describe("--header values (RunConfig.secretHeaders)", () => {
+  const token = "s3cret-token-4711";
+  const secretHeaders = { authorization: `Bearer ${token}` };
+
+  it("are sent on HTTP and raw requests, and are *** in curl lines, replays and whatever the check recorded", async () => {
+    const out = await runCheck(harness({ secretHeaders }), must(), async (t) => {
+      const raw = await t.requestRaw({ path: "/echo-authorization", ending: "keep-open" });
+      t.expectEqual(raw.response?.json?.message, `saw Bearer ${token}`, "what the raw request carried");
+      t.expect(!raw.replay.includes("s3cret") && raw.replay.includes("authorization\\072\\040\\052\\052\\052"), "the replay with *** for the value", undefined, raw.replay);
+      const res = await t.request({ path: "/echo-authorization" });
+      t.expectStatus(res, 200);
+    });
+    expect(out.own.status).toBe("failed");
+    const failure = out.own.failures[0];
+    expect(failure?.curl, failure?.message).toContain("-H 'authorization: ***'");
+    expect(failure?.message).toContain("saw ***");
+    expect(JSON.stringify(out)).not.toContain("s3cret");
   });
 });
 

@@ -59,6 +59,9 @@ describe("ledger-conformance", () => {
     expect(r.stderr).toMatch(/--profile must be node or aptos/);
     expect(r.stderr).toMatch(/usage: ledger-conformance/);
     expect((await cli(["--no-such-flag"], { timeoutMs: 30_000 })).code).toBe(2);
+    const host = await cli(["--header", "Host: elsewhere.example"], { timeoutMs: 30_000 });
+    expect(host.code).toBe(2);
+    expect(host.stderr).toMatch(/header Host cannot be set/);
   });
 
   it("writes summary.json, junit.xml and an offline html/index.html, and exits 1 on a MUST failure", async () => {
@@ -66,7 +69,7 @@ describe("ledger-conformance", () => {
     const r = await cli(["--target", `${node.origin}/v1`, "--report-dir", dir]);
     expect(r.code).toBe(1);
     const summary = JSON.parse(readFileSync(join(dir, "summary.json"), "utf8"));
-    expect(Object.keys(summary).sort()).toEqual(["conforming", "counts", "durationMs", "requests", "requirements", "retries", "startedAt", "target"]);
+    expect(Object.keys(summary).sort()).toEqual(["conforming", "counts", "durationMs", "requests", "requirements", "retries", "startedAt", "target", "verdict", "verdictCounts", "verdictText"]);
     expect(summary.target).toBe(`${node.origin}/v1`);
     expect(summary.requests).toBeGreaterThanOrEqual(5);
     const byId = Object.fromEntries(summary.requirements.map((x: { id: string }) => [x.id, x]));
@@ -118,6 +121,28 @@ describe("ledger-conformance", () => {
     expect(byId["4.6/gas-estimate-bcs"]).toMatchObject({ status: "skipped", reason: "not selected by --only 4.6/gas-estimate-object" });
     const none = await cli(["--target", `${node.origin}/v1`, "--report-dir", dir, "--only", "no-such-check", "--quiet"]);
     expect(none.code).toBe(2);
-    expect(none.stderr).toMatch(/--only no-such-check selected no check/);
+    expect(none.stderr).toMatch(/--only: checks whose name contains "no-such-check": selects no check/);
+  });
+
+  it("combines repeated --only, leaves out --skip and SHOULD requirements under --level must, none of them passed", async () => {
+    const dir = reportDir();
+    const r = await cli([
+      "--target", `${node.origin}/v1`, "--report-dir", dir, "--quiet",
+      "--only", "4.6/gas-estimate-object", "--only", "healthy", "--skip", "4.7/", "--level", "must",
+    ], { env: { LEDGER_CONFORMANCE_ALLURE: "off" } });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const summary = JSON.parse(readFileSync(join(dir, "summary.json"), "utf8"));
+    const byId = Object.fromEntries(summary.requirements.map((x: { id: string }) => [x.id, x]));
+    expect(byId["4.6/gas-estimate-object"].status).toBe("passed");
+    // The BCS check would fail on this node: not selected, so skipped, never passed.
+    expect(byId["4.6/gas-estimate-bcs"]).toMatchObject({ status: "skipped", reason: expect.stringMatching(/^not selected by --only 4\.6\/gas-estimate-object, healthy/) });
+    const health = summary.requirements.filter((x: { id: string }) => x.id.startsWith("4.7/"));
+    expect(health.length).toBeGreaterThan(0);
+    for (const x of health) expect(x.status === "skipped" || x.status === "not_applicable", x.id).toBe(true);
+    const should = summary.requirements.filter((x: { level: string }) => x.level === "SHOULD");
+    expect(should.length).toBeGreaterThan(0);
+    for (const x of should) expect(x, x.id).toMatchObject({ status: "skipped", reason: "not run: --level must runs MUST requirements only" });
+    const junit = readFileSync(join(dir, "junit.xml"), "utf8");
+    expect(junit).toContain("not selected: left out by --skip 4.7/");
   });
 });

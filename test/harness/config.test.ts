@@ -71,7 +71,10 @@ describe("target rules", () => {
 
 describe("command-line flags", () => {
   it("has defaults for everything but the target", () => {
-    expect(parseConformanceArgs([], {})).toEqual({ reportDir: "reports", profile: "node", allowSubmit: false, timeoutMs: 10_000, maxDurationMs: 300_000, depth: 1, quiet: false });
+    expect(parseConformanceArgs([], {})).toEqual({
+      reportDir: "reports", profile: "node", allowSubmit: false, only: [], skip: [], level: "all", secretHeaders: {},
+      timeoutMs: 10_000, maxDurationMs: 300_000, depth: 1, quiet: false,
+    });
   });
 
   it("parses every flag", () => {
@@ -83,7 +86,7 @@ describe("command-line flags", () => {
     ], {});
     expect(args).toEqual({
       target: "https://n.example/v1", fixtures: "f.json", reportDir: "out", profile: "aptos", headerPrefix: "X-APTOS-",
-      allowSubmit: true, only: "4.6", baseline: "b.txt", timeoutMs: 500, maxDurationMs: 9000, seed: -3, replayPath: "1:2",
+      allowSubmit: true, only: ["4.6"], skip: [], level: "all", secretHeaders: {}, baseline: "b.txt", timeoutMs: 500, maxDurationMs: 9000, seed: -3, replayPath: "1:2",
       depth: 2.5, rateLimit: 5, clockToleranceMs: 0, quiet: true,
     });
   });

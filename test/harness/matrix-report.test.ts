@@ -31,6 +31,9 @@ function summary(over: Partial<Summary> = {}): Summary {
     startedAt: "2026-01-01T00:00:00.000Z",
     durationMs: 1000,
     conforming: true,
+    verdict: "conforming",
+    verdictText: "CONFORMING: every MUST requirement holds",
+    verdictCounts: { requirements: 1, run: 1, mustFailed: 0, expectedFailures: 0, unexpectedPasses: 0, warned: 0, errors: 0 },
     counts: { passed: 1, failed: 0, skipped: 0, notApplicable: 0, warned: 0 },
     requirements: [{ id: "4.6/estimates-ordered", level: "MUST", section: "4.6", endpoint: "estimate_gas_price", status: "passed", checks: 2, failures: [] }],
     requests: 3,
@@ -104,6 +107,8 @@ describe("the matrix", () => {
   const failed = summary({
     target: 'http://h/v1?<script>alert("x")</script>',
     conforming: false,
+    verdict: "not-conforming",
+    verdictText: "NOT CONFORMING: 1 MUST requirement failed",
     requirements: [
       {
         ...summary().requirements[0]!,
@@ -133,6 +138,10 @@ describe("the matrix", () => {
     expect(fleet.requirements[0]?.failures[0]?.message).toMatch(/^\[bad\] body:/);
     expect(fleet.targets.map((t) => [t.name, t.conforming])).toEqual([["good", true], ["bad", false]]);
     expect(fleet.conforming).toBe(false);
+    // The fleet's verdict is its worst node's.
+    expect(fleet.verdict).toBe("not-conforming");
+    expect(fleet.verdictText).toBe("NOT CONFORMING: the worst node's verdict; good: conforming, bad: not conforming");
+    expect(fleet.verdictCounts).toMatchObject({ requirements: 2, run: 2 });
     expect(fleet.requests).toBe(6);
   });
 

@@ -29,7 +29,7 @@ export interface MoveStructAbi {
   readonly generic_type_params: readonly MoveFunctionGenericTypeParam[];
   readonly fields: readonly { readonly name: string; readonly type: string }[];
 }
-/** The module ABI with the member names of design §5. */
+/** The module ABI with the member names the family's nodes use. */
 export interface MoveModuleAbi {
   readonly address: string;
   readonly name: string;

@@ -1,4 +1,4 @@
-// Media type selection for 200 bodies (design §5): BCS when the client prefers application/x-bcs over
+// Media type selection for 200 bodies (the family's convention): BCS when the client prefers application/x-bcs over
 // application/json, JSON in every other case (no 406). As in the Aptos family, only these two media
 // types count; wildcards and other types select nothing and fall back to JSON.
 

@@ -1,5 +1,5 @@
 // The reference node's HTTP face: a fastify app over a LedgerApi. Every response, success or error,
-// carries the §2.7 headers; every error is a §2.6 error object (design §5 statuses and codes).
+// carries the §2.7 headers; every error is a §2.6 error object (the family's statuses and codes).
 // Unknown paths and unknown methods on known paths are both 404 web_framework_error (the spec's status
 // sets have no 405).
 

@@ -1,4 +1,4 @@
-// BCS forms of 200 bodies, with the codec's read-response types: aptos-core's layouts (design §5; the
+// BCS forms of 200 bodies, with the codec's read-response types: aptos-core's layouts (the family's convention; the
 // codec cites the aptos-core source of each), in both profiles.
 
 import {

@@ -1,5 +1,5 @@
 // Every failure becomes a §2.6 error object `{message, error_code, vm_error_code?}` with a status from
-// design §5. Only an error nobody anticipated (a bug) is a 500 internal_error.
+// the family's convention. Only an error nobody anticipated (a bug) is a 500 internal_error.
 
 import { CodecError } from "../../codec/index.ts";
 import { LedgerError, type ErrorCode } from "../ledger/api.ts";

@@ -1,4 +1,4 @@
-// JSON forms of the engine's results (design §5): addresses as formatAddress, u64 as decimal strings,
+// JSON forms of the engine's results (the family's convention): addresses as formatAddress, u64 as decimal strings,
 // bytes as 0x hex, gas estimates as JSON integers.
 
 import { formatAddress, toHex } from "../../codec/index.ts";
@@ -25,7 +25,7 @@ export function moduleJson(record: ModuleRecord): Record<string, unknown> {
 }
 
 /**
- * JSON integers (design §5). Estimates are far below 2^53, but a bigint cannot be serialised, and a
+ * JSON integers (the family's convention). Estimates are far below 2^53, but a bigint cannot be serialised, and a
  * silent rounding would be wrong: refuse rather than lie.
  */
 export function gasEstimateJson(estimate: GasEstimate): Record<string, number> {
@@ -56,7 +56,7 @@ export function ledgerInfoJson(info: LedgerInfo): Record<string, unknown> {
 }
 
 /**
- * The pending transaction (the engine's, design §5 member order) as the profile writes it: under
+ * The pending transaction (the engine's, the family's member order) as the profile writes it: under
  * Profile.replayProtectionNonceAlways with replay_protection_nonce last and null when the transaction
  * has none, as aptos-core's UserTransactionRequest serializes (api/types/src/transaction.rs).
  */

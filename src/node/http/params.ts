@@ -1,4 +1,4 @@
-// Parsing of path and query values (design §5): a malformed value is 400 web_framework_error, before
+// Parsing of path and query values (the family's convention): a malformed value is 400 web_framework_error, before
 // the engine is asked anything.
 
 import { isIdentifier, parseAddress, U64_MAX } from "../../codec/index.ts";
@@ -60,7 +60,7 @@ export function optionalString(query: Query, name: string): string | undefined {
 }
 
 /**
- * `limit` is a uint16 (§8) that must be at least 1 (design §5: limit=0 is 400) unless `zero` is
+ * `limit` is a uint16 (§8) that must be at least 1 (the family's convention: limit=0 is 400) unless `zero` is
  * "empty" (an empty page); the endpoint's maximum clamps it, and omitting it gives that maximum, which
  * is also the default page size.
  */

@@ -1,4 +1,4 @@
-// The two wire profiles of the reference node (design §5), and every behaviour in which they differ,
+// The two wire profiles of the reference node (the family's convention), and every behaviour in which they differ,
 // here and nowhere else. "node" is the spec's faithful node. "aptos" is a stand-in for a real Aptos
 // fullnode: the family's header prefix and BCS submission type, so Aptos clients (the Aptos TS SDK)
 // can talk to it, and aptos-core's own behaviour where the spec leaves a choice or where aptos-core
@@ -43,7 +43,7 @@ export interface Profile extends WireProfile {
   readonly specPagesLedgerHeaders: boolean;
   readonly addressForms: AddressForms;
   /**
-   * limit=0 on the summaries: 400 (design §5), or an empty page as aptos-core gives it
+   * limit=0 on the summaries: 400 (the family's convention), or an empty page as aptos-core gives it
    * (api/src/transactions.rs `get_accounts_transaction_summaries`: `min(limit, max page size)`, no
    * lower bound).
    */
@@ -60,7 +60,7 @@ export interface Profile extends WireProfile {
    */
   readonly postNeedsContentLength: boolean;
   /**
-   * JSON form of a summary's replay_protector: design §5's tagged object {type, sequence_number}, or
+   * JSON form of a summary's replay_protector: the family's tagged object {type, sequence_number}, or
    * the bare u64 string aptos-core sends. Its ReplayProtector (api/types/src/transaction.rs) is a
    * poem-openapi Union of U64 newtypes with discriminator_name "type", and poem's union inserts the
    * discriminator only into object values (poem-openapi-derive/src/union.rs), so "5" goes out as is.

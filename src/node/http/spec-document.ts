@@ -1,15 +1,15 @@
 // The node's own copy of the interface description (§4.1), read from disk once at start.
 
 import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
+import { packagePath } from "../../package-root.ts";
 
 export interface SpecDocument {
   readonly yaml: string;
   readonly json: string;
 }
 
-export const DEFAULT_SPEC_PATH = fileURLToPath(new URL("../../../schemas/openapi.yaml", import.meta.url));
+export const DEFAULT_SPEC_PATH = packagePath("schemas", "openapi.yaml");
 
 export function loadSpecDocument(path: string = DEFAULT_SPEC_PATH): SpecDocument {
   const yaml = readFileSync(path, "utf8");

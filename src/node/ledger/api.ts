@@ -95,7 +95,7 @@ export interface SubmitResult {
   /** The transaction hash (32 bytes), as the codec computes it. */
   readonly hash: Uint8Array;
   readonly signed: SignedTransaction;
-  /** The pending transaction as design §5 gives it: {hash, sender, sequence_number, max_gas_amount, gas_unit_price, expiration_timestamp_secs, payload, signature}. */
+  /** The pending transaction as the family's nodes give it: {hash, sender, sequence_number, max_gas_amount, gas_unit_price, expiration_timestamp_secs, payload, signature}. */
   readonly pendingJson: Record<string, unknown>;
 }
 
@@ -111,7 +111,7 @@ export type TransactionByHash =
   | {
       readonly kind: "pending";
       readonly hash: Uint8Array;
-      /** The submission's JSON members (design §5 order): sender … signature, replay_protection_nonce when it has one. */
+      /** The submission's JSON members (the family's order): sender … signature, replay_protection_nonce when it has one. */
       readonly request: Readonly<Record<string, unknown>>;
     }
   | {
@@ -148,7 +148,7 @@ export interface LedgerApi {
     version?: bigint,
   ): { bcs: Uint8Array; json: unknown };
 
-  /** §4.3 and design §5: `limit` already clamped to 0..100 (0, an empty page, only under the aptos profile); ascending by version; unknown account gives []. */
+  /** §4.3 and the family's convention: `limit` already clamped to 0..100 (0, an empty page, only under the aptos profile); ascending by version; unknown account gives []. */
   transactionSummaries(
     address: AddressBytes,
     options: { startVersion?: bigint; endVersion?: bigint; limit: number },
@@ -168,6 +168,6 @@ export interface LedgerApi {
   /** The transaction with `hash`, pending or committed (while in the pruning window); throws 404 transaction_not_found. */
   transactionByHash(hash: Uint8Array): TransactionByHash;
 
-  /** Converts a JSON submission request (design §5 member names) to the signed transaction it describes; throws 400 invalid_input. */
+  /** Converts a JSON submission request (the family's member names) to the signed transaction it describes; throws 400 invalid_input. */
   signedTransactionFromJson(body: unknown): SignedTransaction;
 }

@@ -40,7 +40,7 @@ export interface EngineConfig {
   readonly clock: Clock;
 }
 
-/** Committed transactions the transactions account has at genesis (design: at least 250). */
+/** Committed transactions the transactions account has at genesis (the suite's pagination checks want at least 250). */
 export const GENESIS_TRANSFERS = 300;
 /** Enough for the genesis transfers to go one per block, whatever the block limits. */
 export const MIN_GENESIS_VERSIONS = 1_000;

@@ -239,7 +239,7 @@ export class LedgerEngine implements LedgerApi {
     return { hash: toHex(txn.hash), ...this.requestJson(txn.signed) };
   }
 
-  /** The submission request members of `signed` in design §5's order, replay_protection_nonce only when it has one. */
+  /** The submission request members of `signed` in the family's order, replay_protection_nonce only when it has one. */
   private requestJson(signed: SignedTransaction): Record<string, unknown> {
     const json = invalidInputOnCodecError("The transaction has no JSON form", () =>
       signedTransactionToJson(signed, {

@@ -1,4 +1,4 @@
-// The §2.5 gas estimate over the node's own blocks, with design §5's buckets and rules (the Aptos
+// The §2.5 gas estimate over the node's own blocks, with the family's buckets and rules (the Aptos
 // estimator): each recent block contributes the lowest gas unit price it included when it was full, and
 // the minimum gas unit price when it was not (entering it needed no more). Over the latest blocks:
 //   low        = min of the last 10

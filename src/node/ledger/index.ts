@@ -1,5 +1,5 @@
 // The ledger engine's entry point: createEngine builds the chain from its configuration (genesis
-// included) and returns the engine with the design §3 fixtures that describe it.
+// included) and returns the engine with the fixtures (the suite's fixtures file) that describe it.
 
 import { BlockProducer } from "./block-producer.ts";
 import { resolveConfig, type EngineConfig, type EngineConfigInput } from "./config.ts";

@@ -1,5 +1,5 @@
 // Committed user transactions, by version, by sender and by hash, with the window queries of the
-// transaction summaries endpoint (§4.3, design §5).
+// transaction summaries endpoint (§4.3, the family's convention).
 
 import { bytesToHex } from "@noble/hashes/utils.js";
 import type { SignedTransaction } from "../../codec/index.ts";

@@ -1,4 +1,4 @@
-// §4.8 submission: JSON (design §5 member names) or the profile's BCS content type. Any other content
+// §4.8 submission: JSON (the family's member names) or the profile's BCS content type. Any other content
 // type is a framework-level refusal (web_framework_error, 400 or by profile 415), and so is a missing body.
 
 import type { FastifyInstance } from "fastify";

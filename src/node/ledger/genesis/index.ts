@@ -15,7 +15,7 @@ import { activeBlockAt, planHistory, transfersInBlock, type HistoryPlan } from "
 import { genesisKeys, type GenesisKeys } from "./keys.ts";
 import { FIXTURE_KEY, FIXTURE_TABLE, genesisTables, tableItemWrite, type GenesisTable } from "./tables.ts";
 
-/** The fixtures object of design §3 (exact member names). */
+/** The fixtures object, with the fixtures file's member names exactly. */
 export interface EngineFixtures {
   readonly chainId: number;
   readonly accounts: readonly { readonly address: string; readonly privateKey: string }[];
@@ -23,7 +23,7 @@ export interface EngineFixtures {
   readonly moduleAccount: string;
   readonly moduleName: string;
   readonly table: { readonly handle: string; readonly keyType: string; readonly valueType: string; readonly key: unknown };
-  /** Beyond design §3: known changes inside the window, so that a read at an older version can be told from a read at the latest. */
+  /** Beyond the basic fixtures (`history`): known changes inside the window, so that a read at an older version can be told from a read at the latest. */
   readonly history: {
     readonly modulePublished: { readonly address: string; readonly name: string; readonly version: string };
     readonly tableItemInserted: { readonly handle: string; readonly keyType: string; readonly valueType: string; readonly key: unknown; readonly version: string };

@@ -54,7 +54,7 @@ function build(seed: string, recipe: TableRecipe): GenesisTable {
   };
 }
 
-/** The fixture table (design §3): u64 keys, address values, key "7" present at the latest version. */
+/** The fixture table (the fixtures file's `table`): u64 keys, address values, key "7" present at the latest version. */
 export const FIXTURE_TABLE = "validator_addresses";
 export const FIXTURE_KEY = "7";
 

@@ -1,0 +1,56 @@
+// summary.md, and what `--format markdown` prints: the verdict line and the requirement table, failed and
+// warned first, for a CI job summary (GitHub's $GITHUB_STEP_SUMMARY, GitLab or Buildkite annotations).
+// Every cell is escaped: a failure message quotes the target, and a job summary renders markdown and
+// some HTML, so markup, table pipes and control characters are neutralised and cells are cut short.
+// One node's part is renderNodeMarkdown, so that a summary over several nodes can reuse it.
+
+import type { RequirementOutcome, RunOutcome } from "./aggregate.ts";
+import { escapeControls } from "./escape-controls.ts";
+import { verdictOf } from "./verdict.ts";
+
+/** The longest cell text, in characters: a job summary is read at a glance. */
+const CELL_CUT = 200;
+
+const ORDER: Record<RequirementOutcome["status"], number> = { failed: 0, warned: 1, skipped: 2, not_applicable: 3, passed: 4 };
+const STATUS_WORD: Record<RequirementOutcome["status"], string> = { failed: "❌ failed", warned: "⚠️ warned", skipped: "skipped", not_applicable: "n/a", passed: "✅ passed" };
+
+export function renderMarkdownSummary(node: { outcome: RunOutcome; target: string }): string {
+  return `# ledger-conformance\n\n${renderNodeMarkdown(node)}`;
+}
+
+export function renderNodeMarkdown(node: { outcome: RunOutcome; target: string }): string {
+  const { outcome } = node;
+  const verdict = verdictOf(outcome);
+  const rank = (r: RequirementOutcome) => ORDER[r.status] + (r.expectedFailure ? 0.5 : 0);
+  const rows = [...outcome.requirements]
+    .sort((a, b) => rank(a) - rank(b))
+    .map((r) => `| ${cells(r).map(cell).join(" | ")} |`);
+  const errors = outcome.errors.map((e) => `- run error: ${cell(`${e.file === undefined ? "" : `${e.file}: `}${e.message}`)}`);
+  return [
+    `**${cell(verdict.label)}**: ${cell(verdict.detail)}`,
+    "",
+    `Target \`${escapeControls(node.target).replace(/[`\r\n]/g, "")}\`, ${outcome.requests} requests.`,
+    ...(errors.length === 0 ? [] : ["", ...errors]),
+    "",
+    "| status | requirement | level | § | endpoint | detail |",
+    "|---|---|---|---|---|---|",
+    ...rows,
+    "",
+  ].join("\n");
+}
+
+function cells(r: RequirementOutcome): string[] {
+  const status = r.expectedFailure ? `${r.status} (expected by baseline)` : `${STATUS_WORD[r.status]}${r.unexpectedPass ? " (baselined, but passes)" : ""}`;
+  const detail = r.failures.length > 0 ? (r.failures[0]?.message.split("\n")[0] ?? "") : r.status === "skipped" || r.status === "not_applicable" ? (r.reason ?? "") : "";
+  const more = r.failures.length > 1 ? ` (and ${r.failures.length - 1} more)` : "";
+  return [status, `${r.requirement.id}: ${r.requirement.text}`, r.requirement.level, r.requirement.section, r.requirement.endpoint, `${detail}${more}`];
+}
+
+/** One table cell of untrusted text: one line, cut short, markup and markdown punctuation escaped. */
+export function cell(text: string): string {
+  const line = escapeControls(text.replace(/\r?\n/g, " ")).trim();
+  const cut = line.length > CELL_CUT ? `${line.slice(0, CELL_CUT)}…` : line;
+  return cut
+    .replace(/[&<>]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;" })[c] as string)
+    .replace(/[\\`*_[\]{}()#+!|~]/g, (c) => `\\${c}`);
+}

@@ -1,0 +1,110 @@
+// The committed gate: ledger-conformance.config.json in the working directory (or --config FILE)
+// holds the flags a team runs with. It is validated against schemas/ledger-conformance.config.schema.json;
+// relative paths resolve against the file's directory; header values name environment variables
+// ("${NODE_TOKEN}" or "Bearer ${NODE_TOKEN}"), so that the committed file never holds a secret. The
+// command's flags override what the file says.
+
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Ajv, type ErrorObject } from "ajv";
+import { ConfigurationError } from "../harness/configuration-error.ts";
+import { checkedHeader, expandEnv } from "./request-headers.ts";
+
+export const CONFIG_FILE_NAME = "ledger-conformance.config.json";
+const SCHEMA_PATH = fileURLToPath(new URL("../../schemas/ledger-conformance.config.schema.json", import.meta.url));
+
+export class ConfigFileError extends ConfigurationError {
+  override readonly name = "ConfigFileError";
+}
+
+/** What the file says, as the flags it stands for (the names parseArgs gives them), and its headers. */
+export interface ConfigFileSettings {
+  readonly file: string;
+  readonly flags: Readonly<Record<string, string | boolean | string[]>>;
+  readonly headers: readonly { readonly name: string; readonly value: string }[];
+}
+
+/** The file named with --config, else the default name in `cwd` when it exists, else none. */
+export function configFilePath(explicit: string | undefined, cwd: string): string | undefined {
+  if (explicit !== undefined) return resolve(cwd, explicit);
+  const found = join(cwd, CONFIG_FILE_NAME);
+  return existsSync(found) ? found : undefined;
+}
+
+let validate: ReturnType<Ajv["compile"]> | undefined;
+
+export function loadConfigFile(file: string, env: NodeJS.ProcessEnv): ConfigFileSettings {
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(file, "utf8"));
+  } catch (e) {
+    throw new ConfigFileError(`cannot read config file ${file}: ${(e as Error).message}`);
+  }
+  validate ??= new Ajv({ allErrors: true }).compile(JSON.parse(readFileSync(SCHEMA_PATH, "utf8")));
+  if (!validate(value)) {
+    // A oneOf reports each branch's own error too; its own message says it better.
+    const problems = [...new Set((validate.errors ?? []).filter((e) => !e.schemaPath.includes("/oneOf/")).map(describeError))];
+    throw new ConfigFileError(`config file ${file} is not valid:\n  ${problems.join("\n  ")}`);
+  }
+  const c = value as ConfigFileShape;
+  const dir = dirname(file);
+  const path = (p: string) => resolve(dir, p);
+  const list = (p: string | string[]) => (typeof p === "string" ? [p] : p);
+  const flags: Record<string, string | boolean | string[]> = {};
+  if (c.target !== undefined) flags.target = c.target;
+  if (c.fixtures !== undefined) flags.fixtures = path(c.fixtures);
+  if (c.reportDir !== undefined) flags["report-dir"] = path(c.reportDir);
+  if (c.profile !== undefined) flags.profile = c.profile;
+  if (c.headerPrefix !== undefined) flags["header-prefix"] = c.headerPrefix;
+  if (c.allowSubmit !== undefined) flags["allow-submit"] = c.allowSubmit;
+  if (c.only !== undefined) flags.only = list(c.only);
+  if (c.skip !== undefined) flags.skip = list(c.skip);
+  if (c.level !== undefined) flags.level = c.level;
+  if (c.baseline !== undefined) flags.baseline = path(c.baseline);
+  if (c.timeout !== undefined) flags.timeout = String(c.timeout);
+  if (c.maxDuration !== undefined) flags["max-duration"] = String(c.maxDuration);
+  if (c.depth !== undefined) flags.depth = String(c.depth);
+  if (c.rateLimit !== undefined) flags["rate-limit"] = String(c.rateLimit);
+  if (c.clockTolerance !== undefined) flags["clock-tolerance"] = String(c.clockTolerance);
+  const headers = Object.entries(c.headers ?? {}).map(([name, template]) => {
+    try {
+      return checkedHeader(name, expandEnv(template, env, `${file}: headers.${name}`));
+    } catch (e) {
+      throw new ConfigFileError((e as Error).message.startsWith(file) ? (e as Error).message : `${file}: ${(e as Error).message}`);
+    }
+  });
+  return { file, flags, headers };
+}
+
+interface ConfigFileShape {
+  target?: string;
+  fixtures?: string;
+  reportDir?: string;
+  profile?: string;
+  headerPrefix?: string;
+  allowSubmit?: boolean;
+  only?: string | string[];
+  skip?: string | string[];
+  level?: string;
+  baseline?: string;
+  timeout?: number;
+  maxDuration?: number;
+  depth?: number;
+  rateLimit?: number;
+  clockTolerance?: number;
+  headers?: Record<string, string>;
+}
+
+/** One schema violation in words; a header value that is not a ${VAR} reference is said so, without quoting it (it may be the secret). */
+function describeError(e: ErrorObject): string {
+  const where = e.instancePath === "" ? "(the top level)" : e.instancePath.slice(1).replace(/\//g, ".");
+  if (e.instancePath.startsWith("/headers/") && e.keyword === "pattern") {
+    const name = e.instancePath.slice("/headers/".length);
+    return `headers.${name} must name an environment variable, as "\${NODE_TOKEN}" or "Bearer \${NODE_TOKEN}": the config file is committed, so it never holds the secret itself (pass a literal value with --header instead)`;
+  }
+  if (e.keyword === "additionalProperties") return `${where}: unknown member ${JSON.stringify((e.params as { additionalProperty: string }).additionalProperty)}`;
+  if (e.keyword === "enum") return `${where} must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(", ")}`;
+  if (e.keyword === "oneOf") return `${where} must be a pattern or a list of patterns`;
+  return `${where} ${e.message ?? "is not valid"}`;
+}

@@ -1,0 +1,42 @@
+// The bins in a git checkout, with no build: they run the TypeScript sources through tsx, find the
+// package's files at the checkout's root, and answer --version and --help from the argument parser.
+
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { COMPILED, PACKAGE_ROOT, packageVersion, SUITE_FILE_SUFFIX } from "../../src/package-root.ts";
+import { parseConformanceArgs } from "../../src/cli/conformance-args.ts";
+import { ROOT } from "../support/conformance-command.ts";
+
+const version = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
+
+function bin(name: string, args: readonly string[]) {
+  return spawnSync(process.execPath, [join("bin", `${name}.mjs`), ...args], { cwd: ROOT, encoding: "utf8", timeout: 60_000 });
+}
+
+describe("a checkout", () => {
+  it("runs from its sources, with the package root at the checkout's root", () => {
+    expect(COMPILED).toBe(false);
+    expect(SUITE_FILE_SUFFIX).toBe(".test.ts");
+    expect(join(PACKAGE_ROOT, "/")).toBe(join(ROOT, "/"));
+    expect(existsSync(join(PACKAGE_ROOT, "schemas", "openapi.yaml"))).toBe(true);
+    expect(packageVersion()).toBe(version);
+  });
+
+  it("parses --version as a request for the version", () => {
+    expect(parseConformanceArgs(["--version"], {})).toBe("version");
+    expect(parseConformanceArgs(["--help", "--version"], {})).toBe("help");
+  });
+
+  it("answers --version and --help through the bins", () => {
+    const versionRun = bin("ledger-conformance", ["--version"]);
+    expect({ status: versionRun.status, stdout: versionRun.stdout, stderr: versionRun.stderr }).toEqual({ status: 0, stdout: `${version}\n`, stderr: "" });
+    const help = bin("ledger-conformance", ["--help"]);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/^usage: ledger-conformance \[options\]\n[\s\S]*--version/);
+    const usageError = bin("ledger-conformance", ["--no-such-flag"]);
+    expect(usageError.status).toBe(2);
+    expect(usageError.stderr).toMatch(/^ledger-conformance: .*no-such-flag[\s\S]*usage: ledger-conformance/);
+  });
+});
