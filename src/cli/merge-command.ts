@@ -21,7 +21,7 @@ export const MERGE_USAGE = `usage: ledger-conformance merge [--report-dir OUT] D
   DIR                   a run's report directory (its summary.json); a fleet's brings each of its nodes
   --report-dir OUT      where the matrix's summary.json and html/ go (default reports)
   --help                print this text
-exit status: the worst node's (0 every node conforms, 1 some node does not, 2 some node could not be
+exit status: the worst node's (0 every node passes the gate, 1 some node does not, 2 some node could not be
 tested at all); 2 for a usage error or a DIR whose summary.json cannot be read`;
 
 export async function mergeCommand(argv: readonly string[]): Promise<number> {
