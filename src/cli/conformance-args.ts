@@ -17,7 +17,10 @@ import { CONFIG_FILE_NAME, configFilePath, loadConfigFile } from "./config-file.
 import { HeaderError, mergeHeaders, parseHeaderFlag } from "./request-headers.ts";
 
 export const USAGE = `usage: ledger-conformance [options]
-  --target URL          base URL of the node, including /v1 (default: start the reference node in-process)
+       ledger-conformance merge [--report-dir OUT] DIR...   one matrix report from runs made elsewhere
+  --target URL          base URL of the node, including /v1 (default: start the reference node in-process);
+                        repeat it to check a fleet of nodes at once, with one requirement-by-node matrix
+  --targets FILE        a fleet as JSON: {"targets": [{"name", "url", "fixtures"?, "profile"?}, ...]}
   --fixtures FILE       fixtures JSON (see the README); LEDGER_CONFORMANCE_ACCOUNTS may hold the accounts instead
   --report-dir DIR      where summary.json, junit.xml and html/ go (default reports)
   --profile NAME        node (X-NODE-, application/x.node.signed_transaction+bcs; default) or aptos
@@ -79,7 +82,12 @@ export class UsageError extends ConfigurationError {
 }
 
 export interface ConformanceArgs {
+  /** The one --target, or the first of several. */
   readonly target?: string;
+  /** --target given more than once: every URL, in order (a fleet run, src/cli/fleet-run.ts). */
+  readonly fleet?: readonly string[];
+  /** --targets FILE: a fleet described by a file (src/cli/fleet-targets.ts). */
+  readonly targetsFile?: string;
   readonly fixtures?: string;
   readonly reportDir: string;
   readonly profile: ProfileName;
@@ -140,7 +148,8 @@ function parseWithConfigFile(argv: readonly string[], env: NodeJS.ProcessEnv, cw
       strict: true,
       allowPositionals: false,
       options: {
-        target: { type: "string" },
+        target: { type: "string", multiple: true },
+        targets: { type: "string" },
         fixtures: { type: "string" },
         "report-dir": { type: "string" },
         profile: { type: "string" },
@@ -188,16 +197,15 @@ function parseWithConfigFile(argv: readonly string[], env: NodeJS.ProcessEnv, cw
   }
   const profile = values.profile ?? "node";
   if (!isProfileName(profile)) throw new UsageError(`--profile must be node or aptos, got '${profile}'`);
-  if (values.target !== undefined) {
-    let url: URL;
-    try {
-      url = new URL(values.target);
-    } catch {
-      throw new UsageError(`--target must be a URL such as http://127.0.0.1:8080/v1, got '${values.target}'`);
-    }
-    if (url.protocol !== "http:" && url.protocol !== "https:") throw new UsageError(`--target must be http or https, got '${url.protocol}'`);
+  // --target on the command line is a list (repeated: a fleet); a config file's target is one URL.
+  const targetUrls = ([] as string[]).concat(values.target ?? []);
+  for (const url of targetUrls) checkTargetUrl("--target", url);
+  if (flags.targets !== undefined && flags.target !== undefined) throw new UsageError("--targets FILE names every target: give it or --target, not both");
+  const [target, ...moreTargets] = targetUrls;
+  if ((moreTargets.length > 0 || values.targets !== undefined) && values["write-baseline"] !== undefined) {
+    throw new UsageError("--write-baseline writes one node's failures: give one --target");
   }
-  if (values["compare-to"] !== undefined) httpUrl("compare-to", values["compare-to"]);
+  if (values["compare-to"] !== undefined) checkTargetUrl("--compare-to", values["compare-to"]);
   if (values["compare-to"] === undefined && (values["compare-fixtures"] !== undefined || values["fail-on-diff"] === true)) {
     throw new UsageError("--compare-fixtures and --fail-on-diff need --compare-to");
   }
@@ -216,7 +224,9 @@ function parseWithConfigFile(argv: readonly string[], env: NodeJS.ProcessEnv, cw
         ? undefined
         : milliseconds(CLOCK_TOLERANCE_ENV, envTolerance);
   return {
-    ...(values.target === undefined ? {} : { target: values.target }),
+    ...(target === undefined ? {} : { target }),
+    ...(moreTargets.length === 0 ? {} : { fleet: [target as string, ...moreTargets] }),
+    ...(values.targets === undefined ? {} : { targetsFile: values.targets }),
     ...(values.fixtures === undefined ? {} : { fixtures: values.fixtures }),
     reportDir: values["report-dir"] ?? "reports",
     profile,
@@ -246,16 +256,15 @@ function parseWithConfigFile(argv: readonly string[], env: NodeJS.ProcessEnv, cw
   };
 }
 
-/** An http or https URL given to a flag, or a UsageError. */
-function httpUrl(flag: string, value: string): URL {
+/** An http or https URL, or a UsageError naming where it came from. */
+export function checkTargetUrl(source: string, value: string): void {
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw new UsageError(`--${flag} must be a URL such as http://127.0.0.1:8080/v1, got '${value}'`);
+    throw new UsageError(`${source} must be a URL such as http://127.0.0.1:8080/v1, got '${value}'`);
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new UsageError(`--${flag} must be http or https, got '${url.protocol}'`);
-  return url;
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new UsageError(`${source} must be http or https, got '${url.protocol}'`);
 }
 
 function positiveInteger(flag: string, value: string | undefined): number | undefined {

@@ -22,6 +22,9 @@ import { writeReports, type ReportInput } from "./conformance-reports.ts";
 import { resolveTarget, runConfigOf } from "./conformance-setup.ts";
 import { probeTarget, type EmbeddedNode } from "./conformance-target.ts";
 import { runSuites } from "./conformance-vitest.ts";
+import { runFleet } from "./fleet-run.ts";
+import { readTargetsFile, targetsFromUrls } from "./fleet-targets.ts";
+import { mergeCommand } from "./merge-command.ts";
 import { ReportLayout } from "./report-layout.ts";
 import { CODE_ROOT, packageVersion, SUITE_FILE_SUFFIX } from "../package-root.ts";
 import { ProgressLine } from "./progress-line.ts";
@@ -47,6 +50,7 @@ for (const [signal, number] of [["SIGINT", 2], ["SIGTERM", 15]] as const) {
 async function main(argv: readonly string[]): Promise<number> {
   if (argv[0] === "diff") return (await import("./diff-command.ts")).diffCommand(argv.slice(1));
   if (argv[0] === "proxy") return (await import("./proxy-command.ts")).proxyCommand(argv.slice(1));
+  if (argv[0] === "merge") return mergeCommand(argv.slice(1));
   let args: ConformanceArgs;
   try {
     const parsed = parseConformanceArgs(argv);
@@ -87,6 +91,9 @@ async function main(argv: readonly string[]): Promise<number> {
     const allFiles = suiteFiles();
     const selection = selectionOf(args, allFiles, aliases);
     const baseline = args.baseline === undefined ? undefined : readBaseline(args.baseline, aliases);
+    // A fleet: a run of this command per node, then the requirement-by-node matrix (fleet-run.ts).
+    const fleet = args.targetsFile !== undefined ? readTargetsFile(args.targetsFile) : args.fleet !== undefined ? targetsFromUrls(args.fleet) : undefined;
+    if (fleet !== undefined) return await runFleet({ targets: fleet, argv, reportDir: args.reportDir, ...(args.fixtures === undefined ? {} : { fixtures: args.fixtures }), profile: args.profile, catalog, interrupt: interrupt.signal, say });
     const resolved = await resolveTarget(args, say);
     node = resolved.node;
     const { target } = resolved;

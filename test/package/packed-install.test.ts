@@ -34,7 +34,7 @@ const REGISTRY_UNREACHABLE = /\b(ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETI
 const NPM_FLAGS = ["--no-audit", "--no-fund", "--no-update-notifier"];
 
 /** Where each packed path may come from: nothing of test/, bench/, CI scripts or the TypeScript sources. */
-const SHIPPED = /^(package\.json|README\.md|LICENSE|bin\/[^/]+\.mjs|dist\/.+\.js|schemas\/.+\.yaml|baselines\/[^/]+|spec\/[^/]+\.md)$/;
+const SHIPPED = /^(package\.json|README\.md|LICENSE|bin\/[^/]+\.mjs|dist\/.+\.js|schemas\/.+\.(yaml|json)|baselines\/[^/]+|spec\/[^/]+\.md)$/;
 
 const version = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
 const work = mkdtempSync(join(tmpdir(), "ledger-conformance-package-"));

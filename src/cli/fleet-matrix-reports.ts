@@ -1,0 +1,28 @@
+// Writes a fleet's matrix report, for a fleet run and for `merge` alike: summary.json (the fleet's
+// members and targets[], reporters/matrix-data.ts), html/index.html (reporters/matrix-html.ts) and the
+// console table. Returns the exit status, the worst node's.
+
+import { writeFileSync } from "node:fs";
+import { escapeControls } from "../../reporters/escape-controls.ts";
+import { renderMatrixConsole } from "../../reporters/matrix-console.ts";
+import { buildFleetSummary, worstExitCode, type MatrixNode } from "../../reporters/matrix-data.ts";
+import { renderMatrixHtml } from "../../reporters/matrix-html.ts";
+import type { ReportLayout } from "./report-layout.ts";
+
+export interface MatrixReportInput {
+  readonly layout: ReportLayout;
+  readonly nodes: readonly MatrixNode[];
+  readonly startedAt: Date;
+  readonly durationMs: number;
+}
+
+export function writeMatrixReports(input: MatrixReportInput): number {
+  const { layout, nodes, startedAt, durationMs } = input;
+  const exitCode = worstExitCode(nodes);
+  layout.create();
+  writeFileSync(layout.summary, `${JSON.stringify(buildFleetSummary(nodes, { startedAt, durationMs }), null, 2)}\n`);
+  writeFileSync(layout.htmlIndex, renderMatrixHtml({ nodes, startedAt, durationMs, exitCode }));
+  // The table is the command's answer: printed with --quiet too, as a one-node run prints its own.
+  process.stdout.write(escapeControls(renderMatrixConsole(nodes, { reportDir: layout.display, exitCode })));
+  return exitCode;
+}

@@ -1,0 +1,149 @@
+// A fleet in one run and its merge (issue 13 items 1 and 2), end to end: two reference nodes, one
+// started with a fault, checked by one fleet run (--targets), and each by a run of its own then merged.
+// Restricted with --only to the suite file that holds the fault's requirement (suites/estimate-gas-
+// price.test.ts) to stay quick. The fault's requirements fail on the faulty node only; the merge gives
+// the same matrix as the fleet run; the matrix page is checked in a browser.
+
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { FleetSummary } from "../../reporters/matrix-data.ts";
+import type { Summary } from "../../reporters/summary.ts";
+import { FAULTS, startNode, type RunningNode } from "../../src/node/index.ts";
+import { CHROMIUM_MISSING, hasChromium, renderedDom } from "../support/chromium.ts";
+import { conformanceCommand, type CommandRun } from "../support/conformance-command.ts";
+
+const FAULT = "gas-estimates-out-of-order";
+const ONLY = "estimate-gas-price";
+const breaks = FAULTS.find((f) => f.name === FAULT)?.breaks ?? [];
+
+const dir = mkdtempSync(join(tmpdir(), "fleet-test-"));
+const nodes: RunningNode[] = [];
+const env = { LEDGER_CONFORMANCE_ALLURE: "off" };
+const run = (args: string[]) => conformanceCommand(args, { env, timeoutMs: 240_000 });
+const readSummary = <T = Summary>(d: string): T => JSON.parse(readFileSync(join(d, "summary.json"), "utf8")) as T;
+
+/** What the matrix says, without times, counts of requests or the order members were written in. */
+function matrixData(summary: FleetSummary) {
+  return {
+    fleet: summary.requirements.map((r) => [r.id, r.level, r.status, r.expectedFailure === true]),
+    nodes: summary.targets.map((t) => ({ name: t.name, rows: t.requirements.map((r) => [r.id, r.status, r.failures.length]) })),
+  };
+}
+
+let targetsFile: string;
+let fleet: CommandRun;
+let singles: { clean: CommandRun; faulty: CommandRun };
+
+beforeAll(async () => {
+  const start = async (name: string, faults: string[]) => {
+    const fixtures = join(dir, `${name}.fixtures.json`);
+    const node = await startNode({
+      host: "127.0.0.1",
+      port: 0,
+      faults,
+      onInternalError: () => undefined,
+      beforeListen: (f) => writeFileSync(fixtures, JSON.stringify(f)),
+    });
+    nodes.push(node);
+    return { name, url: node.url, fixtures };
+  };
+  const targets = [await start("clean", []), await start("faulty", [FAULT])];
+  targetsFile = join(dir, "targets.json");
+  // A relative fixtures path is read from the targets file's directory.
+  writeFileSync(targetsFile, JSON.stringify({ targets: targets.map((t) => ({ ...t, fixtures: `${t.name}.fixtures.json` })) }));
+  const single = (t: (typeof targets)[number]) => run(["--target", t.url, "--fixtures", t.fixtures, "--only", ONLY, "--report-dir", join(dir, "runs", t.name), "--quiet"]);
+  const [f, c, x] = await Promise.all([
+    run(["--targets", targetsFile, "--only", ONLY, "--report-dir", join(dir, "fleet"), "--quiet"]),
+    single(targets[0] as (typeof targets)[number]),
+    single(targets[1] as (typeof targets)[number]),
+  ]);
+  fleet = f;
+  singles = { clean: c, faulty: x };
+}, 300_000);
+
+afterAll(async () => {
+  await Promise.all(nodes.map((n) => n.close()));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("a fleet in one run", () => {
+  it("fails the fault's requirements on the faulty node only, and exits with the worst node's status", () => {
+    expect(breaks.length).toBeGreaterThan(0);
+    expect(fleet.code, `${fleet.stdout}\n${fleet.stderr}`).toBe(1);
+    const summary = readSummary<FleetSummary>(join(dir, "fleet"));
+    expect(summary.targets.map((t) => t.name)).toEqual(["clean", "faulty"]);
+    const [clean, faulty] = summary.targets as [FleetSummary["targets"][number], FleetSummary["targets"][number]];
+    const status = (s: Summary, id: string) => s.requirements.find((r) => r.id === id)?.status;
+    for (const id of breaks) {
+      expect(status(faulty, id), id).toBe("failed");
+      expect(status(clean, id), id).toBe("passed");
+      expect(summary.requirements.find((r) => r.id === id)?.status, id).toBe("failed");
+    }
+    // Nothing else fails: the fault's deviation is all the matrix tells apart.
+    expect(clean.requirements.filter((r) => r.status === "failed" || r.status === "warned")).toEqual([]);
+    expect(faulty.requirements.filter((r) => r.status === "failed").map((r) => r.id).sort()).toEqual([...breaks].sort());
+    // --only ran one file: the clean node's verdict is partial (exit 0), the faulty one's not conforming, and so the fleet's.
+    expect(clean.verdict).toBe("partial");
+    expect(faulty.verdict).toBe("not-conforming");
+    expect(summary.conforming).toBe(false);
+    // Each node's run wrote its own complete reports, and the fleet's failure names its node.
+    for (const name of ["clean", "faulty"]) expect(existsSync(join(dir, "fleet", "targets", name, "html", "index.html")), name).toBe(true);
+    expect(summary.requirements.find((r) => r.id === breaks[0])?.failures[0]?.message).toMatch(/^\[faulty\] /);
+    expect(fleet.stdout).toMatch(/FLEET NOT CONFORMING: the worst node's verdict \(faulty\)/);
+    expect(summary.verdict).toBe("not-conforming");
+  });
+
+  it("refuses a malformed targets file with exit 2 and what is wrong, before any run", async () => {
+    const bad = join(dir, "bad-targets.json");
+    writeFileSync(bad, JSON.stringify({ targets: [{ name: "a b", url: "http://127.0.0.1:1/v1" }] }));
+    const r = await run(["--targets", bad, "--report-dir", join(dir, "bad")]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--targets: .*bad-targets\.json: \/targets\/0\/name must match pattern/);
+    expect(existsSync(join(dir, "bad"))).toBe(false);
+  });
+
+  it("keeps a one-target run's summary as it was: no targets member", () => {
+    expect(singles.clean.code, singles.clean.stderr).toBe(0);
+    expect(singles.faulty.code, singles.faulty.stderr).toBe(1);
+    expect(readSummary(join(dir, "runs", "clean"))).not.toHaveProperty("targets");
+  });
+
+  it("shows the requirement-by-node matrix in a browser, each cell linking to the node's entry", async (context) => {
+    context.skip(!hasChromium(), CHROMIUM_MISSING);
+    const dom = await renderedDom(pathToFileURL(join(dir, "fleet", "html", "index.html")).href, 2_000);
+    expect(dom).toMatch(/<table class="matrix" id="matrix">/);
+    expect(dom).toMatch(/Fleet not conforming: the worst node's verdict \(faulty\)/);
+    for (const id of breaks) {
+      const row = new RegExp(`<code>${id.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}</code>.*?</tr>`, "s").exec(dom)?.[0] ?? "";
+      expect(row, id).toMatch(/<td class="c-failed">failed<\/td><td class="c-passed"><a href="#node-1">passed<\/a><\/td><td class="c-failed"><a href="#node-2-[^"]+">failed<\/a><\/td>/);
+      // The failed cell's target exists: the faulty node's entry, open, with the replayable curl line.
+      expect(dom).toMatch(new RegExp(`<details class="req" open="" id="node-2-${id.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}">`));
+    }
+    expect(dom).toMatch(/<pre class="curl">curl /);
+    expect(dom).toContain('href="../targets/faulty/html/index.html"');
+  });
+});
+
+describe("merge", () => {
+  it("of the two single runs gives the same matrix as the fleet run", async () => {
+    const merged = await conformanceCommand(["merge", "--report-dir", join(dir, "merged"), join(dir, "runs", "clean"), join(dir, "runs", "faulty")], { env });
+    expect(merged.code, `${merged.stdout}\n${merged.stderr}`).toBe(1);
+    const fromMerge = readSummary<FleetSummary>(join(dir, "merged"));
+    const fromFleet = readSummary<FleetSummary>(join(dir, "fleet"));
+    expect(matrixData(fromMerge)).toEqual(matrixData(fromFleet));
+    expect(fromMerge.counts).toEqual(fromFleet.counts);
+    // Merging the fleet's own directory brings each of its nodes, under their names.
+    const again = await conformanceCommand(["merge", "--report-dir", join(dir, "merged-again"), join(dir, "fleet")], { env });
+    expect(again.code).toBe(1);
+    expect(matrixData(readSummary<FleetSummary>(join(dir, "merged-again")))).toEqual(matrixData(fromFleet));
+  });
+
+  it("exits 0 when every node passes the gate", async () => {
+    const merged = await conformanceCommand(["merge", "--report-dir", join(dir, "merged-clean"), join(dir, "runs", "clean")], { env });
+    expect(merged.code, merged.stderr).toBe(0);
+    expect(readSummary<FleetSummary>(join(dir, "merged-clean")).targets.map((t) => t.name)).toEqual(["clean"]);
+  });
+});
