@@ -2,7 +2,8 @@
 // (how often one was sent again after its connection failed), `reason` on a skipped or not_applicable
 // requirement (why: "untested", the fixture it needed, "max duration reached", …), `expectedFailure` on
 // a failure the baseline lists, `errors` when files failed to load or the run crashed, and
-// `interruption` when the run was stopped before its end or could not start.
+// `interruption` when the run was stopped before its end or could not start, and `phases` (where the
+// run's time went, in ms per phase).
 
 import type { ResultStatus } from "../src/harness/results.ts";
 import { countStatuses, isConforming, type Interruption, type RunOutcome, type StatusCounts } from "./aggregate.ts";
@@ -31,9 +32,11 @@ export interface Summary {
   readonly retries: number;
   readonly errors?: readonly { readonly file?: string; readonly message: string }[];
   readonly interruption?: Interruption;
+  /** Milliseconds per phase of the run (src/cli/run-phases.ts), when the command measured them. */
+  readonly phases?: Readonly<Record<string, number>>;
 }
 
-export function buildSummary(outcome: RunOutcome, run: { target: string; startedAt: Date; durationMs: number }): Summary {
+export function buildSummary(outcome: RunOutcome, run: { target: string; startedAt: Date; durationMs: number; phases?: Readonly<Record<string, number>> }): Summary {
   return {
     target: run.target,
     startedAt: run.startedAt.toISOString(),
@@ -55,5 +58,6 @@ export function buildSummary(outcome: RunOutcome, run: { target: string; started
     retries: outcome.retries,
     ...(outcome.errors.length === 0 ? {} : { errors: outcome.errors }),
     ...(outcome.interruption === undefined ? {} : { interruption: outcome.interruption }),
+    ...(run.phases === undefined ? {} : { phases: run.phases }),
   };
 }

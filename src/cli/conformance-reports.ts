@@ -11,6 +11,7 @@ import { buildSummary } from "../../reporters/summary.ts";
 import { escapeControls } from "../../reporters/escape-controls.ts";
 import { generateAllureReport } from "./conformance-allure.ts";
 import type { ReportLayout } from "./report-layout.ts";
+import type { PhaseClock } from "./run-phases.ts";
 
 export interface ReportInput {
   readonly layout: ReportLayout;
@@ -23,13 +24,13 @@ export interface ReportInput {
   /** The allure-results directory, or why there is no Allure page. */
   readonly allure: { readonly resultsDir: string } | { readonly skipped: string };
   readonly say: (line: string) => void;
+  /** The run's phases so far; the Allure page and the reports are added to them before summary.json is written. */
+  readonly phases?: PhaseClock;
 }
 
 export async function writeReports(input: ReportInput): Promise<void> {
-  const { layout, outcome, target, startedAt, durationMs, exitCode } = input;
+  const { layout, outcome, target, startedAt, durationMs, exitCode, phases } = input;
   layout.create();
-  writeFileSync(layout.summary, `${JSON.stringify(buildSummary(outcome, { target, startedAt, durationMs }), null, 2)}\n`);
-  writeFileSync(layout.junit, renderJunit(input.junitCases, { name: "ledger-conformance", durationMs }));
   let allureHref: string | undefined;
   if ("resultsDir" in input.allure) {
     input.say("writing the Allure report…");
@@ -37,9 +38,14 @@ export async function writeReports(input: ReportInput): Promise<void> {
     if (allure.ok) allureHref = layout.allureHref;
     else process.stderr.write(escapeControls(`ledger-conformance: warning: no Allure report: ${allure.reason}\n`));
   }
+  phases?.end("allure");
+  writeFileSync(layout.junit, renderJunit(input.junitCases, { name: "ledger-conformance", durationMs }));
   writeFileSync(
     layout.htmlIndex,
     renderHtmlReport({ outcome, target, startedAt, durationMs, exitCode, ...(allureHref === undefined ? {} : { allureHref }) }),
   );
+  phases?.end("reports");
+  const summary = buildSummary(outcome, { target, startedAt, durationMs, ...(phases === undefined ? {} : { phases: phases.phases }) });
+  writeFileSync(layout.summary, `${JSON.stringify(summary, null, 2)}\n`);
   process.stdout.write(escapeControls(renderConsoleReport(outcome, { target, durationMs, reportDir: layout.display, exitCode })));
 }

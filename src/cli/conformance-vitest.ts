@@ -7,8 +7,8 @@
 import { Writable } from "node:stream";
 import type { Reporter } from "vitest/node";
 import { createVitest } from "vitest/node";
-import AllureVitestReporter from "allure-vitest/reporter";
 import type { RunConfig } from "../harness/config.ts";
+import { AllureResultsReporter } from "./allure-results-writer.ts";
 
 export const SUITE_GLOBS = ["suites/**/*.test.ts", "properties/**/*.test.ts"];
 
@@ -22,6 +22,8 @@ export interface SuiteRunInput {
   readonly files: readonly string[];
   readonly testNamePattern?: RegExp;
   readonly requirementReporter: Reporter;
+  /** More reporters of the run in the command's process (the phase clock's). */
+  readonly reporters?: readonly Reporter[];
   readonly allureResultsDir: string;
   /** vitest's own test timeout; checks set their own below it. */
   readonly testTimeoutMs: number;
@@ -83,7 +85,8 @@ export async function runSuites(input: SuiteRunInput): Promise<SuiteRunResult> {
       ...(input.testNamePattern === undefined ? {} : { testNamePattern: input.testNamePattern }),
       reporters: [
         input.requirementReporter,
-        new AllureVitestReporter({ resultsDir: input.allureResultsDir }),
+        ...(input.reporters ?? []),
+        new AllureResultsReporter(input.allureResultsDir),
       ],
     },
     {},

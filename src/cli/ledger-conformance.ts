@@ -23,6 +23,7 @@ import { resolveTarget, runConfigOf } from "./conformance-setup.ts";
 import { probeTarget, type EmbeddedNode } from "./conformance-target.ts";
 import { runSuites } from "./conformance-vitest.ts";
 import { ReportLayout } from "./report-layout.ts";
+import { PhaseClock, PhaseReporter } from "./run-phases.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -63,19 +64,23 @@ async function main(argv: readonly string[]): Promise<number> {
   try {
     const startedAt = new Date();
     const t0 = performance.now();
+    const phases = new PhaseClock();
+    phases.end("processStart", t0);
     const catalog = loadCatalog();
     const aliases = loadRequirementAliases();
     // An old requirement id given to --only selects the checks of the id that holds it now.
     if (args.only !== undefined) args = { ...args, only: currentId(args.only, aliases) };
     const baseline = args.baseline === undefined ? undefined : readBaseline(args.baseline, aliases);
     const resolved = await resolveTarget(args, say);
+    phases.end("target");
     node = resolved.node;
     const { target } = resolved;
     const layout = new ReportLayout(args.reportDir);
     const report = (outcome: RunOutcome, junitCases: readonly JunitCase[], code: number, allure: ReportInput["allure"]) =>
-      writeReports({ layout, outcome, junitCases, target, startedAt, durationMs: performance.now() - t0, exitCode: code, allure, say });
+      writeReports({ layout, outcome, junitCases, target, startedAt, durationMs: performance.now() - t0, exitCode: code, allure, say, phases });
 
     const probe = await probeTarget(target, args.timeoutMs);
+    phases.end("probe");
     if (!probe.ok) {
       // Nothing can be tested: exit 2 as for a usage error, with the reports saying why.
       process.stderr.write(escapeControls(`ledger-conformance: ${probe.reason}\n`));
@@ -101,12 +106,14 @@ async function main(argv: readonly string[]): Promise<number> {
       files: selection.files.length > 0 ? selection.files : suiteFiles(),
       before: { requests: probe.requests, retries: probe.retries },
     });
+    const phaseReporter = new PhaseReporter();
     const run = await runSuites({
       root: ROOT,
       config: runConfigOf(args, resolved, { stateDir, bodiesDir: layout.bodiesDir }),
       files: selection.files,
       ...(selection.namePattern === undefined ? {} : { testNamePattern: selection.namePattern }),
       requirementReporter: reporter,
+      reporters: [phaseReporter],
       allureResultsDir: allureResults,
       testTimeoutMs: Math.max(60_000, checkTimeoutMs(args.timeoutMs)),
       maxDurationMs: args.maxDurationMs,
@@ -114,6 +121,9 @@ async function main(argv: readonly string[]): Promise<number> {
       interrupt: interrupt.signal,
       onStop: (reason) => reporter.stop(reason),
     });
+    if (phaseReporter.firstCheckAt !== undefined) phases.end("workers", phaseReporter.firstCheckAt);
+    if (phaseReporter.runEndAt !== undefined) phases.end("checks", phaseReporter.runEndAt);
+    phases.end("vitestClose");
 
     let outcome = reporter.finalize();
     if (!run.capped && !run.interrupted && args.only !== undefined && outcome.errors.length === 0 && outcome.requirements.every((r) => r.checks === 0)) {
