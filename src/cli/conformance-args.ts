@@ -6,6 +6,7 @@ import { ConfigurationError } from "../harness/configuration-error.ts";
 import {
   CLOCK_TOLERANCE_ENV,
   CLOCK_TOLERANCE_FLAG,
+  DEFAULT_CONCURRENCY,
   DEFAULT_TIMEOUT_MS,
   isProfileName,
   LOOPBACK_CLOCK_TOLERANCE_MS,
@@ -29,6 +30,8 @@ export const USAGE = `usage: ledger-conformance [options]
   --path P              fast-check replay path (with --seed and --only ID) of one failing case
   --depth N             multiplies property runs (default 1)
   --rate-limit RPS      at most RPS requests per second (runs one worker)
+  --concurrency N       at most N requests in flight to the target at once (default ${DEFAULT_CONCURRENCY});
+                        independent checks and property cases run concurrently up to it
   ${CLOCK_TOLERANCE_FLAG} MS  how far the node's clock may be from this machine's when health thresholds
                         are judged (default: ${LOOPBACK_CLOCK_TOLERANCE_MS} on loopback, ${REMOTE_CLOCK_TOLERANCE_MS} otherwise; or ${CLOCK_TOLERANCE_ENV})
   --quiet               no progress lines, only the final table
@@ -60,6 +63,8 @@ export interface ConformanceArgs {
   readonly replayPath?: string;
   readonly depth: number;
   readonly rateLimit?: number;
+  /** --concurrency: requests in flight to the target at once, over the whole run. */
+  readonly concurrency: number;
   /** --clock-tolerance, else the environment variable; undefined: the default for the target. */
   readonly clockToleranceMs?: number;
   readonly quiet: boolean;
@@ -87,6 +92,7 @@ export function parseConformanceArgs(argv: readonly string[], env: NodeJS.Proces
         path: { type: "string" },
         depth: { type: "string" },
         "rate-limit": { type: "string" },
+        concurrency: { type: "string" },
         "clock-tolerance": { type: "string" },
         quiet: { type: "boolean" },
         help: { type: "boolean" },
@@ -134,6 +140,7 @@ export function parseConformanceArgs(argv: readonly string[], env: NodeJS.Proces
     ...(values.path === undefined ? {} : { replayPath: values.path }),
     depth,
     ...(values["rate-limit"] === undefined ? {} : { rateLimit: positiveNumber("rate-limit", values["rate-limit"]) as number }),
+    concurrency: positiveInteger("concurrency", values.concurrency) ?? DEFAULT_CONCURRENCY,
     ...(clockToleranceMs === undefined ? {} : { clockToleranceMs }),
     quiet: values.quiet === true,
   };

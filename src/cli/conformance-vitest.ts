@@ -4,6 +4,7 @@
 // hard cap, or an interrupt (a signal to the command), cancels the run, and closing vitest is itself
 // time-limited, so the command always gets to write its reports.
 
+import { availableParallelism } from "node:os";
 import { Writable } from "node:stream";
 import type { Reporter } from "vitest/node";
 import { createVitest } from "vitest/node";
@@ -28,12 +29,28 @@ export interface SuiteRunInput {
   /** vitest's own test timeout; checks set their own below it. */
   readonly testTimeoutMs: number;
   readonly maxDurationMs: number;
-  /** 1 with --rate-limit, so the limit holds for the whole run. */
+  /** Worker threads (suiteWorkers); default vitest's. */
   readonly maxWorkers?: number;
+  /** Checks of a file run at once in a worker (its share of --concurrency); default 1, one by one. */
+  readonly maxConcurrency?: number;
   /** Aborted when the command is told to stop (SIGTERM, SIGINT): the run is cancelled like at the cap. */
   readonly interrupt?: AbortSignal;
   /** Called with the reason ("max duration reached", …) just before the run is cancelled. */
   readonly onStop?: (reason: string) => void;
+}
+
+/**
+ * Worker threads for a run: vitest's default (a core left for the command and the embedded node), no
+ * more than --concurrency, and one under --rate-limit so that the limit holds for the whole run.
+ */
+export function suiteWorkers(concurrency: number, rateLimited: boolean): number {
+  if (rateLimited) return 1;
+  return Math.max(1, Math.min(availableParallelism() - 1, concurrency));
+}
+
+/** Each worker's share of --concurrency, so that the workers together keep within it. */
+export function concurrencyPerWorker(concurrency: number, workers: number): number {
+  return Math.max(1, Math.floor(concurrency / workers));
 }
 
 /** The reason a run cut short by --max-duration gives every check that did not run. */
@@ -79,6 +96,9 @@ export async function runSuites(input: SuiteRunInput): Promise<SuiteRunResult> {
       pool: "threads",
       isolate: false,
       ...(input.maxWorkers === undefined ? {} : { maxWorkers: input.maxWorkers }),
+      // Checks are independent unless their file says otherwise (describeEndpoint's inOrder):
+      // concurrent, they keep both the target and the worker busy instead of waiting on each other.
+      ...(input.maxConcurrency === undefined || input.maxConcurrency <= 1 ? {} : { sequence: { concurrent: true }, maxConcurrency: input.maxConcurrency }),
       testTimeout: input.testTimeoutMs,
       hookTimeout: input.testTimeoutMs,
       teardownTimeout: 5_000,

@@ -21,7 +21,7 @@ import { parseConformanceArgs, USAGE, UsageError, type ConformanceArgs } from ".
 import { writeReports, type ReportInput } from "./conformance-reports.ts";
 import { resolveTarget, runConfigOf } from "./conformance-setup.ts";
 import { probeTarget, type EmbeddedNode } from "./conformance-target.ts";
-import { runSuites } from "./conformance-vitest.ts";
+import { concurrencyPerWorker, runSuites, suiteWorkers } from "./conformance-vitest.ts";
 import { ReportLayout } from "./report-layout.ts";
 import { PhaseClock, PhaseReporter } from "./run-phases.ts";
 
@@ -107,9 +107,11 @@ async function main(argv: readonly string[]): Promise<number> {
       before: { requests: probe.requests, retries: probe.retries },
     });
     const phaseReporter = new PhaseReporter();
+    const workers = suiteWorkers(args.concurrency, args.rateLimit !== undefined);
+    const perWorker = concurrencyPerWorker(args.concurrency, workers);
     const run = await runSuites({
       root: ROOT,
-      config: runConfigOf(args, resolved, { stateDir, bodiesDir: layout.bodiesDir }),
+      config: { ...runConfigOf(args, resolved, { stateDir, bodiesDir: layout.bodiesDir }), concurrency: perWorker },
       files: selection.files,
       ...(selection.namePattern === undefined ? {} : { testNamePattern: selection.namePattern }),
       requirementReporter: reporter,
@@ -117,7 +119,8 @@ async function main(argv: readonly string[]): Promise<number> {
       allureResultsDir: allureResults,
       testTimeoutMs: Math.max(60_000, checkTimeoutMs(args.timeoutMs)),
       maxDurationMs: args.maxDurationMs,
-      ...(args.rateLimit === undefined ? {} : { maxWorkers: 1 }),
+      maxWorkers: workers,
+      maxConcurrency: perWorker,
       interrupt: interrupt.signal,
       onStop: (reason) => reporter.stop(reason),
     });

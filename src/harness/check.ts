@@ -35,12 +35,25 @@ export class RequirementNotMet extends Error {
 
 let currentEndpoint: string | undefined;
 
+export interface EndpointOptions {
+  /**
+   * The checks depend on their order (they share a sender's sequence numbers): they run one by one.
+   * Otherwise the checks of a file run concurrently, up to the worker's share of --concurrency.
+   */
+  readonly inOrder?: boolean;
+}
+
 /** Groups the checks of one endpoint (an operationId of schemas/openapi.yaml). */
-export function describeEndpoint(operationId: string, body: () => void): void {
+export function describeEndpoint(operationId: string, body: () => void): void;
+export function describeEndpoint(operationId: string, options: EndpointOptions, body: () => void): void;
+export function describeEndpoint(operationId: string, a: EndpointOptions | (() => void), b?: () => void): void {
+  const body = typeof a === "function" ? a : b;
+  const options: EndpointOptions = typeof a === "function" ? {} : a;
+  if (body === undefined) throw new Error(`describeEndpoint(${operationId}): no body`);
   if (!contractForCollection().hasOperation(operationId)) {
     throw new Error(`describeEndpoint: unknown operationId ${JSON.stringify(operationId)}`);
   }
-  describe(operationId, () => {
+  (options.inOrder ? describe.sequential : describe)(operationId, () => {
     const outer = currentEndpoint;
     currentEndpoint = operationId;
     try {

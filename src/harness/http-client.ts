@@ -5,6 +5,7 @@
 
 import { Agent, request as undiciRequest } from "undici";
 import { renderCurl } from "./curl.ts";
+import { InFlightLimit } from "./in-flight-limit.ts";
 import { isRawConnectionFault, rawExchange, type RawEnding, type RawExchangeResult } from "./raw-exchange.ts";
 import type { RequestRecord } from "./results.ts";
 
@@ -150,6 +151,8 @@ export interface HttpClientOptions {
   readonly unresponsiveAfter?: number;
   /** Default DEFAULT_RETRY. */
   readonly retry?: RetryPolicy;
+  /** Requests in flight at once (--concurrency); the others wait. Default 1. */
+  readonly maxInFlight?: number;
 }
 
 /** The kinds of failure that say the target is not answering at all (a cap or a malformed answer does not). */
@@ -163,9 +166,11 @@ export class HttpClient {
   #nextSlot = 0;
   #silentStreak = 0;
   #cancel: AbortSignal | undefined;
+  readonly #inFlight: InFlightLimit;
 
   constructor(options: HttpClientOptions) {
     this.#options = options;
+    this.#inFlight = new InFlightLimit(options.maxInFlight ?? 1);
     this.#agent = new Agent({
       keepAliveTimeout: 10_000,
       connect: { timeout: options.timeoutMs },
@@ -274,8 +279,10 @@ export class HttpClient {
     const { timeoutMs, maxResponseBytes } = this.#options;
     const started = performance.now();
     for (let attempt = 1; ; attempt++) {
-      await this.#beginRequest();
-      const result = await rawExchange({ ...exchange, timeoutMs, maxResponseBytes });
+      const result = await this.#inFlight.run(async () => {
+        await this.#beginRequest();
+        return rawExchange({ ...exchange, timeoutMs, maxResponseBytes });
+      });
       const elapsed = performance.now() - started;
       if (isRawConnectionFault(result) && shouldRetry("closed", "any-fault", attempt, elapsed, this.retryPolicy, timeoutMs)) {
         await this.#beginRetry(attempt);
@@ -286,8 +293,12 @@ export class HttpClient {
     }
   }
 
-  /** One attempt: any HTTP answer, or a RequestFailure. */
-  async #attempt(request: HttpRequest, curl: string): Promise<HttpResponse> {
+  /** One attempt, once the in-flight limit lets it start: any HTTP answer, or a RequestFailure. */
+  #attempt(request: HttpRequest, curl: string): Promise<HttpResponse> {
+    return this.#inFlight.run(() => this.#attemptNow(request, curl));
+  }
+
+  async #attemptNow(request: HttpRequest, curl: string): Promise<HttpResponse> {
     const started = performance.now();
     const { timeoutMs, maxResponseBytes } = this.#options;
     const fail = (kind: RequestFailureKind, message: string, status: number | null = null): never => {
