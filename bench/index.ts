@@ -2,6 +2,7 @@
 // asserted: machines differ, so the figures are for reading, next to the machine line printed first.
 // A part is a list of sections; naming a part runs all of its sections, naming a section runs it alone.
 
+import { runConformanceRuns } from "./conformance-run.ts";
 import { loadDescription, machineDescription } from "./format.ts";
 import { runNodeReadScaling } from "./node-read-scaling.ts";
 import { runNodeStartup } from "./node-startup.ts";
@@ -16,12 +17,14 @@ const SECTIONS: Readonly<Record<string, Section>> = {
   "node-startup": runNodeStartup,
   "node-read-scaling": runNodeReadScaling,
   "self-check": runSelfCheck,
+  "conformance-run": runConformanceRuns,
 };
 
 /** In the order `npm run bench` runs them. */
 const PARTS: Readonly<Record<string, readonly string[]>> = {
   node: ["node-throughput", "node-startup", "node-read-scaling"],
   "self-check": ["self-check"],
+  conformance: ["conformance-run"],
 };
 
 /** The sections the named parts or sections stand for, each once, in order; every part when none is named. */

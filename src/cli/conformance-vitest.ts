@@ -39,13 +39,21 @@ export interface SuiteRunInput {
   readonly onStop?: (reason: string) => void;
 }
 
+/** Workers when the run waits on the network rather than on CPU: a worker runs its files one after another. */
+export const LATENCY_BOUND_WORKERS = 4;
+/** A target whose first answer took this long is far away (a node on this machine answers in a few ms). */
+export const LATENCY_BOUND_ANSWER_MS = 25;
+
 /**
- * Worker threads for a run: vitest's default (a core left for the command and the embedded node), no
- * more than --concurrency, and one under --rate-limit so that the limit holds for the whole run.
+ * Worker threads for a run, no more than --concurrency, and one under --rate-limit so that the limit
+ * holds for the whole run. A run that waits on the target's latency gets LATENCY_BOUND_WORKERS, so
+ * that files whose checks go one by one (submissions) overlap with the others; otherwise vitest's
+ * default (a core left for the command and the embedded node), as each worker costs CPU to start.
  */
-export function suiteWorkers(concurrency: number, rateLimited: boolean): number {
-  if (rateLimited) return 1;
-  return Math.max(1, Math.min(availableParallelism() - 1, concurrency));
+export function suiteWorkers(concurrency: number, options: { readonly rateLimited: boolean; readonly latencyBound: boolean }): number {
+  if (options.rateLimited) return 1;
+  const wanted = options.latencyBound ? Math.max(LATENCY_BOUND_WORKERS, availableParallelism() - 1) : availableParallelism() - 1;
+  return Math.max(1, Math.min(wanted, concurrency));
 }
 
 /** Each worker's share of --concurrency, so that the workers together keep within it. */

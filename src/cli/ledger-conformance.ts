@@ -12,7 +12,7 @@ import { applyBaseline, exitCode, notStartedOutcome, parseBaseline, type RunOutc
 import type { JunitCase } from "../../reporters/junit-report.ts";
 import { RequirementReporter } from "../../reporters/requirement-reporter.ts";
 import { escapeControls } from "../../reporters/escape-controls.ts";
-import { checkTimeoutMs } from "../harness/config.ts";
+import { checkTimeoutMs, isLoopbackUrl } from "../harness/config.ts";
 import { ConfigurationError } from "../harness/configuration-error.ts";
 import { ApiContract } from "../harness/openapi.ts";
 import { currentId, loadRequirementAliases, type RequirementAliases } from "../harness/requirement-aliases.ts";
@@ -21,7 +21,7 @@ import { parseConformanceArgs, USAGE, UsageError, type ConformanceArgs } from ".
 import { writeReports, type ReportInput } from "./conformance-reports.ts";
 import { resolveTarget, runConfigOf } from "./conformance-setup.ts";
 import { probeTarget, type EmbeddedNode } from "./conformance-target.ts";
-import { concurrencyPerWorker, runSuites, suiteWorkers } from "./conformance-vitest.ts";
+import { concurrencyPerWorker, LATENCY_BOUND_ANSWER_MS, runSuites, suiteWorkers } from "./conformance-vitest.ts";
 import { ReportLayout } from "./report-layout.ts";
 import { PhaseClock, PhaseReporter } from "./run-phases.ts";
 
@@ -107,7 +107,9 @@ async function main(argv: readonly string[]): Promise<number> {
       before: { requests: probe.requests, retries: probe.retries },
     });
     const phaseReporter = new PhaseReporter();
-    const workers = suiteWorkers(args.concurrency, args.rateLimit !== undefined);
+    // Remote, or slow to answer its probe: the run will wait on the network, not on this machine's CPU.
+    const latencyBound = node === undefined && (!isLoopbackUrl(target) || probe.answerMs >= LATENCY_BOUND_ANSWER_MS);
+    const workers = suiteWorkers(args.concurrency, { rateLimited: args.rateLimit !== undefined, latencyBound });
     const perWorker = concurrencyPerWorker(args.concurrency, workers);
     const run = await runSuites({
       root: ROOT,
