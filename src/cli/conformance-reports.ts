@@ -9,7 +9,7 @@ import { renderHtmlReport } from "../../reporters/html-report.ts";
 import { renderJunit, type JunitCase } from "../../reporters/junit-report.ts";
 import { buildSummary } from "../../reporters/summary.ts";
 import { escapeControls } from "../../reporters/escape-controls.ts";
-import { generateAllureReport } from "./conformance-allure.ts";
+import { generateAllureReport, type AllureGenerator } from "./conformance-allure.ts";
 import type { ReportLayout } from "./report-layout.ts";
 import type { PhaseClock } from "./run-phases.ts";
 
@@ -21,8 +21,8 @@ export interface ReportInput {
   readonly startedAt: Date;
   readonly durationMs: number;
   readonly exitCode: number;
-  /** The allure-results directory, or why there is no Allure page. */
-  readonly allure: { readonly resultsDir: string } | { readonly skipped: string };
+  /** The allure-results directory (and the generator started for it), or why there is no Allure page. */
+  readonly allure: { readonly resultsDir: string; readonly generator?: AllureGenerator } | { readonly skipped: string };
   readonly say: (line: string) => void;
   /** The run's phases so far; the Allure page and the reports are added to them before summary.json is written. */
   readonly phases?: PhaseClock;
@@ -34,7 +34,9 @@ export async function writeReports(input: ReportInput): Promise<void> {
   let allureHref: string | undefined;
   if ("resultsDir" in input.allure) {
     input.say("writing the Allure report…");
-    const allure = await generateAllureReport(input.allure.resultsDir, layout.allureDir, `ledger-conformance: ${target}`);
+    const name = `ledger-conformance: ${target}`;
+    const { resultsDir, generator } = input.allure;
+    const allure = await (generator === undefined ? generateAllureReport(resultsDir, layout.allureDir, name) : generator.generate(resultsDir, layout.allureDir, name));
     if (allure.ok) allureHref = layout.allureHref;
     else process.stderr.write(escapeControls(`ledger-conformance: warning: no Allure report: ${allure.reason}\n`));
   }

@@ -20,6 +20,7 @@ import { loadRequirements, type RequirementCatalog } from "../harness/requiremen
 import { parseConformanceArgs, USAGE, UsageError, type ConformanceArgs } from "./conformance-args.ts";
 import { writeReports, type ReportInput } from "./conformance-reports.ts";
 import { resolveTarget, runConfigOf } from "./conformance-setup.ts";
+import { startAllureGenerator, type AllureGenerator } from "./conformance-allure.ts";
 import { probeTarget, type EmbeddedNode } from "./conformance-target.ts";
 import { concurrencyPerWorker, LATENCY_BOUND_ANSWER_MS, runSuites, suiteWorkers } from "./conformance-vitest.ts";
 import { ReportLayout } from "./report-layout.ts";
@@ -61,6 +62,7 @@ async function main(argv: readonly string[]): Promise<number> {
   };
   let node: EmbeddedNode | undefined;
   let scratch: string | undefined;
+  let allureGenerator: AllureGenerator | undefined;
   try {
     const startedAt = new Date();
     const t0 = performance.now();
@@ -91,6 +93,10 @@ async function main(argv: readonly string[]): Promise<number> {
     say(`target ${target}${node ? " (embedded reference node)" : ""}, profile ${args.profile}: ${probe.note}`);
 
     layout.create();
+    // LEDGER_CONFORMANCE_ALLURE=off skips the Allure sub-report (about 2 s of CPU): the self-check runs
+    // the command once per fault and reads only summary.json. Otherwise its generator starts loading now.
+    const allureOff = process.env.LEDGER_CONFORMANCE_ALLURE === "off";
+    if (!allureOff) allureGenerator = startAllureGenerator();
     scratch = mkdtempSync(join(tmpdir(), "ledger-conformance-"));
     const stateDir = join(scratch, "state");
     const allureResults = join(scratch, "allure-results");
@@ -137,14 +143,13 @@ async function main(argv: readonly string[]): Promise<number> {
     if (baseline !== undefined) outcome = applyBaseline(outcome, baseline.ids, baseline.file);
     // Stopped by a signal: the conventional 128 + its number, so that a caller sees the run was cut short.
     const code = run.interrupted ? 128 + (interrupt.signal.reason === "interrupted by SIGINT" ? 2 : 15) : exitCode(outcome);
-    // LEDGER_CONFORMANCE_ALLURE=off skips the Allure sub-report (about 2 s of CPU): the self-check runs
-    // the command once per fault and reads only summary.json. After a signal there is no time for it.
+    // After a signal there is no time for the Allure page.
     const allure: ReportInput["allure"] =
-      process.env.LEDGER_CONFORMANCE_ALLURE === "off"
+      allureGenerator === undefined
         ? { skipped: "LEDGER_CONFORMANCE_ALLURE=off" }
         : run.interrupted
           ? { skipped: String(interrupt.signal.reason) }
-          : { resultsDir: allureResults };
+          : { resultsDir: allureResults, generator: allureGenerator };
     await report(outcome, reporter.junitCases(), code, allure);
     return code;
   } catch (e) {
@@ -153,6 +158,7 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stderr.write(escapeControls(`ledger-conformance: ${text}\n`));
     return 2;
   } finally {
+    allureGenerator?.dispose();
     await node?.close().catch(() => undefined);
     if (scratch !== undefined) rmSync(scratch, { recursive: true, force: true });
   }
