@@ -22,7 +22,8 @@ export async function startLatencyProxy(upstreamUrl: string, options: { maxDelay
   const sockets = new Set<Socket>();
   let delayed = 0;
 
-  const server: Server = createServer((client) => {
+  // Half-open: a client that half-closes after its request (as raw exchanges do) still gets the answer.
+  const server: Server = createServer({ allowHalfOpen: true }, (client) => {
     const node = connect({ host: upstream.hostname, port: Number(upstream.port) });
     sockets.add(client);
     sockets.add(node);

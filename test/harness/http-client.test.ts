@@ -30,6 +30,28 @@ async function failure(p: Promise<unknown>): Promise<RequestFailure> {
 }
 
 describe("HttpClient", () => {
+  it("keeps at most maxInFlight requests in flight, one by one by default", async () => {
+    let open = 0;
+    let most = 0;
+    const s = await httpServer((_req, res) => {
+      open += 1;
+      most = Math.max(most, open);
+      setTimeout(() => {
+        open -= 1;
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end("{}");
+      }, 20);
+    });
+    servers.push(s);
+    const sendEight = async (c: HttpClient) => {
+      most = 0;
+      await Promise.all(Array.from({ length: 8 }, () => c.send({ method: "GET", url: `${s.origin}/v1/x`, headers: {} })));
+      return most;
+    };
+    expect(await sendEight(client({ maxInFlight: 3 }))).toBe(3);
+    expect(await sendEight(client())).toBe(1);
+  });
+
   it("reads status, headers, media type and JSON, and records the request with its curl line", async () => {
     const s = await httpServer((_req, res) => {
       res.writeHead(201, { "content-type": "application/json; charset=utf-8", "x-node-chain-id": "4" });
