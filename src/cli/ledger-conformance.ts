@@ -114,6 +114,7 @@ async function main(argv: readonly string[]): Promise<number> {
     });
     const phaseReporter = new PhaseReporter();
     // Remote, or slow to answer its probe: the run will wait on the network, not on this machine's CPU.
+    // (The embedded node shares this process's CPU: never latency-bound.)
     const latencyBound = node === undefined && (!isLoopbackUrl(target) || probe.answerMs >= LATENCY_BOUND_ANSWER_MS);
     const workers = suiteWorkers(args.concurrency, { rateLimited: args.rateLimit !== undefined, latencyBound });
     const perWorker = concurrencyPerWorker(args.concurrency, workers);
