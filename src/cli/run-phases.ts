@@ -42,10 +42,3 @@ export class PhaseReporter implements Reporter {
     this.runEndAt = performance.now();
   }
 }
-
-/** "processStart 420 ms, target 610 ms, …": one console line. */
-export function describePhases(phases: Phases): string {
-  return PHASE_NAMES.filter((n) => phases[n] !== undefined)
-    .map((n) => `${n} ${phases[n]} ms`)
-    .join(", ");
-}
