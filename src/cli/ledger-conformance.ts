@@ -94,9 +94,9 @@ async function main(argv: readonly string[]): Promise<number> {
 
     layout.create();
     // LEDGER_CONFORMANCE_ALLURE=off skips the Allure sub-report (about 2 s of CPU): the self-check runs
-    // the command once per fault and reads only summary.json. Otherwise its generator starts loading now.
+    // the command once per fault and reads only summary.json. Otherwise its generator starts loading
+    // when the first check starts: earlier it would take CPU from the workers' start.
     const allureOff = process.env.LEDGER_CONFORMANCE_ALLURE === "off";
-    if (!allureOff) allureGenerator = startAllureGenerator();
     scratch = mkdtempSync(join(tmpdir(), "ledger-conformance-"));
     const stateDir = join(scratch, "state");
     const allureResults = join(scratch, "allure-results");
@@ -113,6 +113,11 @@ async function main(argv: readonly string[]): Promise<number> {
       before: { requests: probe.requests, retries: probe.retries },
     });
     const phaseReporter = new PhaseReporter();
+    const startAllureAtFirstCheck = {
+      onTestCaseReady: () => {
+        if (!allureOff) allureGenerator ??= startAllureGenerator();
+      },
+    };
     // Remote, or slow to answer its probe: the run will wait on the network, not on this machine's CPU.
     // (The embedded node shares this process's CPU: never latency-bound.)
     const latencyBound = node === undefined && (!isLoopbackUrl(target) || probe.answerMs >= LATENCY_BOUND_ANSWER_MS);
@@ -124,7 +129,7 @@ async function main(argv: readonly string[]): Promise<number> {
       files: selection.files,
       ...(selection.namePattern === undefined ? {} : { testNamePattern: selection.namePattern }),
       requirementReporter: reporter,
-      reporters: [phaseReporter],
+      reporters: [phaseReporter, startAllureAtFirstCheck],
       allureResultsDir: allureResults,
       testTimeoutMs: Math.max(60_000, checkTimeoutMs(args.timeoutMs)),
       maxDurationMs: args.maxDurationMs,
@@ -146,11 +151,11 @@ async function main(argv: readonly string[]): Promise<number> {
     const code = run.interrupted ? 128 + (interrupt.signal.reason === "interrupted by SIGINT" ? 2 : 15) : exitCode(outcome);
     // After a signal there is no time for the Allure page.
     const allure: ReportInput["allure"] =
-      allureGenerator === undefined
+      allureOff
         ? { skipped: "LEDGER_CONFORMANCE_ALLURE=off" }
         : run.interrupted
           ? { skipped: String(interrupt.signal.reason) }
-          : { resultsDir: allureResults, generator: allureGenerator };
+          : { resultsDir: allureResults, ...(allureGenerator === undefined ? {} : { generator: allureGenerator }) };
     await report(outcome, reporter.junitCases(), code, allure);
     return code;
   } catch (e) {
