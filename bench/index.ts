@@ -3,6 +3,7 @@
 // A part is a list of sections; naming a part runs all of its sections, naming a section runs it alone.
 
 import { runFleet } from "./fleet.ts";
+import { runConformanceRuns } from "./conformance-run.ts";
 import { loadDescription, machineDescription } from "./format.ts";
 import { runNodeReadScaling } from "./node-read-scaling.ts";
 import { runNodeStartup } from "./node-startup.ts";
@@ -18,6 +19,7 @@ const SECTIONS: Readonly<Record<string, Section>> = {
   "node-read-scaling": runNodeReadScaling,
   "self-check": runSelfCheck,
   fleet: runFleet,
+  "conformance-run": runConformanceRuns,
 };
 
 /** In the order `npm run bench` runs them. */
@@ -25,6 +27,7 @@ const PARTS: Readonly<Record<string, readonly string[]>> = {
   node: ["node-throughput", "node-startup", "node-read-scaling"],
   "self-check": ["self-check"],
   fleet: ["fleet"],
+  conformance: ["conformance-run"],
 };
 
 /** The sections the named parts or sections stand for, each once, in order; every part when none is named. */

@@ -17,6 +17,8 @@ export interface BenchOptions {
   readonly batches: number;
   /** Milliseconds one batch of reads aims to take. */
   readonly batchMs: number;
+  /** Default conformance runs (the median is printed). */
+  readonly conformanceRuns: number;
 }
 
 export const DEFAULT_OPTIONS: BenchOptions = {
@@ -27,11 +29,12 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   versions: [10_000, 100_000, 1_000_000],
   batches: 7,
   batchMs: 40,
+  conformanceRuns: 3,
 };
 
 export const USAGE = `usage: npm run bench [-- [PART...] [options]]
-  PART                   a part (node, self-check) or one of its sections (node-throughput,
-                         node-startup, node-read-scaling); none runs every part
+  PART                   a part (node, self-check, conformance) or one of its sections (node-throughput,
+                         node-startup, node-read-scaling, self-check, conformance-run); none runs every part
   --duration S           seconds of load per endpoint (default ${DEFAULT_OPTIONS.durationSeconds})
   --warmup S             unrecorded seconds of load before each endpoint (default ${DEFAULT_OPTIONS.warmupSeconds})
   --connections N        concurrent connections (default ${DEFAULT_OPTIONS.connections})
@@ -39,6 +42,7 @@ export const USAGE = `usage: npm run bench [-- [PART...] [options]]
   --versions A,B,...     genesis sizes for start-up and read scaling (default ${DEFAULT_OPTIONS.versions.join(",")})
   --batches N            timed batches per read (default ${DEFAULT_OPTIONS.batches})
   --batch-ms MS          target length of one batch (default ${DEFAULT_OPTIONS.batchMs})
+  --conformance-runs N   default conformance runs for the median (default ${DEFAULT_OPTIONS.conformanceRuns})
   --help                 print this text`;
 
 export class UsageError extends Error {
@@ -66,6 +70,7 @@ export function parseCommandLine(args: readonly string[]): ParsedCommandLine {
     versions: versionList(values.versions) ?? DEFAULT_OPTIONS.versions,
     batches: positive("batches", values.batches) ?? DEFAULT_OPTIONS.batches,
     batchMs: positive("batch-ms", values["batch-ms"]) ?? DEFAULT_OPTIONS.batchMs,
+    conformanceRuns: positive("conformance-runs", values["conformance-runs"]) ?? DEFAULT_OPTIONS.conformanceRuns,
   };
   return { help: false, parts: positionals, options };
 }
@@ -83,6 +88,7 @@ function parse(args: readonly string[]) {
       versions: { type: "string" },
       batches: { type: "string" },
       "batch-ms": { type: "string" },
+      "conformance-runs": { type: "string" },
       help: { type: "boolean" },
     },
   });

@@ -2,11 +2,11 @@
 // (how often one was sent again after its connection failed), `reason` on a skipped or not_applicable
 // requirement (why: "untested", the fixture it needed, "max duration reached", …), `expectedFailure` on
 // a failure the baseline lists, `errors` when files failed to load or the run crashed, and
-// `interruption` when the run was stopped before its end or could not start; and the verdict every report
-// states (reporters/verdict.ts): `verdict`, its words `verdictText`, the counts it rests on
-// `verdictCounts`, `baseline` (the expected-failures file applied) and `unexpectedPass` on a baselined
-// requirement that passed. `conforming` is true when the verdict is conforming or conforming with the
-// baseline's expected failures (a partial run is not).
+// `interruption` when the run was stopped before its end or could not start, `phases` (where the run's
+// time went, in ms per phase); and the verdict every report states (reporters/verdict.ts): `verdict`,
+// its words `verdictText`, the counts it rests on `verdictCounts`, `baseline` (the expected-failures
+// file applied) and `unexpectedPass` on a baselined requirement that passed. `conforming` is true when
+// the verdict is conforming or conforming with the baseline's expected failures (a partial run is not).
 
 import type { ResultStatus } from "../src/harness/results.ts";
 import { countStatuses, type Interruption, type RunOutcome, type StatusCounts } from "./aggregate.ts";
@@ -41,9 +41,11 @@ export interface Summary {
   readonly retries: number;
   readonly errors?: readonly { readonly file?: string; readonly message: string }[];
   readonly interruption?: Interruption;
+  /** Milliseconds per phase of the run (src/cli/run-phases.ts), when the command measured them. */
+  readonly phases?: Readonly<Record<string, number>>;
 }
 
-export function buildSummary(outcome: RunOutcome, run: { target: string; startedAt: Date; durationMs: number }): Summary {
+export function buildSummary(outcome: RunOutcome, run: { target: string; startedAt: Date; durationMs: number; phases?: Readonly<Record<string, number>> }): Summary {
   const verdict = verdictOf(outcome);
   return {
     target: run.target,
@@ -71,5 +73,6 @@ export function buildSummary(outcome: RunOutcome, run: { target: string; started
     retries: outcome.retries,
     ...(outcome.errors.length === 0 ? {} : { errors: outcome.errors }),
     ...(outcome.interruption === undefined ? {} : { interruption: outcome.interruption }),
+    ...(run.phases === undefined ? {} : { phases: run.phases }),
   };
 }

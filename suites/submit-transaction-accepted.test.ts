@@ -34,7 +34,7 @@ function sameAddress(value: unknown, expected: string): boolean {
   }
 }
 
-describeEndpoint("submit_transaction", () => {
+describeEndpoint("submit_transaction", { inOrder: true }, () => {
   check("4.8/bcs-submission-accepted", async (t) => {
     t.requireSubmitAllowed();
     t.needsFixture("accounts");

@@ -34,7 +34,7 @@ const FORMATS: readonly { format: SubmitFormat; variant: string }[] = [
 /** An amount other than the usual one, so a transaction at a reused sequence number differs from the original. */
 const OTHER_AMOUNT = 101n;
 
-describeEndpoint("submit_transaction", () => {
+describeEndpoint("submit_transaction", { inOrder: true }, () => {
   for (const { format, variant } of FORMATS) {
     check("4.8/tampered-signature-rejected", { variant }, async (t) => {
       t.requireSubmitAllowed();

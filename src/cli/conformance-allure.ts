@@ -1,6 +1,10 @@
 // Allure 3's single-file HTML report from the allure-results the allure-vitest reporter wrote:
 // `allure awesome RESULTS -o OUT --single-file`, run as a child process with a time limit. A failure
 // here is reported as a warning: the requirement matrix and summary.json do not depend on it.
+//
+// The child is started before the checks run (startAllureGenerator) and loads allure's modules (about
+// half of its time) while they do, on a core the run leaves idle much of the time; once the results
+// are written it is told the command line on its stdin and runs allure's CLI with it.
 
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -17,36 +21,88 @@ function allureCli(): string {
   return join(dir, "cli.js");
 }
 
-export async function generateAllureReport(resultsDir: string, outDir: string, reportName: string): Promise<{ ok: true; index: string } | { ok: false; reason: string }> {
-  const args = [allureCli(), "awesome", resultsDir, "-o", outDir, "--single-file", "--report-name", reportName];
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1" } });
-    let output = "";
-    child.stdout.on("data", (d: Buffer) => (output += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (output += d.toString()));
-    const timer = setTimeout(() => child.kill("SIGKILL"), ALLURE_TIMEOUT_MS);
-    child.on("error", (e) => {
-      clearTimeout(timer);
-      resolve({ ok: false, reason: e.message });
-    });
-    child.on("close", (code, signal) => {
-      clearTimeout(timer);
-      const index = join(outDir, "index.html");
-      if (code !== 0 || !existsSync(index)) {
-        resolve({ ok: false, reason: `allure exited ${signal ?? code}: ${output.trim().split("\n").slice(-5).join(" | ")}` });
-        return;
-      }
-      const page = withoutAnalytics(readFileSync(index, "utf8"));
-      const remote = remoteLoads(page);
-      if (remote.length > 0) {
-        rmSync(index, { force: true });
-        resolve({ ok: false, reason: `the Allure page would load ${remote.join(", ")}; not kept` });
-        return;
-      }
-      writeFileSync(index, page);
-      resolve({ ok: true, index });
-    });
+/**
+ * The child's program: load allure's commands now; on a JSON array of arguments on stdin, run allure's
+ * CLI with them; on an empty stdin, leave. allure's CLI reads process.argv when it is imported, so the
+ * arguments go into that same array first.
+ */
+const GENERATOR_SCRIPT = `
+import { pathToFileURL } from "node:url";
+const cli = process.argv[1];
+const preload = import(new URL("dist/commands/index.js", pathToFileURL(cli)).href).catch(() => undefined);
+let input = "";
+process.stdin.setEncoding("utf8");
+process.stdin.on("data", (d) => { input += d; });
+process.stdin.on("end", async () => {
+  if (input.trim() === "") return;
+  await preload;
+  process.argv.splice(1, process.argv.length, cli, ...JSON.parse(input));
+  await import(pathToFileURL(cli).href);
+});
+`;
+
+export type AllureOutcome = { ok: true; index: string } | { ok: false; reason: string };
+
+export interface AllureGenerator {
+  /** Writes the report; once only. */
+  generate(resultsDir: string, outDir: string, reportName: string): Promise<AllureOutcome>;
+  /** Lets the child go without a report (the run ended another way). */
+  dispose(): void;
+}
+
+/** Starts the generator's child process now, so that its modules load while the run goes on. */
+export function startAllureGenerator(): AllureGenerator {
+  const child = spawn(process.execPath, ["--input-type=module", "-e", GENERATOR_SCRIPT, allureCli()], {
+    stdio: ["pipe", "pipe", "pipe"],
+    env: { ...process.env, NO_COLOR: "1" },
   });
+  let output = "";
+  child.stdout.on("data", (d: Buffer) => (output += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (output += d.toString()));
+  // An early exit or a spawn error is kept for generate to report.
+  const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null } | { error: Error }>((resolve) => {
+    child.once("error", (error) => resolve({ error }));
+    child.once("close", (code, signal) => resolve({ code, signal }));
+  });
+  child.stdin.on("error", () => undefined);
+  return {
+    generate: (resultsDir, outDir, reportName) => {
+      child.stdin.end(JSON.stringify(["awesome", resultsDir, "-o", outDir, "--single-file", "--report-name", reportName]));
+      return awaitReport(child, ended, outDir, () => output);
+    },
+    dispose: () => {
+      child.stdin.end();
+    },
+  };
+}
+
+export async function generateAllureReport(resultsDir: string, outDir: string, reportName: string): Promise<AllureOutcome> {
+  return startAllureGenerator().generate(resultsDir, outDir, reportName);
+}
+
+async function awaitReport(
+  child: ReturnType<typeof spawn>,
+  ended: Promise<{ code: number | null; signal: NodeJS.Signals | null } | { error: Error }>,
+  outDir: string,
+  output: () => string,
+): Promise<AllureOutcome> {
+  const timer = setTimeout(() => child.kill("SIGKILL"), ALLURE_TIMEOUT_MS);
+  const end = await ended;
+  clearTimeout(timer);
+  if ("error" in end) return { ok: false, reason: end.error.message };
+  const { code, signal } = end;
+  const index = join(outDir, "index.html");
+  if (code !== 0 || !existsSync(index)) {
+    return { ok: false, reason: `allure exited ${signal ?? code}: ${output().trim().split("\n").slice(-5).join(" | ")}` };
+  }
+  const page = withoutAnalytics(readFileSync(index, "utf8"));
+  const remote = remoteLoads(page);
+  if (remote.length > 0) {
+    rmSync(index, { force: true });
+    return { ok: false, reason: `the Allure page would load ${remote.join(", ")}; not kept` };
+  }
+  writeFileSync(index, page);
+  return { ok: true, index };
 }
 
 /** The awesome plugin's analytics block: gtag.js from googletagmanager.com, then the inline script that configures it. */

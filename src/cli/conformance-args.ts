@@ -6,6 +6,7 @@ import { ConfigurationError } from "../harness/configuration-error.ts";
 import {
   CLOCK_TOLERANCE_ENV,
   CLOCK_TOLERANCE_FLAG,
+  DEFAULT_CONCURRENCY,
   DEFAULT_TIMEOUT_MS,
   isProfileName,
   LOOPBACK_CLOCK_TOLERANCE_MS,
@@ -46,6 +47,8 @@ export const USAGE = `usage: ledger-conformance [options]
   --path P              fast-check replay path (with --seed and --only ID) of one failing case
   --depth N             multiplies property runs (default 1)
   --rate-limit RPS      at most RPS requests per second (runs one worker)
+  --concurrency N       at most N requests in flight to the target at once (default ${DEFAULT_CONCURRENCY});
+                        independent checks and property cases run concurrently up to it
   ${CLOCK_TOLERANCE_FLAG} MS  how far the node's clock may be from this machine's when health thresholds
                         are judged (default: ${LOOPBACK_CLOCK_TOLERANCE_MS} on loopback, ${REMOTE_CLOCK_TOLERANCE_MS} otherwise; or ${CLOCK_TOLERANCE_ENV})
   --compare-to URL      after the suite, read the same data from this node too, at one ledger version
@@ -109,6 +112,8 @@ export interface ConformanceArgs {
   readonly replayPath?: string;
   readonly depth: number;
   readonly rateLimit?: number;
+  /** --concurrency: requests in flight to the target at once, over the whole run. */
+  readonly concurrency: number;
   /** --clock-tolerance, else the environment variable; undefined: the default for the target. */
   readonly clockToleranceMs?: number;
   readonly quiet: boolean;
@@ -167,6 +172,7 @@ function parseWithConfigFile(argv: readonly string[], env: NodeJS.ProcessEnv, cw
         path: { type: "string" },
         depth: { type: "string" },
         "rate-limit": { type: "string" },
+        concurrency: { type: "string" },
         "clock-tolerance": { type: "string" },
         quiet: { type: "boolean" },
         "write-baseline": { type: "string" },
@@ -244,6 +250,7 @@ function parseWithConfigFile(argv: readonly string[], env: NodeJS.ProcessEnv, cw
     ...(values.path === undefined ? {} : { replayPath: values.path }),
     depth,
     ...(values["rate-limit"] === undefined ? {} : { rateLimit: positiveNumber("rate-limit", values["rate-limit"]) as number }),
+    concurrency: positiveInteger("concurrency", values.concurrency) ?? DEFAULT_CONCURRENCY,
     ...(clockToleranceMs === undefined ? {} : { clockToleranceMs }),
     quiet: values.quiet === true,
     ...(values["write-baseline"] === undefined ? {} : { writeBaseline: values["write-baseline"] }),

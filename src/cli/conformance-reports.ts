@@ -18,9 +18,10 @@ import type { DifferentialResult } from "../harness/differential/differential-ru
 import { escapeControls } from "../../reporters/escape-controls.ts";
 import { ConfigurationError } from "../harness/configuration-error.ts";
 import type { ReportFormat } from "./conformance-args.ts";
-import { generateAllureReport } from "./conformance-allure.ts";
+import { generateAllureReport, type AllureGenerator } from "./conformance-allure.ts";
 import { forTerminal } from "./terminal.ts";
 import type { ReportLayout } from "./report-layout.ts";
+import type { PhaseClock } from "./run-phases.ts";
 
 export interface ReportInput {
   readonly layout: ReportLayout;
@@ -36,21 +37,21 @@ export interface ReportInput {
   readonly startedAt: Date;
   readonly durationMs: number;
   readonly exitCode: number;
-  /** The allure-results directory, or why there is no Allure page. */
-  readonly allure: { readonly resultsDir: string } | { readonly skipped: string };
+  /** The allure-results directory (and the generator started for it), or why there is no Allure page. */
+  readonly allure: { readonly resultsDir: string; readonly generator?: AllureGenerator } | { readonly skipped: string };
   readonly say: (line: string) => void;
   /** The --compare-to comparison, when one ran. */
   readonly differential?: DifferentialResult;
   /** false: no console report (a proxy's periodic writes). */
   readonly console?: boolean;
+  /** The run's phases so far; the Allure page and the reports are added to them before summary.json is written. */
+  readonly phases?: PhaseClock;
 }
 
 export async function writeReports(input: ReportInput): Promise<void> {
-  const { layout, outcome, target, startedAt, durationMs, exitCode } = input;
+  const { layout, outcome, target, startedAt, durationMs, exitCode, phases } = input;
   layout.create();
   const differential = input.differential;
-  const summary = { ...buildSummary(outcome, { target, startedAt, durationMs }), ...(differential === undefined ? {} : differencesSummary(differential)) };
-  writeFileSync(layout.summary, `${JSON.stringify(summary, null, 2)}\n`);
   const junitRun = { name: "ledger-conformance", durationMs };
   const node = { outcome, target, durationMs };
   writeFileSync(layout.junit, input.junitPerCheck ? renderJunitPerCheck(input.junitCases, node, junitRun) : renderJunit([node], junitRun));
@@ -59,13 +60,22 @@ export async function writeReports(input: ReportInput): Promise<void> {
   let allureHref: string | undefined;
   if ("resultsDir" in input.allure) {
     input.say("writing the Allure report…");
-    const allure = await generateAllureReport(input.allure.resultsDir, layout.allureDir, `ledger-conformance: ${target}`);
+    const name = `ledger-conformance: ${target}`;
+    const { resultsDir, generator } = input.allure;
+    const allure = await (generator === undefined ? generateAllureReport(resultsDir, layout.allureDir, name) : generator.generate(resultsDir, layout.allureDir, name));
     if (allure.ok) allureHref = layout.allureHref;
     else process.stderr.write(escapeControls(`ledger-conformance: warning: no Allure report: ${allure.reason}\n`));
   }
+  phases?.end("allure");
   writeFileSync(layout.specPage, renderSpecPage(readSpec()));
   const html = renderHtmlReport({ outcome, target, startedAt, durationMs, exitCode, ...(allureHref === undefined ? {} : { allureHref }) });
   writeFileSync(layout.htmlIndex, differential === undefined ? html : withSections(html, [renderDifferencesSection(differential)]));
+  phases?.end("reports");
+  const summary = {
+    ...buildSummary(outcome, { target, startedAt, durationMs, ...(phases === undefined ? {} : { phases: phases.phases }) }),
+    ...(differential === undefined ? {} : differencesSummary(differential)),
+  };
+  writeFileSync(layout.summary, `${JSON.stringify(summary, null, 2)}\n`);
   if (input.console === false) return;
   if (input.format === "markdown") process.stdout.write(markdown);
   else {

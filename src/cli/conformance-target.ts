@@ -26,7 +26,7 @@ export async function startEmbeddedNode(profile: ProfileName, headerPrefix: stri
 }
 
 export type ProbeResult =
-  | { readonly ok: true; readonly note: string; readonly requests: number; readonly retries: number }
+  | { readonly ok: true; readonly note: string; readonly requests: number; readonly retries: number; readonly answerMs: number }
   | { readonly ok: false; readonly reason: string; readonly requests: number; readonly retries: number };
 
 /**
@@ -88,7 +88,7 @@ export async function probeTarget(
         };
       }
     }
-    return { ok: true, note: `GET /-/healthy answered ${health.status}`, ...counts() };
+    return { ok: true, note: `GET /-/healthy answered ${health.status}`, ...counts(), answerMs: health.durationMs };
   } finally {
     await client.destroy().catch(() => undefined);
   }

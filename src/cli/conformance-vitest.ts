@@ -4,12 +4,13 @@
 // hard cap, or an interrupt (a signal to the command), cancels the run, and closing vitest is itself
 // time-limited, so the command always gets to write its reports.
 
+import { availableParallelism } from "node:os";
 import { Writable } from "node:stream";
 import type { Reporter } from "vitest/node";
 import { createVitest } from "vitest/node";
-import AllureVitestReporter from "allure-vitest/reporter";
 import type { RunConfig } from "../harness/config.ts";
 import { SUITE_FILE_SUFFIX } from "../package-root.ts";
+import { AllureResultsReporter } from "./allure-results-writer.ts";
 
 /** The suite and property files under the code root: the .ts sources, or their compiled .js in dist/. */
 export const SUITE_GLOBS = [`suites/**/*${SUITE_FILE_SUFFIX}`, `properties/**/*${SUITE_FILE_SUFFIX}`];
@@ -24,18 +25,45 @@ export interface SuiteRunInput {
   readonly files: readonly string[];
   readonly testNamePattern?: RegExp;
   readonly requirementReporter: Reporter;
-  /** Reporters called before the requirement reporter (the progress line). */
+  /** More reporters of the run in the command's process: the progress line, the phase clock's. */
   readonly reporters?: readonly Reporter[];
   readonly allureResultsDir: string;
   /** vitest's own test timeout; checks set their own below it. */
   readonly testTimeoutMs: number;
   readonly maxDurationMs: number;
-  /** 1 with --rate-limit, so the limit holds for the whole run. */
+  /** Worker threads (suiteWorkers); default vitest's. */
   readonly maxWorkers?: number;
+  /** Checks of a file run at once in a worker (its share of --concurrency); default 1, one by one. */
+  readonly maxConcurrency?: number;
   /** Aborted when the command is told to stop (SIGTERM, SIGINT): the run is cancelled like at the cap. */
   readonly interrupt?: AbortSignal;
   /** Called with the reason ("max duration reached", …) just before the run is cancelled. */
   readonly onStop?: (reason: string) => void;
+}
+
+/** Workers when the run waits on the network rather than on CPU: a worker runs its files one after another. */
+export const LATENCY_BOUND_WORKERS = 4;
+/**
+ * A target on loopback whose first answer took this long sits behind something slow (a proxy, an
+ * emulated WAN): a node on this machine answers in a few ms, tens when the machine is loaded.
+ */
+export const LATENCY_BOUND_ANSWER_MS = 100;
+
+/**
+ * Worker threads for a run, no more than --concurrency, and one under --rate-limit so that the limit
+ * holds for the whole run. A run that waits on the target's latency gets LATENCY_BOUND_WORKERS, so
+ * that files whose checks go one by one (submissions) overlap with the others; otherwise vitest's
+ * default (a core left for the command and the embedded node), as each worker costs CPU to start.
+ */
+export function suiteWorkers(concurrency: number, options: { readonly rateLimited: boolean; readonly latencyBound: boolean }): number {
+  if (options.rateLimited) return 1;
+  const wanted = options.latencyBound ? Math.max(LATENCY_BOUND_WORKERS, availableParallelism() - 1) : availableParallelism() - 1;
+  return Math.max(1, Math.min(wanted, concurrency));
+}
+
+/** Each worker's share of --concurrency, so that the workers together keep within it. */
+export function concurrencyPerWorker(concurrency: number, workers: number): number {
+  return Math.max(1, Math.floor(concurrency / workers));
 }
 
 /** The reason a run cut short by --max-duration gives every check that did not run. */
@@ -81,6 +109,9 @@ export async function runSuites(input: SuiteRunInput): Promise<SuiteRunResult> {
       pool: "threads",
       isolate: false,
       ...(input.maxWorkers === undefined ? {} : { maxWorkers: input.maxWorkers }),
+      // Checks are independent unless their file says otherwise (describeEndpoint's inOrder):
+      // concurrent, they keep both the target and the worker busy instead of waiting on each other.
+      ...(input.maxConcurrency === undefined || input.maxConcurrency <= 1 ? {} : { sequence: { concurrent: true }, maxConcurrency: input.maxConcurrency }),
       testTimeout: input.testTimeoutMs,
       hookTimeout: input.testTimeoutMs,
       teardownTimeout: 5_000,
@@ -88,7 +119,7 @@ export async function runSuites(input: SuiteRunInput): Promise<SuiteRunResult> {
       reporters: [
         ...(input.reporters ?? []),
         input.requirementReporter,
-        new AllureVitestReporter({ resultsDir: input.allureResultsDir }),
+        new AllureResultsReporter(input.allureResultsDir),
       ],
     },
     {},

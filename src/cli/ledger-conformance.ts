@@ -11,7 +11,7 @@ import { applyBaseline, exitCode, notStartedOutcome, parseBaseline, type RunOutc
 import type { JunitCase } from "../../reporters/junit-report.ts";
 import { RequirementReporter } from "../../reporters/requirement-reporter.ts";
 import { escapeControls } from "../../reporters/escape-controls.ts";
-import { checkTimeoutMs } from "../harness/config.ts";
+import { checkTimeoutMs, isLoopbackUrl } from "../harness/config.ts";
 import { ConfigurationError } from "../harness/configuration-error.ts";
 import { ApiContract } from "../harness/openapi.ts";
 import { loadRequirementAliases, type RequirementAliases } from "../harness/requirement-aliases.ts";
@@ -20,12 +20,14 @@ import { loadRequirements, type RequirementCatalog } from "../harness/requiremen
 import { parseConformanceArgs, USAGE, UsageError, type ConformanceArgs } from "./conformance-args.ts";
 import { writeReports, type ReportInput } from "./conformance-reports.ts";
 import { resolveTarget, runConfigOf } from "./conformance-setup.ts";
+import { startAllureGenerator, type AllureGenerator } from "./conformance-allure.ts";
 import { probeTarget, type EmbeddedNode } from "./conformance-target.ts";
-import { runSuites } from "./conformance-vitest.ts";
+import { concurrencyPerWorker, LATENCY_BOUND_ANSWER_MS, runSuites, suiteWorkers } from "./conformance-vitest.ts";
 import { runFleet } from "./fleet-run.ts";
 import { readTargetsFile, targetsFromUrls } from "./fleet-targets.ts";
 import { mergeCommand } from "./merge-command.ts";
 import { ReportLayout } from "./report-layout.ts";
+import { PhaseClock, PhaseReporter } from "./run-phases.ts";
 import { CODE_ROOT, packageVersion, SUITE_FILE_SUFFIX } from "../package-root.ts";
 import { ProgressLine } from "./progress-line.ts";
 import { colourAllowed } from "./terminal.ts";
@@ -82,9 +84,12 @@ async function main(argv: readonly string[]): Promise<number> {
   };
   let node: EmbeddedNode | undefined;
   let scratch: string | undefined;
+  let allureGenerator: AllureGenerator | undefined;
   try {
     const startedAt = new Date();
     const t0 = performance.now();
+    const phases = new PhaseClock();
+    phases.end("processStart", t0);
     const catalog = loadCatalog();
     const aliases = loadRequirementAliases();
     if (args.configFile !== undefined) say(`config file ${args.configFile}`);
@@ -95,6 +100,7 @@ async function main(argv: readonly string[]): Promise<number> {
     const fleet = args.targetsFile !== undefined ? readTargetsFile(args.targetsFile) : args.fleet !== undefined ? targetsFromUrls(args.fleet) : undefined;
     if (fleet !== undefined) return await runFleet({ targets: fleet, argv, reportDir: args.reportDir, ...(args.fixtures === undefined ? {} : { fixtures: args.fixtures }), profile: args.profile, catalog, interrupt: interrupt.signal, say });
     const resolved = await resolveTarget(args, say);
+    phases.end("target");
     node = resolved.node;
     const { target } = resolved;
     const layout = new ReportLayout(args.reportDir);
@@ -112,10 +118,12 @@ async function main(argv: readonly string[]): Promise<number> {
         exitCode: code,
         allure,
         say,
+        phases,
         ...(differential === undefined ? {} : { differential }),
       });
 
     const probe = await probeTarget(target, args.timeoutMs, { secretHeaders: args.secretHeaders });
+    phases.end("probe");
     if (!probe.ok) {
       // Nothing can be tested: exit 2 as for a usage error, with the reports saying why.
       process.stderr.write(escapeControls(`ledger-conformance: ${probe.reason}\n`));
@@ -127,6 +135,10 @@ async function main(argv: readonly string[]): Promise<number> {
     const comparison = args.compareTo === undefined ? undefined : await prepareComparison(args.compareTo, args.compareFixtures, args.timeoutMs);
 
     layout.create();
+    // LEDGER_CONFORMANCE_ALLURE=off skips the Allure sub-report (about 2 s of CPU): the self-check runs
+    // the command once per fault and reads only summary.json. Otherwise its generator starts loading
+    // when the first check starts: earlier it would take CPU from the workers' start.
+    const allureOff = process.env.LEDGER_CONFORMANCE_ALLURE === "off";
     scratch = mkdtempSync(join(tmpdir(), "ledger-conformance-"));
     const stateDir = join(scratch, "state");
     const allureResults = join(scratch, "allure-results");
@@ -146,42 +158,60 @@ async function main(argv: readonly string[]): Promise<number> {
       files,
       before: { requests: probe.requests, retries: probe.retries },
     });
+    const phaseReporter = new PhaseReporter();
+    const startAllureAtFirstCheck = {
+      onTestCaseReady: () => {
+        if (!allureOff) allureGenerator ??= startAllureGenerator();
+      },
+    };
+    // Remote, or slow to answer its probe: the run will wait on the network, not on this machine's CPU.
+    // (The embedded node shares this process's CPU: never latency-bound.)
+    const latencyBound = node === undefined && (!isLoopbackUrl(target) || probe.answerMs >= LATENCY_BOUND_ANSWER_MS);
+    const workers = suiteWorkers(args.concurrency, { rateLimited: args.rateLimit !== undefined, latencyBound });
+    const perWorker = concurrencyPerWorker(args.concurrency, workers);
     const recordDir = args.record ? join(scratch, "exchanges") : undefined;
-    const config = { ...runConfigOf(args, resolved, { stateDir, bodiesDir: layout.bodiesDir }, selection), ...(recordDir === undefined ? {} : { recordDir }) };
+    const config = {
+      ...runConfigOf(args, resolved, { stateDir, bodiesDir: layout.bodiesDir }, selection),
+      concurrency: perWorker,
+      ...(recordDir === undefined ? {} : { recordDir }),
+    };
     const run = await runSuites({
       root: CODE_ROOT,
       config,
       // vitest takes an empty list for every file.
       files: files.length === allFiles.length ? [] : files,
       requirementReporter: reporter,
-      reporters: [progress],
+      reporters: [progress, phaseReporter, startAllureAtFirstCheck],
       allureResultsDir: allureResults,
       testTimeoutMs: Math.max(60_000, checkTimeoutMs(args.timeoutMs)),
       maxDurationMs: args.maxDurationMs,
-      ...(args.rateLimit === undefined ? {} : { maxWorkers: 1 }),
+      maxWorkers: workers,
+      maxConcurrency: perWorker,
       interrupt: interrupt.signal,
       onStop: (reason) => reporter.stop(reason),
     });
+    if (phaseReporter.firstCheckAt !== undefined) phases.end("workers", phaseReporter.firstCheckAt);
+    if (phaseReporter.runEndAt !== undefined) phases.end("checks", phaseReporter.runEndAt);
+    phases.end("vitestClose");
 
     let outcome = withLevel(reporter.finalize(), selection);
     if (!run.capped && !run.interrupted && isFiltered(selection) && outcome.errors.length === 0 && outcome.requirements.every((r) => r.checks === 0)) {
       throw new ConfigurationError(`${describeSelection(selection).join("; ")}: selects no check (a pattern matches a suite file path, else check names)`);
     }
     if (baseline !== undefined) outcome = applyBaseline(outcome, baseline.ids, baseline.file);
-    // Stopped by a signal: the conventional 128 + its number, so that a caller sees the run was cut short.
     if (recordDir !== undefined) say(`recorded ${joinRecordings(recordDir, join(layout.dir, EXCHANGES_FILE))} exchanges in ${join(layout.display, EXCHANGES_FILE)}`);
     const differential = comparison === undefined || run.interrupted ? undefined : await runComparePhase(comparison, config, say);
     // --fail-on-diff: a difference fails a run that would otherwise pass.
     const differs = args.failOnDiff && (differential?.differences.length ?? 0) > 0;
+    // Stopped by a signal: the conventional 128 + its number, so that a caller sees the run was cut short.
     const code = run.interrupted ? 128 + (interrupt.signal.reason === "interrupted by SIGINT" ? 2 : 15) : Math.max(exitCode(outcome), differs ? 1 : 0);
-    // LEDGER_CONFORMANCE_ALLURE=off skips the Allure sub-report (about 2 s of CPU): the self-check runs
-    // the command once per fault and reads only summary.json. After a signal there is no time for it.
+    // After a signal there is no time for the Allure page.
     const allure: ReportInput["allure"] =
-      process.env.LEDGER_CONFORMANCE_ALLURE === "off"
+      allureOff
         ? { skipped: "LEDGER_CONFORMANCE_ALLURE=off" }
         : run.interrupted
           ? { skipped: String(interrupt.signal.reason) }
-          : { resultsDir: allureResults };
+          : { resultsDir: allureResults, ...(allureGenerator === undefined ? {} : { generator: allureGenerator }) };
     await report(outcome, reporter.junitCases(), code, allure, differential);
     return code;
   } catch (e) {
@@ -190,6 +220,7 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stderr.write(escapeControls(`ledger-conformance: ${text}\n`));
     return 2;
   } finally {
+    allureGenerator?.dispose();
     await node?.close().catch(() => undefined);
     if (scratch !== undefined) rmSync(scratch, { recursive: true, force: true });
   }

@@ -37,12 +37,32 @@ export class RequirementNotMet extends Error {
 
 let currentEndpoint: string | undefined;
 
+/**
+ * Aborted once the run is cancelled (--max-duration, a signal to the command): the worker's client then
+ * abandons every request. vitest aborts a check's own signal also when that check times out; with the
+ * checks of a file running concurrently, that must not abandon the other checks' requests.
+ */
+const runStopped = new AbortController();
+
+export interface EndpointOptions {
+  /**
+   * The checks depend on their order (they share a sender's sequence numbers): they run one by one.
+   * Otherwise the checks of a file run concurrently, up to the worker's share of --concurrency.
+   */
+  readonly inOrder?: boolean;
+}
+
 /** Groups the checks of one endpoint (an operationId of schemas/openapi.yaml). */
-export function describeEndpoint(operationId: string, body: () => void): void {
+export function describeEndpoint(operationId: string, body: () => void): void;
+export function describeEndpoint(operationId: string, options: EndpointOptions, body: () => void): void;
+export function describeEndpoint(operationId: string, a: EndpointOptions | (() => void), b?: () => void): void {
+  const body = typeof a === "function" ? a : b;
+  const options: EndpointOptions = typeof a === "function" ? {} : a;
+  if (body === undefined) throw new Error(`describeEndpoint(${operationId}): no body`);
   if (!contractForCollection().hasOperation(operationId)) {
     throw new Error(`describeEndpoint: unknown operationId ${JSON.stringify(operationId)}`);
   }
-  describe(operationId, () => {
+  (options.inOrder ? describe.sequential : describe)(operationId, () => {
     const outer = currentEndpoint;
     currentEndpoint = operationId;
     try {
@@ -83,9 +103,17 @@ export function check(id: string, a: CheckFn | CheckOptions, b?: CheckFn): void 
     const h = harness();
     const meta: ConformanceMeta = { results: [], requests: [] };
     ctx.task.meta.conformance = meta;
-    // When the run is cancelled (--max-duration, a signal) vitest aborts this signal: the check's
-    // requests are abandoned at once, and the check ends skipped instead of holding the run up.
-    h.client.cancelOn(ctx.signal);
+    // When the run is cancelled (--max-duration, a signal) vitest aborts every running check's signal
+    // with a TestRunAbortError: the requests are abandoned at once, and the checks end skipped instead
+    // of holding the run up.
+    h.client.cancelOn(runStopped.signal);
+    ctx.signal.addEventListener(
+      "abort",
+      () => {
+        if ((ctx.signal.reason as Error | undefined)?.name === "TestRunAbortError") runStopped.abort(ctx.signal.reason);
+      },
+      { once: true },
+    );
     const outcome = await runCheck(h, requirement, fn);
     ctx.task.meta.conformance = outcome.meta;
     await labelForAllure(requirement, outcome);

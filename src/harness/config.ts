@@ -26,6 +26,12 @@ export interface RunConfig {
   readonly maxResponseBytes: number;
   /** Requests per second per worker (the command runs one worker when it is set); undefined: no limit. */
   readonly rateLimit?: number;
+  /**
+   * Requests in flight at once from this worker (--concurrency shared among the workers): the bound on
+   * the HTTP client, on the checks of a file that run concurrently and on a property's concurrent
+   * cases. Undefined: one at a time.
+   */
+  readonly concurrency?: number;
   /** fast-check seed; undefined: random, reported on failure. */
   readonly seed?: number;
   /** fast-check replay path (with seed) of one failing case. */
@@ -73,6 +79,9 @@ export function defaultClockToleranceMs(target: string): number {
 }
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
+
+/** --concurrency when it is not given: requests in flight to one target at once. */
+export const DEFAULT_CONCURRENCY = 16;
 
 /** The vitest timeout of one check: six requests' worth of the per-request timeout, and a margin. */
 export function checkTimeoutMs(requestTimeoutMs: number): number {

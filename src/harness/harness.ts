@@ -54,6 +54,7 @@ export function createHarness(config: RunConfig, options: { contract?: ApiContra
       timeoutMs: config.timeoutMs,
       maxResponseBytes: config.maxResponseBytes,
       ...(config.rateLimit === undefined ? {} : { rateLimit: config.rateLimit }),
+      maxInFlight: config.concurrency ?? 1,
       ...(config.bodiesDir === undefined ? {} : { bodiesDir: config.bodiesDir }),
       ...(config.secretHeaders === undefined ? {} : { secretHeaders: config.secretHeaders }),
     }),

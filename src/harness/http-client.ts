@@ -6,6 +6,7 @@
 import { Agent, request as undiciRequest } from "undici";
 import { renderCurl } from "./curl.ts";
 import { redactedHeaders, type SecretHeaders } from "./secrets.ts";
+import { InFlightLimit } from "./in-flight-limit.ts";
 import { isRawConnectionFault, rawExchange, type RawEnding, type RawExchangeResult } from "./raw-exchange.ts";
 import type { RequestRecord } from "./results.ts";
 
@@ -49,7 +50,9 @@ export type RequestFailureKind =
   /** Not sent: the target answered none of the last requests (see HttpClientOptions.unresponsiveAfter). */
   | "not_sent"
   /** Abandoned: the run is being stopped (--max-duration, a signal). */
-  | "cancelled";
+  | "cancelled"
+  /** Answered 429 Too Many Requests on every attempt: a rate limiter in front of the node, not the node's answer. */
+  | "rate_limited";
 
 /** What sendRaw did: the exchange and how many attempts it took, or why nothing was sent. */
 export type RawSent =
@@ -72,6 +75,7 @@ const CONNECTION_FAULTS: ReadonlySet<RequestFailureKind> = new Set([
   "other",
   "not_sent",
   "cancelled",
+  "rate_limited",
 ]);
 
 /** No usable HTTP answer came back. */
@@ -119,9 +123,11 @@ const STOPPED = "abandoned: the run is being stopped";
 export const DEFAULT_RETRY: RetryPolicy = { attempts: 3, baseDelayMs: 100 };
 
 /** Kinds sent again under "any-fault": the connection broke or stalled before a whole answer came. */
-const RETRIED_KINDS: ReadonlySet<RequestFailureKind> = new Set(["refused", "connect_timeout", "headers_timeout", "deadline", "closed", "other"]);
-/** Kinds after which the request cannot have reached the target. */
-const UNSENT_KINDS: ReadonlySet<RequestFailureKind> = new Set(["refused", "connect_timeout"]);
+const RETRIED_KINDS: ReadonlySet<RequestFailureKind> = new Set(["refused", "connect_timeout", "headers_timeout", "deadline", "closed", "other", "rate_limited"]);
+/** Kinds after which the request cannot have reached the target (a 429 refuses before the node acts: the spec gives no operation a 429). */
+const UNSENT_KINDS: ReadonlySet<RequestFailureKind> = new Set(["refused", "connect_timeout", "rate_limited"]);
+/** The longest Retry-After of a 429 the client waits for before trying again. */
+const MAX_RETRY_AFTER_MS = 5_000;
 
 /** The jittered backoff before retry `n` (1-based). */
 export function backoffMs(policy: RetryPolicy, n: number, random: () => number = Math.random): number {
@@ -153,6 +159,8 @@ export interface HttpClientOptions {
   readonly retry?: RetryPolicy;
   /** Headers (--header) added to every HTTP request on the wire and shown as *** in its curl line. */
   readonly secretHeaders?: SecretHeaders;
+  /** Requests in flight at once (--concurrency); the others wait. Default 1. */
+  readonly maxInFlight?: number;
 }
 
 /** The kinds of failure that say the target is not answering at all (a cap or a malformed answer does not). */
@@ -166,9 +174,11 @@ export class HttpClient {
   #nextSlot = 0;
   #silentStreak = 0;
   #cancel: AbortSignal | undefined;
+  readonly #inFlight: InFlightLimit;
 
   constructor(options: HttpClientOptions) {
     this.#options = options;
+    this.#inFlight = new InFlightLimit(options.maxInFlight ?? 1);
     this.#agent = new Agent({
       keepAliveTimeout: 10_000,
       connect: { timeout: options.timeoutMs },
@@ -207,10 +217,10 @@ export class HttpClient {
     this.#cancel = signal;
   }
 
-  /** Counts one retry and waits its backoff. */
-  async #beginRetry(n: number): Promise<void> {
+  /** Counts one retry and waits its backoff (or longer, as a 429's Retry-After asks, up to MAX_RETRY_AFTER_MS). */
+  async #beginRetry(n: number, atLeastMs = 0): Promise<void> {
     this.#retries += 1;
-    await new Promise((r) => setTimeout(r, backoffMs(this.retryPolicy, n)));
+    await new Promise((r) => setTimeout(r, Math.max(backoffMs(this.retryPolicy, n), atLeastMs)));
   }
 
   curlFor(request: HttpRequest): string {
@@ -248,6 +258,15 @@ export class HttpClient {
       try {
         const response = await this.#attempt(request, curl);
         this.#silentStreak = 0;
+        if (response.status === 429) {
+          // With requests in flight at once, a gateway's rate limit may refuse some: wait and ask again.
+          if (shouldRetry("rate_limited", resend, attempt, performance.now() - started, this.retryPolicy, this.#options.timeoutMs)) {
+            await this.#beginRetry(attempt, retryAfterMs(response.headers["retry-after"]));
+            continue;
+          }
+          const message = "the target answered 429 Too Many Requests: rate-limited, not an answer about the request";
+          throw new RequestFailure("rate_limited", message, request, curl, { ...response.record, error: message });
+        }
         return attempt === 1 ? response : { ...response, record: { ...response.record, retries: attempt - 1 } };
       } catch (e) {
         if (!(e instanceof RequestFailure)) throw e;
@@ -279,8 +298,10 @@ export class HttpClient {
     const { timeoutMs, maxResponseBytes } = this.#options;
     const started = performance.now();
     for (let attempt = 1; ; attempt++) {
-      await this.#beginRequest();
-      const result = await rawExchange({ ...exchange, timeoutMs, maxResponseBytes });
+      const result = await this.#inFlight.run(async () => {
+        await this.#beginRequest();
+        return rawExchange({ ...exchange, timeoutMs, maxResponseBytes });
+      });
       const elapsed = performance.now() - started;
       if (isRawConnectionFault(result) && shouldRetry("closed", "any-fault", attempt, elapsed, this.retryPolicy, timeoutMs)) {
         await this.#beginRetry(attempt);
@@ -291,8 +312,12 @@ export class HttpClient {
     }
   }
 
-  /** One attempt: any HTTP answer, or a RequestFailure. */
-  async #attempt(request: HttpRequest, curl: string): Promise<HttpResponse> {
+  /** One attempt, once the in-flight limit lets it start: any HTTP answer, or a RequestFailure. */
+  #attempt(request: HttpRequest, curl: string): Promise<HttpResponse> {
+    return this.#inFlight.run(() => this.#attemptNow(request, curl));
+  }
+
+  async #attemptNow(request: HttpRequest, curl: string): Promise<HttpResponse> {
     const started = performance.now();
     const { timeoutMs, maxResponseBytes } = this.#options;
     const fail = (kind: RequestFailureKind, message: string, status: number | null = null): never => {
@@ -347,6 +372,12 @@ export class HttpClient {
   async destroy(): Promise<void> {
     await this.#agent.destroy();
   }
+}
+
+/** A Retry-After of whole seconds, in ms, capped; 0 when absent or a date (the backoff applies then). */
+function retryAfterMs(value: string | undefined): number {
+  if (value === undefined || !/^\s*[0-9]{1,6}\s*$/.test(value)) return 0;
+  return Math.min(Number(value) * 1000, MAX_RETRY_AFTER_MS);
 }
 
 export function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {

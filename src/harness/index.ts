@@ -13,7 +13,10 @@
  *     });
  *   });
  *
- * - `describeEndpoint(operationId, fn)` groups checks of one operation of schemas/openapi.yaml.
+ * - `describeEndpoint(operationId, fn)` groups checks of one operation of schemas/openapi.yaml. The
+ *   checks of a file run concurrently (up to the worker's share of --concurrency, which also bounds
+ *   the requests in flight): a check must not depend on another having run. Checks that do (they share
+ *   a sender's sequence numbers) go in `describeEndpoint(operationId, { inOrder: true }, fn)`.
  * - `check(id, fn)` / `check(id, { variant, timeoutMs }, fn)`: `id` is a requirement of
  *   schemas/requirements/ (unknown ids, or another endpoint's id, throw when the file loads). The
  *   vitest test is named `${id}: ${text}`.
@@ -43,9 +46,10 @@
  *     ...t.expect…;                        // a failed assertion is the counterexample fast-check shrinks
  *     return undecided("the window held one summary");  // when this case can decide nothing
  *   });
- * - `law(id, { numRuns, budgetMs? }, setup, arbitrary, predicate)`: `setup(t)` runs once (it may call
+ * - `law(id, { numRuns, budgetMs?, inOrder? }, setup, arbitrary, predicate)`: `setup(t)` runs once (it may call
  *   t.needsFixture or end the check skipped); then the predicate runs on the values of
- *   `arbitrary(setup)`. Registered as a check of `id` with variant "property", under the same rules.
+ *   `arbitrary(setup)`, concurrently unless `inOrder` (a case must not depend on another's having run).
+ *   Registered as a check of `id` with variant "property", under the same rules.
  *   --depth multiplies runs and budget, --seed fixes the seed (else one seed per run, printed), and a
  *   failure reports seed, shrunk path, counterexample, its requests' curl lines and a replay command.
  *   A law none of whose runs decided anything ends not_applicable, never passed without evidence.

@@ -2,9 +2,11 @@
 // response can be checked against what was seen before its request was sent (§2.7: the ledger does
 // not go back). Workers share it through one small JSON file in the run's state directory. Races
 // between workers can only lower the mark (a write may replace a higher one), never invent one, so the
-// check can miss a regression but never report a false one.
+// check can miss a regression but never report a false one. Every write replaces the file (rename), so
+// a file whose inode and mtime are those last read holds what was read: one stat instead of a read and
+// a parse per request (two, with the mark).
 
-import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 export interface LedgerMark {
@@ -27,6 +29,8 @@ interface StoredState {
 export class LedgerTracker {
   readonly #file: string | undefined;
   #state: StoredState | undefined;
+  /** Inode and mtime of the file when it was last read. */
+  #readVersion: string | undefined;
 
   /** Without a directory the state lives in this process only. */
   constructor(stateDir?: string) {
@@ -71,7 +75,12 @@ export class LedgerTracker {
   #load(): StoredState | undefined {
     if (this.#file === undefined) return this.#state;
     try {
+      const stat = statSync(this.#file, { throwIfNoEntry: false, bigint: true });
+      if (stat === undefined) return this.#state;
+      const version = `${stat.ino}:${stat.mtimeNs}:${stat.size}`;
+      if (version === this.#readVersion) return this.#state;
       this.#state = JSON.parse(readFileSync(this.#file, "utf8")) as StoredState;
+      this.#readVersion = version;
     } catch {
       // Not written yet (or mid-rename on a slow filesystem): keep what this process knew.
     }

@@ -2,6 +2,11 @@
 // property files use; runProperty runs one. A failing property reports its seed, its shrunk path, the
 // counterexample, the requests of the failing (shrunk) case with their curl lines, and the command
 // that replays exactly that case.
+//
+// The cases of a law are independent (each reads what it needs; none leaves state another case
+// depends on), so they run concurrently, up to the worker's share of --concurrency: the generated
+// values are fast-check's own for the seed (fc.sample gives the values fc.check tries first). Only
+// when a case fails does fast-check run them one by one, to find the failure again and shrink it.
 
 import fc from "fast-check";
 import { check } from "./check.ts";
@@ -23,6 +28,8 @@ export interface LawOptions {
    * gentle rate slows the runs down rather than cutting them short.
    */
   readonly budgetMs?: number;
+  /** The cases depend on one another's order: they run one by one. */
+  readonly inOrder?: boolean;
 }
 
 /** What a run returns when its case could decide nothing about the requirement, and why. */
@@ -68,7 +75,7 @@ export function law<S, T>(
         if (outcome === undefined) decided += 1;
         else reason = outcome.undecided;
       },
-      { numRuns: options.numRuns, budgetMs },
+      { numRuns: options.numRuns, budgetMs, concurrency: options.inOrder ? 1 : (t.config.concurrency ?? 1) },
     );
     if (failure) throw new CheckFailure(failure);
     if (decided === 0) throw new CheckNotApplicable(`no generated case could decide the law; the last one: ${reason}`);
@@ -83,9 +90,21 @@ export async function runProperty<T>(
   t: CheckContext,
   arbitrary: fc.Arbitrary<T>,
   predicate: PropertyFn<T>,
-  options: { numRuns: number; budgetMs?: number },
+  options: { numRuns: number; budgetMs?: number; concurrency?: number },
 ): Promise<Failure | undefined> {
   const config = t.config;
+  const numRuns = Math.max(1, Math.round(options.numRuns * config.depth));
+  const budgetMs = options.budgetMs ?? 120_000;
+  const replayPath = config.only === t.requirement.id ? config.replayPath : undefined;
+  // One seed for both passes, so that the one-by-one pass tries the cases the concurrent one did.
+  const seed = config.seed ?? fc.readConfigureGlobal().seed ?? Math.floor(Math.random() * 0x7fffffff);
+  let unconfirmed: ConcurrentFailure | undefined;
+  if ((options.concurrency ?? 1) > 1 && replayPath === undefined) {
+    const outcome = await runCasesConcurrently(t, fc.sample(arbitrary, { seed, numRuns }), predicate, options.concurrency as number, budgetMs);
+    if (outcome === undefined) return undefined;
+    if (outcome.error instanceof CheckSkipped) throw outcome.error;
+    unconfirmed = outcome;
+  }
   let lastFailingRequests: readonly RequestRecord[] = [];
   let noAnswer: NoHttpAnswer | undefined;
   let skipped: CheckSkipped | undefined;
@@ -104,17 +123,16 @@ export async function runProperty<T>(
       throw e;
     }
   });
-  const replayPath = config.only === t.requirement.id ? config.replayPath : undefined;
   const details = await fc.check(property, {
-    numRuns: Math.max(1, Math.round(options.numRuns * config.depth)),
-    ...(config.seed === undefined ? {} : { seed: config.seed }),
+    numRuns,
+    seed,
     ...(replayPath === undefined ? {} : { path: replayPath }),
-    interruptAfterTimeLimit: options.budgetMs ?? 120_000,
+    interruptAfterTimeLimit: budgetMs,
     markInterruptAsFailure: false,
   });
   // The property could not run to its end (the client stopped sending to a hung target): not a verdict.
   if (skipped) throw skipped;
-  if (!details.failed) return undefined;
+  if (!details.failed) return unconfirmed === undefined ? undefined : unconfirmedFailure(t, unconfirmed, seed);
   const error = details.errorInstance;
   const cause = error instanceof CheckFailure ? error.failure.message : error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   const replay = [
@@ -137,4 +155,51 @@ export async function runProperty<T>(
     `  replay:   ${replay}`,
   ];
   return { message: lines.join("\n"), curl: lastFailingRequests[lastFailingRequests.length - 1]?.curl ?? null };
+}
+
+/** A case that failed while the cases ran concurrently. */
+interface ConcurrentFailure {
+  readonly value: unknown;
+  readonly error: unknown;
+}
+
+/**
+ * Runs the predicate on `values`, at most `concurrency` at once, starting none after `budgetMs`;
+ * resolves with the first failure (no new case starts after one), or undefined when every case held.
+ */
+async function runCasesConcurrently<T>(
+  t: CheckContext,
+  values: readonly T[],
+  predicate: PropertyFn<T>,
+  concurrency: number,
+  budgetMs: number,
+): Promise<ConcurrentFailure | undefined> {
+  const deadline = performance.now() + budgetMs;
+  let next = 0;
+  let failure: ConcurrentFailure | undefined;
+  const lane = async (): Promise<void> => {
+    while (failure === undefined && next < values.length && performance.now() < deadline) {
+      const value = values[next++] as T;
+      try {
+        if ((await predicate(t, value)) === false) throw new Error("the predicate returned false");
+      } catch (error) {
+        failure ??= { value, error };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, values.length) }, lane));
+  return failure;
+}
+
+/** A failure seen among the concurrent cases that the one-by-one pass did not meet again: reported as it was seen. */
+function unconfirmedFailure(t: CheckContext, seen: ConcurrentFailure, seed: number): Failure {
+  const { error } = seen;
+  const cause = error instanceof CheckFailure ? error.failure.message : error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  const lines = [
+    `[${t.requirement.id}] property failed on a case run concurrently with others; run again one by one, the cases held (not shrunk)`,
+    `  seed:     ${seed}`,
+    `  counterexample: ${fc.stringify(seen.value)}`,
+    `  cause:    ${cause.split("\n").join("\n            ")}`,
+  ];
+  return { message: lines.join("\n"), curl: error instanceof CheckFailure ? error.failure.curl : (traceOf(t).lastCurl ?? null) };
 }

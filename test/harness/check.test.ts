@@ -361,6 +361,49 @@ describe("runProperty", () => {
     expect(cases.some((d) => d % 3 === 0)).toBe(true);
   });
 
+  it("runs the cases concurrently up to the concurrency, on the values and with the requests of a run one by one", async () => {
+    const casesOf = async (concurrency: number) => {
+      const t = new CheckContext(harness({ seed: 11, concurrency }), catalog().get("4.6/gas-estimate-object"));
+      const values: number[] = [];
+      let running = 0;
+      let most = 0;
+      const failure = await runProperty(
+        t,
+        fc.integer({ min: 10, max: 1000 }),
+        async (ctx, d) => {
+          values.push(d);
+          running += 1;
+          most = Math.max(most, running);
+          try {
+            await property(ctx, d);
+          } finally {
+            running -= 1;
+          }
+        },
+        { numRuns: 20, concurrency },
+      );
+      return { failure, values: [...values].sort((a, b) => a - b), requests: traceOf(t).requests.length, most };
+    };
+    const inOrder = await casesOf(1);
+    const concurrent = await casesOf(4);
+    expect(inOrder.most).toBe(1);
+    expect(concurrent.most).toBeGreaterThan(1);
+    expect(concurrent.most).toBeLessThanOrEqual(4);
+    expect(concurrent.failure).toBeUndefined();
+    expect(concurrent.values).toEqual(inOrder.values);
+    expect(concurrent.requests).toBe(20);
+  });
+
+  it("finds a failure of the concurrent cases again one by one, shrunk as without concurrency", async () => {
+    const failureWith = async (concurrency: number) => {
+      const t = new CheckContext(harness({ seed: 42, concurrency }), catalog().get("4.6/gas-estimate-object"));
+      return (await runProperty(t, fc.integer({ min: 0, max: 1000 }), property, { numRuns: 200, budgetMs: 20_000, concurrency }))?.message;
+    };
+    const concurrent = await failureWith(4);
+    expect(concurrent).toMatch(/property failed after \d+ run\(s\) and \d+ shrink/);
+    expect(concurrent).toBe(await failureWith(1));
+  });
+
   it("holds when every run passes, and --depth multiplies the runs", async () => {
     const t = new CheckContext(harness({ depth: 2 }), catalog().get("4.6/gas-estimate-object"));
     const failure = await runProperty(t, fc.integer({ min: 10, max: 1000 }), property, { numRuns: 5 });

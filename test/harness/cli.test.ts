@@ -69,8 +69,11 @@ describe("ledger-conformance", () => {
     const r = await cli(["--target", `${node.origin}/v1`, "--report-dir", dir]);
     expect(r.code).toBe(1);
     const summary = JSON.parse(readFileSync(join(dir, "summary.json"), "utf8"));
-    expect(Object.keys(summary).sort()).toEqual(["conforming", "counts", "durationMs", "requests", "requirements", "retries", "startedAt", "target", "verdict", "verdictCounts", "verdictText"]);
+    expect(Object.keys(summary).sort()).toEqual(["conforming", "counts", "durationMs", "phases", "requests", "requirements", "retries", "startedAt", "target", "verdict", "verdictCounts", "verdictText"]);
     expect(summary.target).toBe(`${node.origin}/v1`);
+    // Where the run's time went: every phase the command went through, in whole ms.
+    expect(Object.keys(summary.phases)).toEqual(["processStart", "target", "probe", "workers", "checks", "vitestClose", "allure", "reports"]);
+    expect(Object.values(summary.phases).every((ms) => Number.isInteger(ms) && (ms as number) >= 0)).toBe(true);
     expect(summary.requests).toBeGreaterThanOrEqual(5);
     const byId = Object.fromEntries(summary.requirements.map((x: { id: string }) => [x.id, x]));
     expect(byId["4.6/gas-estimate-object"].status).toBe("passed");

@@ -73,7 +73,7 @@ describe("command-line flags", () => {
   it("has defaults for everything but the target", () => {
     expect(parseConformanceArgs([], {})).toEqual({
       reportDir: "reports", profile: "node", allowSubmit: false, only: [], skip: [], level: "all", secretHeaders: {},
-      timeoutMs: 10_000, maxDurationMs: 300_000, depth: 1, quiet: false,
+      timeoutMs: 10_000, maxDurationMs: 300_000, depth: 1, concurrency: 16, quiet: false,
     });
   });
 
@@ -82,12 +82,12 @@ describe("command-line flags", () => {
       "--target", "https://n.example/v1", "--fixtures", "f.json", "--report-dir", "out", "--profile", "aptos",
       "--header-prefix", "X-APTOS-", "--allow-submit", "--only", "4.6", "--baseline", "b.txt", "--timeout", "500",
       "--max-duration", "9000", "--seed=-3", "--path", "1:2", "--depth", "2.5", "--rate-limit", "5", "--quiet",
-      "--clock-tolerance", "0",
+      "--clock-tolerance", "0", "--concurrency", "4",
     ], {});
     expect(args).toEqual({
       target: "https://n.example/v1", fixtures: "f.json", reportDir: "out", profile: "aptos", headerPrefix: "X-APTOS-",
       allowSubmit: true, only: ["4.6"], skip: [], level: "all", secretHeaders: {}, baseline: "b.txt", timeoutMs: 500, maxDurationMs: 9000, seed: -3, replayPath: "1:2",
-      depth: 2.5, rateLimit: 5, clockToleranceMs: 0, quiet: true,
+      depth: 2.5, rateLimit: 5, concurrency: 4, clockToleranceMs: 0, quiet: true,
     });
   });
 
@@ -111,6 +111,8 @@ describe("command-line flags", () => {
     [["--header-prefix", "X NODE"]],
     [["--clock-tolerance", "-1"]],
     [["--clock-tolerance", "1.5"]],
+    [["--concurrency", "0"]],
+    [["--concurrency", "2.5"]],
     [["--bogus"]],
     [["positional"]],
   ])("rejects %j as a usage error", (argv) => {

@@ -30,6 +30,53 @@ async function failure(p: Promise<unknown>): Promise<RequestFailure> {
 }
 
 describe("HttpClient", () => {
+  it("asks again after a 429, and fails a request refused on every attempt as rate-limited, a connection fault", async () => {
+    const seen = new Map<string, number>();
+    const s = await httpServer((req, res) => {
+      const n = (seen.get(req.url ?? "") ?? 0) + 1;
+      seen.set(req.url ?? "", n);
+      if (req.url === "/v1/always" || n === 1) {
+        res.writeHead(429, { "retry-after": "0" });
+        res.end();
+        return;
+      }
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end("{}");
+    });
+    servers.push(s);
+    const c = client({ retry: { attempts: 3, baseDelayMs: 1 } });
+    const res = await c.send({ method: "POST", url: `${s.origin}/v1/once`, headers: {} }, "unsent");
+    expect(res.status).toBe(200);
+    expect(res.record.retries).toBe(1);
+    const f = await failure(c.send({ method: "GET", url: `${s.origin}/v1/always`, headers: {} }));
+    expect(f.kind).toBe("rate_limited");
+    expect(f.isConnectionFault).toBe(true);
+    expect(f.message).toMatch(/429 Too Many Requests.*\(3 attempts\)/);
+    expect(seen.get("/v1/always")).toBe(3);
+  });
+
+  it("keeps at most maxInFlight requests in flight, one by one by default", async () => {
+    let open = 0;
+    let most = 0;
+    const s = await httpServer((_req, res) => {
+      open += 1;
+      most = Math.max(most, open);
+      setTimeout(() => {
+        open -= 1;
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end("{}");
+      }, 20);
+    });
+    servers.push(s);
+    const sendEight = async (c: HttpClient) => {
+      most = 0;
+      await Promise.all(Array.from({ length: 8 }, () => c.send({ method: "GET", url: `${s.origin}/v1/x`, headers: {} })));
+      return most;
+    };
+    expect(await sendEight(client({ maxInFlight: 3 }))).toBe(3);
+    expect(await sendEight(client())).toBe(1);
+  });
+
   it("reads status, headers, media type and JSON, and records the request with its curl line", async () => {
     const s = await httpServer((_req, res) => {
       res.writeHead(201, { "content-type": "application/json; charset=utf-8", "x-node-chain-id": "4" });

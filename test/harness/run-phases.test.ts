@@ -1,0 +1,36 @@
+// The command's run shape: how many workers and what share of --concurrency each gets, and the phase
+// clock behind summary.json's `phases`.
+
+import { availableParallelism } from "node:os";
+import { describe, expect, it } from "vitest";
+import { concurrencyPerWorker, LATENCY_BOUND_WORKERS, suiteWorkers } from "../../src/cli/conformance-vitest.ts";
+import { PhaseClock } from "../../src/cli/run-phases.ts";
+
+describe("suiteWorkers and concurrencyPerWorker", () => {
+  it("runs one worker under a rate limit, and never more workers than --concurrency", () => {
+    expect(suiteWorkers(16, { rateLimited: true, latencyBound: true })).toBe(1);
+    expect(suiteWorkers(1, { rateLimited: false, latencyBound: true })).toBe(1);
+    expect(suiteWorkers(16, { rateLimited: false, latencyBound: false })).toBe(Math.max(1, availableParallelism() - 1));
+    expect(suiteWorkers(16, { rateLimited: false, latencyBound: true })).toBe(Math.max(LATENCY_BOUND_WORKERS, availableParallelism() - 1));
+  });
+
+  it("shares --concurrency among the workers so that together they keep within it", () => {
+    for (const [concurrency, workers] of [[16, 4], [16, 3], [2, 4], [1, 1]] as const) {
+      const each = concurrencyPerWorker(concurrency, workers);
+      expect(each).toBeGreaterThanOrEqual(1);
+      if (concurrency >= workers) expect(each * workers).toBeLessThanOrEqual(concurrency);
+    }
+  });
+});
+
+describe("PhaseClock", () => {
+  it("gives each phase the time since the end of the one before, and adds up repeated phases", () => {
+    const clock = new PhaseClock();
+    clock.end("processStart", 100);
+    clock.end("target", 350);
+    clock.end("checks", 1_000);
+    clock.end("checks", 1_200);
+    clock.end("reports", 1_190);
+    expect(clock.phases).toEqual({ processStart: 100, target: 250, checks: 850, reports: 0 });
+  });
+});
