@@ -1,9 +1,10 @@
 // The spec the suite enforces (spec/ledger-node-rest-interface.md, shipped with the package) as a page
 // beside the HTML report, html/spec.html, with an anchor per numbered section (spec.html#4.5), so that
 // every § the report cites links to its text. The spec's markdown is plain (headings, tables, lists,
-// paragraphs): this renders exactly those, escaping every character of it, with no markdown library.
+// paragraphs), rendered by markdown-it with raw HTML off.
 
 import { readFileSync } from "node:fs";
+import MarkdownIt from "markdown-it";
 import { packagePath } from "../src/package-root.ts";
 import { escapeHtml } from "./escape-controls.ts";
 
@@ -31,43 +32,30 @@ export function linkSections(escapedHtml: string): string {
   return escapedHtml.replace(/(?<!design )§([0-9]+(?:\.[0-9]+)*)/g, (_m, section: string) => sectionLink(section));
 }
 
-const HEADING = /^(#{1,6})\s+(.*)$/;
+/** "4.5. Table item" → "4.5": the numbered sections are the anchors every § of the report links to. */
 const NUMBERED = /^([0-9]+(?:\.[0-9]+)*)\.?\s/;
 
+/**
+ * The spec's markdown through markdown-it (CommonMark with tables; `html: false`, so any markup in the
+ * text is shown as text), with an id on each numbered heading, a table of contents of them, and the
+ * spec's own cross-references in the text ("section 2.7", "(2.4)") linked to their anchors.
+ */
 export function renderSpecPage(markdown: string): string {
-  const lines = markdown.replace(/\r\n?/g, "\n").split("\n");
-  const out: string[] = [];
+  const md = new MarkdownIt({ html: false, linkify: false });
+  const tokens = md.parse(markdown, {});
   const toc: string[] = [];
   let title = "Specification";
-  let i = 0;
-  while (i < lines.length) {
-    const line = lines[i] ?? "";
-    if (line.trim() === "") {
-      i++;
-      continue;
-    }
-    const heading = HEADING.exec(line);
-    if (heading) {
-      const level = (heading[1] ?? "#").length;
-      const text = heading[2] ?? "";
-      const section = NUMBERED.exec(text)?.[1];
-      if (level === 1) title = text;
-      if (section !== undefined) toc.push(`<li class="toc-${level}"><a href="#${escapeHtml(section)}">${escapeHtml(text)}</a></li>`);
-      out.push(`<h${level}${section === undefined ? "" : ` id="${escapeHtml(section)}"`}>${inline(text)}${section === undefined ? "" : ` <a class="anchor" href="#${escapeHtml(section)}">#</a>`}</h${level}>`);
-      i++;
-      continue;
-    }
-    const block: string[] = [];
-    const kind = line.startsWith("|") ? "table" : /^(- |[0-9]+\. )/.test(line) ? "list" : "paragraph";
-    while (i < lines.length) {
-      const l = lines[i] ?? "";
-      if (l.trim() === "" || HEADING.test(l)) break;
-      if (kind === "table" && !l.startsWith("|")) break;
-      block.push(l);
-      i++;
-    }
-    out.push(kind === "table" ? table(block) : kind === "list" ? list(block) : `<p>${inline(block.join(" "))}</p>`);
-  }
+  tokens.forEach((token, i) => {
+    if (token.type !== "heading_open") return;
+    const text = tokens[i + 1]?.content ?? "";
+    const level = Number(token.tag.slice(1));
+    if (level === 1) title = text;
+    const section = NUMBERED.exec(text)?.[1];
+    if (section === undefined) return;
+    token.attrSet("id", section);
+    toc.push(`<li class="toc-${level}"><a href="#${escapeHtml(section)}">${escapeHtml(text)}</a></li>`);
+  });
+  md.renderer.rules.text = (all, idx) => linkCrossReferences(escapeHtml(all[idx]?.content ?? ""));
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -79,42 +67,16 @@ export function renderSpecPage(markdown: string): string {
 <body>
 <nav><p><a href="index.html">← the report</a></p><ol class="toc">${toc.join("")}</ol></nav>
 <main>
-${out.join("\n")}
+${md.renderer.render(tokens, md.options, {})}
 </main>
 </body>
 </html>
 `;
 }
 
-function table(rows: readonly string[]): string {
-  const cells = (row: string) =>
-    row
-      .replace(/^\|/, "")
-      .replace(/\|\s*$/, "")
-      .split(/(?<!\\)\|/)
-      .map((c) => c.replace(/\\\|/g, "|").trim());
-  const [head, separator, ...body] = rows;
-  const hasHead = separator !== undefined && /^\|?\s*:?-+/.test(separator);
-  const bodyRows = hasHead ? body : rows;
-  const th = hasHead && head !== undefined ? `<thead><tr>${cells(head).map((c) => `<th>${inline(c)}</th>`).join("")}</tr></thead>` : "";
-  return `<table>${th}<tbody>${bodyRows.map((r) => `<tr>${cells(r).map((c) => `<td>${inline(c)}</td>`).join("")}</tr>`).join("")}</tbody></table>`;
-}
-
-function list(items: readonly string[]): string {
-  const ordered = /^[0-9]+\. /.test(items[0] ?? "");
-  const tag = ordered ? "ol" : "ul";
-  const entries: string[] = [];
-  for (const item of items) {
-    const start = /^(- |[0-9]+\. )(.*)$/.exec(item);
-    if (start) entries.push(start[2] ?? "");
-    else entries[entries.length - 1] = `${entries[entries.length - 1] ?? ""} ${item.trim()}`;
-  }
-  return `<${tag}>${entries.map((e) => `<li>${inline(e)}</li>`).join("")}</${tag}>`;
-}
-
-/** Escaped text, with the spec's own cross-references ("section 2.7", "(2.4)") linked to their anchors. */
-function inline(text: string): string {
-  return escapeHtml(text)
+/** In escaped text, the spec's references to its own sections as links to their anchors. */
+function linkCrossReferences(escaped: string): string {
+  return escaped
     .replace(/\b(sections?) ([0-9]+(?:\.[0-9]+)+|[0-9]+)\b/g, (_m, word: string, section: string) => `${word} <a href="#${section}">${section}</a>`)
     .replace(/\((2\.[0-9]+(?:\.[0-9]+)?)\)/g, (_m, section: string) => `(<a href="#${section}">${section}</a>)`);
 }
@@ -126,5 +88,5 @@ main{max-width:960px;padding:16px 32px}
 .toc{list-style:none;padding:0}.toc li{margin:2px 0}.toc-3{padding-left:12px}.toc-4{padding-left:24px}
 table{border-collapse:collapse;margin:8px 0}th,td{border:1px solid #d0d7de;padding:4px 8px;text-align:left;vertical-align:top}
 th{background:#f6f8fa}h2{border-bottom:1px solid #d0d7de;padding-bottom:4px;margin-top:32px}
-:target{background:#fff8c5}.anchor{color:#8c959f;text-decoration:none;font-size:.8em}
+:target{background:#fff8c5}
 `;
