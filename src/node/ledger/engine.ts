@@ -133,7 +133,9 @@ export class LedgerEngine implements LedgerApi {
     const from = options.startVersion ?? options.endVersion;
     if (from !== undefined && from < oldest)
       throw new LedgerError(410, "version_pruned", `Ledger version ${from} has been pruned; the oldest available version is ${oldest}`);
-    return this.ledger.transactions.summaries(address, options, oldest, latest).map(toSummary);
+    // The log's own objects (a committed transaction is a summary and more): the same transaction is the
+    // same object in every answer, so the HTTP face renders each one's JSON once.
+    return this.ledger.transactions.summaries(address, options, oldest, latest);
   }
 
   gasEstimate(): GasEstimate {
@@ -314,10 +316,6 @@ export function moduleCursor(address: AddressBytes, name: string): string {
 
 function moduleLabel(address: AddressBytes, name: string): string {
   return `0x${bytesToHex(address)}::${name}`;
-}
-
-function toSummary(txn: CommittedTransaction): TransactionSummary {
-  return { sender: txn.sender, version: txn.version, hash: txn.hash, replayProtector: txn.replayProtector };
 }
 
 function inputType(member: string, text: string): TypeTag {
