@@ -318,8 +318,18 @@ function moduleLabel(address: AddressBytes, name: string): string {
   return `0x${bytesToHex(address)}::${name}`;
 }
 
+/** Parsed type tags by their text: table reads name the same few types again and again. */
+const parsedTypes = new Map<string, TypeTag>();
+/** Distinct type texts kept; beyond it the oldest is dropped, so odd inputs cannot grow it. */
+const PARSED_TYPES_KEPT = 256;
+
 function inputType(member: string, text: string): TypeTag {
-  return invalidInputOnCodecError(`Invalid ${member}`, () => parseTypeTag(text));
+  const known = parsedTypes.get(text);
+  if (known !== undefined) return known;
+  const parsed = invalidInputOnCodecError(`Invalid ${member}`, () => parseTypeTag(text));
+  if (parsedTypes.size >= PARSED_TYPES_KEPT) parsedTypes.delete(parsedTypes.keys().next().value as string);
+  parsedTypes.set(text, Object.freeze(parsed));
+  return parsed;
 }
 
 function invalidInputOnCodecError<T>(what: string, fn: () => T): T {
