@@ -8,6 +8,7 @@ import { runNodeStartup } from "./node-startup.ts";
 import { runNodeThroughput } from "./node-throughput.ts";
 import { parseCommandLine, USAGE, UsageError, type BenchOptions } from "./options.ts";
 import { runSelfCheck } from "./self-check.ts";
+import { runTestWall } from "./test-wall.ts";
 
 type Section = (options: BenchOptions) => Promise<void>;
 
@@ -16,12 +17,14 @@ const SECTIONS: Readonly<Record<string, Section>> = {
   "node-startup": runNodeStartup,
   "node-read-scaling": runNodeReadScaling,
   "self-check": runSelfCheck,
+  "test-wall": runTestWall,
 };
 
 /** In the order `npm run bench` runs them. */
 const PARTS: Readonly<Record<string, readonly string[]>> = {
   node: ["node-throughput", "node-startup", "node-read-scaling"],
   "self-check": ["self-check"],
+  tests: ["test-wall"],
 };
 
 /** The sections the named parts or sections stand for, each once, in order; every part when none is named. */
