@@ -10,6 +10,7 @@ import { runNodeStartup } from "./node-startup.ts";
 import { runNodeThroughput } from "./node-throughput.ts";
 import { parseCommandLine, USAGE, UsageError, type BenchOptions } from "./options.ts";
 import { runSelfCheck } from "./self-check.ts";
+import { runTestWall } from "./test-wall.ts";
 
 type Section = (options: BenchOptions) => Promise<void>;
 
@@ -20,6 +21,7 @@ const SECTIONS: Readonly<Record<string, Section>> = {
   "self-check": runSelfCheck,
   fleet: runFleet,
   "conformance-run": runConformanceRuns,
+  "test-wall": runTestWall,
 };
 
 /** In the order `npm run bench` runs them. */
@@ -28,6 +30,7 @@ const PARTS: Readonly<Record<string, readonly string[]>> = {
   "self-check": ["self-check"],
   fleet: ["fleet"],
   conformance: ["conformance-run"],
+  tests: ["test-wall"],
 };
 
 /** The sections the named parts or sections stand for, each once, in order; every part when none is named. */

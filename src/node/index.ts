@@ -5,7 +5,7 @@ import type { FastifyRequest } from "fastify";
 import { activateFaults } from "./faults/index.ts";
 import { buildApp, DEFAULT_BODY_LIMIT } from "./http/app.ts";
 import { profileSettings, type ProfileName } from "./http/profile.ts";
-import { DEFAULT_SPEC_PATH, loadSpecDocument } from "./http/spec-document.ts";
+import { DEFAULT_SPEC_PATH, loadSpecDocument, type SpecDocument } from "./http/spec-document.ts";
 import { createEngine, type Clock, type EngineConfigInput, type EngineFixtures, type LedgerEngine } from "./ledger/index.ts";
 
 /** setInterval's longest delay; a longer one would fire every millisecond. */
@@ -52,8 +52,42 @@ export interface RunningNode {
 }
 
 export async function startNode(options: StartNodeOptions = {}): Promise<RunningNode> {
-  const submit = options.submit ?? true;
-  const profile = profileSettings(options.profile ?? "node", options.headerPrefix);
+  const ledger = startLedger(options);
+  try {
+    await options.beforeListen?.(ledger.fixtures);
+    const face = await openFace(ledger, options);
+    return {
+      url: face.url,
+      fixtures: ledger.fixtures,
+      clock: ledger.clock,
+      engine: ledger.engine,
+      async close() {
+        ledger.stop();
+        await face.close();
+      },
+    };
+  } catch (error) {
+    ledger.stop();
+    throw error;
+  }
+}
+
+/** What the engine needs of StartNodeOptions: everything but the HTTP face's own settings. */
+export type LedgerOptions = Pick<
+  StartNodeOptions,
+  "submit" | "seed" | "pruneWindow" | "blockIntervalMs" | "mempoolCapacity" | "genesisVersions" | "clock" | "engine"
+>;
+
+/** A ledger engine after genesis, its blocks produced on a timer: one or more HTTP faces serve it. */
+export interface RunningLedger {
+  readonly engine: LedgerEngine;
+  readonly fixtures: EngineFixtures;
+  readonly clock: Clock;
+  /** Stops producing blocks (the faces are closed by their own close). */
+  stop(): void;
+}
+
+export function startLedger(options: LedgerOptions = {}): RunningLedger {
   const { engine, fixtures, config } = createEngine({
     ...options.engine,
     seed: options.seed,
@@ -62,20 +96,8 @@ export async function startNode(options: StartNodeOptions = {}): Promise<Running
     mempoolCapacity: options.mempoolCapacity,
     genesisVersions: options.genesisVersions,
     clock: options.clock,
-    submissionEnabled: submit,
+    submissionEnabled: options.submit ?? true,
   });
-  const faults = activateFaults(options.faults ?? [], { profile, clock: config.clock, domain: config.domain });
-  const app = buildApp({
-    engine,
-    profile,
-    spec: loadSpecDocument(options.specPath ?? DEFAULT_SPEC_PATH),
-    bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
-    submitEnabled: submit,
-    faults,
-    ...(options.onInternalError === undefined ? {} : { onInternalError: options.onInternalError }),
-  });
-  await options.beforeListen?.(fixtures);
-
   // Blocks are produced even when nobody asks (so submissions commit); unref'd so it never keeps the
   // process alive. With a ManualClock it finds nothing due until the test advances the clock.
   const producer = setInterval(() => {
@@ -86,23 +108,56 @@ export async function startNode(options: StartNodeOptions = {}): Promise<Running
     }
   }, Math.min(config.blockIntervalMs, MAX_TIMER_MS));
   producer.unref();
+  return { engine, fixtures, clock: config.clock, stop: () => clearInterval(producer) };
+}
 
+/** Interface descriptions by path, read and parsed once per process however many faces serve one. */
+const specDocuments = new Map<string, SpecDocument>();
+function specDocument(path: string): SpecDocument {
+  let document = specDocuments.get(path);
+  if (document === undefined) {
+    document = loadSpecDocument(path);
+    specDocuments.set(path, document);
+  }
+  return document;
+}
+
+/** What the HTTP face of StartNodeOptions takes: where it listens, its profile, its faults. */
+export type FaceOptions = Pick<
+  StartNodeOptions,
+  "port" | "host" | "profile" | "headerPrefix" | "bodyLimit" | "submit" | "specPath" | "faults" | "onInternalError"
+>;
+
+export interface RunningFace {
+  /** Base URL including /v1. */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * An HTTP face over a running ledger, on its own port, with its own profile and faults. Several faces
+ * may serve one ledger: the fault self-check serves many faulty nodes over one genesis this way.
+ */
+export async function openFace(ledger: RunningLedger, options: FaceOptions = {}): Promise<RunningFace> {
+  const submit = options.submit ?? true;
+  const profile = profileSettings(options.profile ?? "node", options.headerPrefix);
+  const { config } = ledger.engine;
+  const faults = activateFaults(options.faults ?? [], { profile, clock: config.clock, domain: config.domain });
+  const app = buildApp({
+    engine: ledger.engine,
+    profile,
+    spec: specDocument(options.specPath ?? DEFAULT_SPEC_PATH),
+    bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    submitEnabled: submit,
+    faults,
+    ...(options.onInternalError === undefined ? {} : { onInternalError: options.onInternalError }),
+  });
   let address: string;
   try {
     address = await app.listen({ port: options.port ?? 0, host: options.host ?? "127.0.0.1" });
   } catch (error) {
-    clearInterval(producer);
     await app.close();
     throw error;
   }
-  return {
-    url: `${address}/v1`,
-    fixtures,
-    clock: config.clock,
-    engine,
-    async close() {
-      clearInterval(producer);
-      await app.close();
-    },
-  };
+  return { url: `${address}/v1`, close: () => app.close() };
 }

@@ -4,7 +4,8 @@
 // --fixtures F --report-dir D [--baseline B]`. Spawned with node directly (not npx, which leaves orphans when killed)
 // and asynchronously, since the node it tests answers from this process's event loop. The Allure
 // sub-report is skipped (LEDGER_CONFORMANCE_ALLURE=off): only summary.json is read.
-// Used by test/self-check/*.test.ts and by bench/self-check.ts.
+// Used by test/self-check/clean-node.test.ts and by bench/self-check.ts (the fault self-check's runs are
+// fault-runs.ts).
 
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -69,18 +70,4 @@ export async function runConformance(options: RunOptions): Promise<ConformanceRu
 /** The requirements of a run with the given status. */
 export function requirementsWith(summary: Summary | undefined, status: SummaryRequirement["status"]): SummaryRequirement[] {
   return (summary?.requirements ?? []).filter((r) => r.status === status);
-}
-
-/** Runs `task` over `items` with at most `limit` running at once; results in the order of `items`. */
-export async function mapBounded<T, R>(items: readonly T[], limit: number, task: (item: T, index: number) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await task(items[index] as T, index);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }

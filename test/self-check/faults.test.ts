@@ -1,8 +1,7 @@
 // The suite tests itself: for every named fault of the reference node (src/node/faults/), the node is
-// started in-process with that fault alone, and the whole conformance suite is run against it as a
-// node team would run it (test/self-check/conformance-run.ts). It must fail (exit 1), and every
-// requirement the fault declares must be among the failed ones. A fault the suite does not catch fails
-// the test that carries its name.
+// started with that fault alone, and the suite is run against it as a node team would run it: the run
+// must fail (exit 1), and every requirement the fault declares must be among the failed ones. A fault
+// the suite does not catch fails the test that carries its name.
 //
 // Both profiles: the node profile as is, and the aptos profile (the node behaving like aptos-core) run
 // as an Aptos-family team runs the suite, with the shipped baseline baselines/aptos-core.txt. There a
@@ -11,44 +10,23 @@
 // be told apart by it, and a fault that declares only such requirements is not run in that profile
 // (its deviation is one aptos-core itself has: the baseline is what hides it from the gate).
 //
-// Runs are bounded to three at a time: a run waits on its node (commits, and the event loop of this
-// process, which all the nodes share) as much as it computes, so on two cores three at a time finish
-// sooner than two (measured: 8 faults in 47 s against 56 s; four gain nothing more).
+// A run holds the suite files that test the fault's declared requirements, derived from the catalog
+// (test/self-check/suite-files.ts: the whole suite for a rule judged on every response, else the files
+// whose checks name the id): the other files cannot fail them. The runs go in three processes
+// (test/self-check/fault-runs.ts), each serving its faulty nodes on their own ports and running its
+// runs in one vitest instance with a project per run, instead of the command as a child process per run.
 
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
 import { parseBaseline } from "../../reporters/aggregate.ts";
 import { ApiContract } from "../../src/harness/openapi.ts";
 import { loadRequirements } from "../../src/harness/requirements.ts";
 import { FAULTS, FAULT_NAMES } from "../../src/node/index.ts";
-import { APTOS_CORE_BASELINE, ROOT, RUN_TIMEOUT_MS, runConformance, requirementsWith } from "./conformance-run.ts";
-
-/** Conformance runs at once. */
-const PARALLEL_RUNS = 3;
-/** vitest starts up to maxConcurrency (5) of the tests below at once; those beyond PARALLEL_RUNS wait for a slot here. */
-const TEST_TIMEOUT_MS = 4 * RUN_TIMEOUT_MS;
-
-const scratch = mkdtempSync(join(tmpdir(), "self-check-faults-"));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-
-/** A counting semaphore: at most PARALLEL_RUNS conformance runs at a time, first come first served. */
-let running = 0;
-const waiting: (() => void)[] = [];
-async function withRunSlot<T>(task: () => Promise<T>): Promise<T> {
-  if (running >= PARALLEL_RUNS) await new Promise<void>((resolve) => waiting.push(resolve));
-  else running++;
-  try {
-    return await task();
-  } finally {
-    const next = waiting.shift();
-    if (next !== undefined) next();
-    else running--;
-  }
-}
+import { APTOS_CORE_BASELINE, ROOT, requirementsWith } from "./conformance-run.ts";
+import { FAULT_RUNS_MAX_MS, runFaultsInProcesses, runName, type FaultRun, type FaultRunOutcome } from "./fault-runs.ts";
+import { allSuiteFiles, suiteFilesFor } from "./suite-files.ts";
 
 describe("the fault registry", () => {
   it("has at least 25 faults with distinct names, covering every area", () => {
@@ -85,32 +63,56 @@ describe("the fault registry", () => {
 const BASELINED = new Set(parseBaseline(readFileSync(join(ROOT, APTOS_CORE_BASELINE), "utf8"), APTOS_CORE_BASELINE));
 
 /** Every fault in the node profile; in the aptos profile every fault that declares a requirement the baseline does not list. */
-const RUNS = [
-  ...FAULTS.map((fault) => ({ profile: "node" as const, fault, proves: fault.breaks })),
-  ...FAULTS.map((fault) => ({ profile: "aptos" as const, fault, proves: fault.breaks.filter((id) => !BASELINED.has(id)) })).filter((run) => run.proves.length > 0),
+const RUNS: readonly FaultRun[] = [
+  ...FAULTS.map((fault) => ({ fault: fault.name, profile: "node" as const, proves: fault.breaks })),
+  ...FAULTS.map((fault) => ({ fault: fault.name, profile: "aptos" as const, proves: fault.breaks.filter((id) => !BASELINED.has(id)), baseline: APTOS_CORE_BASELINE })).filter(
+    (run) => run.proves.length > 0,
+  ),
 ];
 
-describe.concurrent("the suite catches every fault", () => {
-  it.each(RUNS.map((run) => [`${run.fault.name} (${run.profile} profile)`, run] as const))(
-    "%s",
-    async (label, { profile, fault, proves }) => {
-      const baseline = profile === "aptos" ? { baseline: APTOS_CORE_BASELINE } : {};
-      const run = await withRunSlot(() => runConformance({ faults: [fault.name], profile, ...baseline, dir: join(scratch, `${profile}-${fault.name}`) }));
-      const context = `${label}: exit ${run.exitCode}\n${run.stderr.slice(-2000)}`;
-      expect(run.summary, `no summary.json\n${context}`).toBeDefined();
-      const failed = requirementsWith(run.summary, "failed").map((r) => r.id);
-      const statusOf = (id: string) => run.summary?.requirements.find((r) => r.id === id)?.status ?? "absent";
-      const missed = proves.filter((id) => !failed.includes(id)).map((id) => `${id} (${statusOf(id)})`);
-      expect(missed, `${label}: declared requirements not failed: ${missed.join(", ")}; failed: ${failed.join(", ") || "none"}`).toEqual([]);
-      expect(run.exitCode, context).toBe(1);
-    },
-    TEST_TIMEOUT_MS,
-  );
+describe("the suite catches every fault", () => {
+  let outcomes: Map<string, FaultRunOutcome>;
+  beforeAll(async ({}, suite) => {
+    // Only the runs whose tests are selected (`-t "<fault-name>"` runs one fault in both profiles).
+    const selected = new Set(suite.tasks.filter((task) => task.mode === "run").map((task) => task.name));
+    const outcomesInOrder = await runFaultsInProcesses(RUNS.filter((run) => selected.has(runName(run))));
+    outcomes = new Map(outcomesInOrder.map((outcome) => [runName(outcome.run), outcome]));
+  }, FAULT_RUNS_MAX_MS + 120_000);
+
+  it.each(RUNS.map((run) => [runName(run), run] as const))("%s", (label, run) => {
+    const outcome = outcomes.get(label);
+    expect(outcome, `no outcome for ${label}`).toBeDefined();
+    const { summary, exitCode } = outcome as FaultRunOutcome;
+    const context = `${label}: exit ${exitCode}, files ${outcome?.files.join(" ")}\n${JSON.stringify(summary.errors ?? []).slice(0, 2000)}`;
+    const failed = requirementsWith(summary, "failed").map((r) => r.id);
+    const statusOf = (id: string) => summary.requirements.find((r) => r.id === id)?.status ?? "absent";
+    const missed = run.proves.filter((id) => !failed.includes(id)).map((id) => `${id} (${statusOf(id)})`);
+    expect(missed, `${label}: declared requirements not failed: ${missed.join(", ")}; failed: ${failed.join(", ") || "none"}`).toEqual([]);
+    expect(exitCode, context).toBe(1);
+  });
 
   it("runs in the aptos profile every fault but those whose every declared requirement is a baselined aptos-core deviation", () => {
     const skipped = FAULTS.filter((f) => f.breaks.every((id) => BASELINED.has(id))).map((f) => f.name);
     expect(RUNS.filter((r) => r.profile === "aptos").length + skipped.length).toBe(FAULTS.length);
     // Today: only the fault that drops ledger headers, which aptos-core drops on the spec pages too.
     expect(skipped).toEqual(["missing-block-height-headers"]);
+  });
+
+  it("runs for each fault the suite files that test its declared requirements: the whole suite for a rule judged on every response", () => {
+    const catalog = loadRequirements(ApiContract.load().operations.map((o) => o.id));
+    expect(outcomes.size).toBeGreaterThan(0);
+    for (const outcome of outcomes.values()) {
+      const { run } = outcome;
+      expect(outcome.files, runName(run)).toEqual(suiteFilesFor(run.proves, catalog));
+      const everywhere = run.proves.some((id) => catalog.get(id).endpoint === "*");
+      if (everywhere) expect(outcome.files).toEqual(allSuiteFiles());
+      for (const id of everywhere ? [] : run.proves) {
+        const naming = outcome.files.filter((file) => readFileSync(join(ROOT, file), "utf8").includes(`"${id}"`));
+        expect(naming.length, `${runName(run)}: a file of the run names ${id}`).toBeGreaterThan(0);
+      }
+      // The requirements the run's files leave out are reported skipped, never passed or failed.
+      const outside = outcome.summary.requirements.filter((r) => r.checks === 0 && r.status !== "skipped" && r.status !== "not_applicable");
+      expect(outside.map((r) => r.id), runName(run)).toEqual([]);
+    }
   });
 });

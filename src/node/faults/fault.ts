@@ -74,11 +74,22 @@ export function replyMediaType(reply: FastifyReply): string {
   return String(value ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
 }
 
+/**
+ * A text payload as an onSend hook receives it: the node sends text as a string, or as bytes when the
+ * body was rendered once and kept (src/node/http/rendered-json.ts); undefined for any other payload (a
+ * stream).
+ */
+export function payloadText(payload: unknown): string | undefined {
+  if (typeof payload === "string") return payload;
+  return Buffer.isBuffer(payload) ? payload.toString("utf8") : undefined;
+}
+
 /** The JSON error object of an error reply's payload, or undefined when it is not one. */
 export function errorBodyOf(reply: FastifyReply, payload: unknown): Record<string, unknown> | undefined {
-  if (reply.statusCode < 400 || typeof payload !== "string" || replyMediaType(reply) !== "application/json") return undefined;
+  const text = payloadText(payload);
+  if (reply.statusCode < 400 || text === undefined || replyMediaType(reply) !== "application/json") return undefined;
   try {
-    const body: unknown = JSON.parse(payload);
+    const body: unknown = JSON.parse(text);
     return typeof body === "object" && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
   } catch {
     return undefined;

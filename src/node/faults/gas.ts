@@ -1,6 +1,6 @@
 // Faults in the §4.6 gas estimate: members in the wrong JSON type, and the estimates out of order.
 
-import { overrideApi, replyMediaType, routeOf, type Fault } from "./fault.ts";
+import { overrideApi, payloadText, replyMediaType, routeOf, type Fault } from "./fault.ts";
 
 const GAS_ROUTE = "/v1/estimate_gas_price";
 
@@ -11,8 +11,9 @@ const gasEstimatesAsStrings: Fault = {
   breaks: ["4.6/gas-estimate-object"],
   http: (app) => {
     app.addHook("onSend", async (request, reply, payload) => {
-      if (routeOf(request) !== GAS_ROUTE || reply.statusCode !== 200 || typeof payload !== "string" || replyMediaType(reply) !== "application/json") return payload;
-      const estimate = JSON.parse(payload) as Record<string, unknown>;
+      const text = payloadText(payload);
+      if (routeOf(request) !== GAS_ROUTE || reply.statusCode !== 200 || text === undefined || replyMediaType(reply) !== "application/json") return payload;
+      const estimate = JSON.parse(text) as Record<string, unknown>;
       return JSON.stringify(Object.fromEntries(Object.entries(estimate).map(([member, value]) => [member, String(value)])));
     });
   },

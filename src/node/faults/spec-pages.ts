@@ -2,7 +2,7 @@
 // operation of the interface.
 
 import { parse, stringify } from "yaml";
-import { routeOf, type Fault } from "./fault.ts";
+import { payloadText, routeOf, type Fault } from "./fault.ts";
 
 const specJsonServesYaml: Fault = {
   name: "spec-json-serves-yaml",
@@ -11,8 +11,9 @@ const specJsonServesYaml: Fault = {
   breaks: ["4.1/spec-json", "4.1/json-describes-interface"],
   http: (app) => {
     app.addHook("onSend", async (request, reply, payload) => {
-      if (routeOf(request) !== "/v1/spec.json" || reply.statusCode !== 200 || typeof payload !== "string") return payload;
-      return stringify(JSON.parse(payload));
+      const text = payloadText(payload);
+      if (routeOf(request) !== "/v1/spec.json" || reply.statusCode !== 200 || text === undefined) return payload;
+      return stringify(JSON.parse(text));
     });
   },
 };
@@ -32,10 +33,11 @@ const specMissingSubmission: Fault = {
   breaks: ["4.1/yaml-describes-interface", "4.1/json-describes-interface"],
   http: (app) => {
     app.addHook("onSend", async (request, reply, payload) => {
-      if (reply.statusCode !== 200 || typeof payload !== "string") return payload;
+      const text = payloadText(payload);
+      if (reply.statusCode !== 200 || text === undefined) return payload;
       const route = routeOf(request);
-      if (route === "/v1/spec.json") return JSON.stringify(withoutSubmission(JSON.parse(payload) as Record<string, unknown>));
-      if (route === "/v1/spec.yaml") return stringify(withoutSubmission(parse(payload) as Record<string, unknown>));
+      if (route === "/v1/spec.json") return JSON.stringify(withoutSubmission(JSON.parse(text) as Record<string, unknown>));
+      if (route === "/v1/spec.yaml") return stringify(withoutSubmission(parse(text) as Record<string, unknown>));
       return payload;
     });
   },

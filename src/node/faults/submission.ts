@@ -16,7 +16,7 @@ import {
 } from "../../codec/index.ts";
 import { LedgerError, type LedgerApi, type SubmitResult } from "../ledger/api.ts";
 import { VmStatus } from "../ledger/vm-status.ts";
-import { overrideApi, replyMediaType, routeOf, type Fault, type FaultContext } from "./fault.ts";
+import { overrideApi, payloadText, replyMediaType, routeOf, type Fault, type FaultContext } from "./fault.ts";
 
 const SIGNER_PARAM = /^&?\s*signer$/;
 
@@ -95,9 +95,10 @@ const summaryHashUnprefixed: Fault = {
   breaks: ["4.3/transaction-hash-form"],
   http: (app) => {
     app.addHook("onSend", async (request, reply, payload) => {
-      if (reply.statusCode !== 200 || typeof payload !== "string" || replyMediaType(reply) !== "application/json") return payload;
+      const text = payloadText(payload);
+      if (reply.statusCode !== 200 || text === undefined || replyMediaType(reply) !== "application/json") return payload;
       if (routeOf(request) !== "/v1/accounts/:address/transaction_summaries") return payload;
-      const summaries = JSON.parse(payload) as { transaction_hash?: string }[];
+      const summaries = JSON.parse(text) as { transaction_hash?: string }[];
       return JSON.stringify(summaries.map((s) => ({ ...s, transaction_hash: s.transaction_hash?.replace(/^0x/, "") })));
     });
   },

@@ -5,6 +5,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { LedgerApi, LedgerInfo } from "../ledger/api.ts";
 import { BCS_MEDIA_TYPE, prefersBcs } from "./accept.ts";
 import type { Profile } from "./profile.ts";
+import { JsonBytes } from "./rendered-json.ts";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -39,7 +40,7 @@ export function sendRead(
   }
 }
 
-/** Serialised here: fastify would send a bare string payload as is, unquoted (a table value can be one). */
+/** Serialised here (fastify would send a bare string payload as is, unquoted: a table value can be one), unless it already is. */
 export function sendJson(reply: FastifyReply, json: unknown): void {
-  reply.type("application/json; charset=utf-8").send(JSON.stringify(json));
+  reply.type("application/json; charset=utf-8").send(json instanceof JsonBytes ? json.bytes : JSON.stringify(json));
 }

@@ -43,8 +43,15 @@ import type { TransferBot } from "./transfer-bot.ts";
 const MODULE_KEY = /^module:0x([0-9a-f]{64})::([A-Za-z_][A-Za-z0-9_]*)$/;
 const SIGNER_PARAM = /^&?\s*signer$/;
 
+/** Table item answers kept, by request and version; beyond it the oldest is dropped. */
+const KEPT_TABLE_ITEMS = 256;
+/** Longer requests (types and key) are not kept: the cache stays a few hundred KB at most. */
+const MAX_KEPT_KEY_LENGTH = 1_024;
+
 export class LedgerEngine implements LedgerApi {
   private bot: TransferBot | undefined;
+  /** Answers of getTableItem by table, types, key and version (readTableItem's, never an error). */
+  private readonly tableItems = new Map<string, { bcs: Uint8Array; json: unknown }>();
 
   constructor(
     readonly config: EngineConfig,
@@ -113,6 +120,20 @@ export class LedgerEngine implements LedgerApi {
     version?: bigint,
   ): { bcs: Uint8Array; json: unknown } {
     const at = this.readableVersion(version);
+    // An item at a readable version cannot change: the answer is kept (after the version checks, so a
+    // pruned or future version is still refused) and the same object is answered again.
+    const cacheKey = `${toHex(handle)} ${request.keyType} ${request.valueType} ${JSON.stringify(request.key)} ${at}`;
+    const kept = this.tableItems.get(cacheKey);
+    if (kept !== undefined) return kept;
+    const item = this.readTableItem(handle, request, at);
+    // A request of odd size (a body may be megabytes) is answered but not kept.
+    if (cacheKey.length > MAX_KEPT_KEY_LENGTH) return item;
+    if (this.tableItems.size >= KEPT_TABLE_ITEMS) this.tableItems.delete(this.tableItems.keys().next().value as string);
+    this.tableItems.set(cacheKey, item);
+    return item;
+  }
+
+  private readTableItem(handle: AddressBytes, request: { keyType: string; valueType: string; key: unknown }, at: bigint): { bcs: Uint8Array; json: unknown } {
     const resolve = structResolver(this.ledger.state, at);
     const keyType = inputType("key_type", request.keyType);
     const valueType = inputType("value_type", request.valueType);
@@ -133,7 +154,9 @@ export class LedgerEngine implements LedgerApi {
     const from = options.startVersion ?? options.endVersion;
     if (from !== undefined && from < oldest)
       throw new LedgerError(410, "version_pruned", `Ledger version ${from} has been pruned; the oldest available version is ${oldest}`);
-    return this.ledger.transactions.summaries(address, options, oldest, latest).map(toSummary);
+    // The log's own objects (a committed transaction is a summary and more): the same transaction is the
+    // same object in every answer, so the HTTP face renders each one's JSON once.
+    return this.ledger.transactions.summaries(address, options, oldest, latest);
   }
 
   gasEstimate(): GasEstimate {
@@ -316,12 +339,18 @@ function moduleLabel(address: AddressBytes, name: string): string {
   return `0x${bytesToHex(address)}::${name}`;
 }
 
-function toSummary(txn: CommittedTransaction): TransactionSummary {
-  return { sender: txn.sender, version: txn.version, hash: txn.hash, replayProtector: txn.replayProtector };
-}
+/** Parsed type tags by their text: table reads name the same few types again and again. */
+const parsedTypes = new Map<string, TypeTag>();
+/** Distinct type texts kept; beyond it the oldest is dropped, so odd inputs cannot grow it. */
+const PARSED_TYPES_KEPT = 256;
 
 function inputType(member: string, text: string): TypeTag {
-  return invalidInputOnCodecError(`Invalid ${member}`, () => parseTypeTag(text));
+  const known = parsedTypes.get(text);
+  if (known !== undefined) return known;
+  const parsed = invalidInputOnCodecError(`Invalid ${member}`, () => parseTypeTag(text));
+  if (parsedTypes.size >= PARSED_TYPES_KEPT) parsedTypes.delete(parsedTypes.keys().next().value as string);
+  parsedTypes.set(text, Object.freeze(parsed));
+  return parsed;
 }
 
 function invalidInputOnCodecError<T>(what: string, fn: () => T): T {

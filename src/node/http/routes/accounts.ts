@@ -4,19 +4,33 @@
 import type { FastifyInstance } from "fastify";
 import { accountBcs, moduleBcs, moduleListBcs, transactionSummariesBcs } from "../bcs-forms.ts";
 import { requestLedgerInfo, sendRead, type HttpContext } from "../context.ts";
+import type { TransactionSummary } from "../../ledger/api.ts";
 import { badRequest } from "../errors.ts";
 import { cursorHeader } from "../headers.ts";
 import { accountJson, moduleJson, transactionSummaryJson } from "../json-forms.ts";
 import { addressParam, limitParam, moduleNameParam, optionalString, optionalU64, type Query } from "../params.ts";
+import { JsonBytes, renderedOnce, RenderedPages } from "../rendered-json.ts";
 
 /** Design §5: default and maximum page sizes. */
 export const SUMMARIES_MAX_LIMIT = 100;
 export const MODULES_MAX_LIMIT = 9999;
 
+/** Listings kept whole per route: a page of 0x1's modules is ~140 KB of JSON, so at most ~9 MB. */
+const KEPT_PAGES = 64;
+
 /** The cursor is opaque but hex (§2.1); anything else cannot be one the node issued. */
 const HEX_CURSOR = /^(?:0x)?[0-9a-fA-F]+$/;
 
 export function registerAccountRoutes(app: FastifyInstance, { engine, profile }: HttpContext): void {
+  // Records and committed transactions are immutable: each one's JSON is rendered once, and the last
+  // listings served are kept whole while they hold the same objects (rendered-json.ts).
+  const moduleBytes = renderedOnce(moduleJson);
+  const modulePages = new RenderedPages(moduleBytes, KEPT_PAGES);
+  const summaryPages = new RenderedPages(
+    renderedOnce((summary: TransactionSummary) => transactionSummaryJson(summary, profile)),
+    KEPT_PAGES,
+  );
+
   app.get<{ Params: { address: string }; Querystring: Query }>("/v1/accounts/:address", (request, reply) => {
     const address = addressParam("address", request.params.address, profile.addressForms);
     const requested = optionalU64(request.query, "ledger_version");
@@ -34,7 +48,7 @@ export function registerAccountRoutes(app: FastifyInstance, { engine, profile }:
       const limit = limitParam(request.query, SUMMARIES_MAX_LIMIT, profile.summariesLimitZero);
       requestLedgerInfo(engine, request);
       const summaries = engine.transactionSummaries(address, { startVersion, endVersion, limit });
-      sendRead(request, reply, summaries.map((summary) => transactionSummaryJson(summary, profile)), () =>
+      sendRead(request, reply, summaryPages.body(`${request.params.address} ${startVersion} ${endVersion} ${limit}`, summaries), () =>
         transactionSummariesBcs(summaries),
       );
     },
@@ -49,7 +63,7 @@ export function registerAccountRoutes(app: FastifyInstance, { engine, profile }:
       const info = requestLedgerInfo(engine, request);
       // The latest version is pinned to the one the headers report.
       const record = engine.getModule(address, name, requested ?? info.ledgerVersion);
-      sendRead(request, reply, moduleJson(record), () => moduleBcs(record));
+      sendRead(request, reply, new JsonBytes(moduleBytes(record)), () => moduleBcs(record));
     },
   );
 
@@ -64,7 +78,7 @@ export function registerAccountRoutes(app: FastifyInstance, { engine, profile }:
       const info = requestLedgerInfo(engine, request);
       const page = engine.listModules(address, { version: requested ?? info.ledgerVersion, start, limit });
       if (page.nextCursor !== undefined) reply.header(cursorHeader(profile.headerPrefix), page.nextCursor);
-      sendRead(request, reply, page.modules.map(moduleJson), () => moduleListBcs(address, page.modules));
+      sendRead(request, reply, modulePages.body(`${request.params.address} ${start} ${limit}`, page.modules), () => moduleListBcs(address, page.modules));
     },
   );
 }

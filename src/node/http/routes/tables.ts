@@ -4,6 +4,7 @@
 import type { FastifyInstance } from "fastify";
 import { requestLedgerInfo, sendRead, type HttpContext } from "../context.ts";
 import { addressParam, optionalU64, type Query } from "../params.ts";
+import { JsonBytes, renderedOnce } from "../rendered-json.ts";
 
 interface TableItemRequest {
   key_type: string;
@@ -22,6 +23,9 @@ const TABLE_ITEM_REQUEST_SCHEMA = {
 } as const;
 
 export function registerTableRoutes(app: FastifyInstance, { engine, profile }: HttpContext): void {
+  // The engine answers a kept item again as the same object: its JSON is rendered once (rendered-json.ts).
+  const itemBytes = renderedOnce((item: { readonly json: unknown }) => item.json);
+
   app.post<{ Params: { table_handle: string }; Querystring: Query; Body: TableItemRequest }>(
     "/v1/tables/:table_handle/item",
     { schema: { body: TABLE_ITEM_REQUEST_SCHEMA } },
@@ -31,7 +35,7 @@ export function registerTableRoutes(app: FastifyInstance, { engine, profile }: H
       const info = requestLedgerInfo(engine, request);
       const { key_type: keyType, value_type: valueType, key } = request.body;
       const item = engine.getTableItem(handle, { keyType, valueType, key }, requested ?? info.ledgerVersion);
-      sendRead(request, reply, item.json, () => item.bcs);
+      sendRead(request, reply, new JsonBytes(itemBytes(item)), () => item.bcs);
     },
   );
 }
