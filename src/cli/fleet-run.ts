@@ -15,6 +15,7 @@ import type { MatrixNode } from "../../reporters/matrix-data.ts";
 import { buildSummary } from "../../reporters/summary.ts";
 import type { ProfileName } from "../harness/config.ts";
 import type { RequirementCatalog } from "../harness/requirements.ts";
+import type { ReportFormat } from "./conformance-args.ts";
 import { writeMatrixReports } from "./fleet-matrix-reports.ts";
 import { runBoundOf, runsAtOnce, type RunBound } from "./fleet-parallelism.ts";
 import { readRunSummary } from "./fleet-summary-reader.ts";
@@ -35,6 +36,8 @@ export interface FleetRunInput {
   /** --fixtures and --profile: for the nodes the targets file gives none. */
   readonly fixtures?: string;
   readonly profile: ProfileName;
+  /** --format: with markdown, stdout gets the fleet's summary.md instead of the console table. */
+  readonly format?: ReportFormat;
   /** To report a node whose run wrote no summary: every requirement skipped with the reason, never passed. */
   readonly catalog: RequirementCatalog;
   readonly interrupt: AbortSignal;
@@ -89,7 +92,7 @@ export async function runFleet(input: FleetRunInput): Promise<number> {
   } finally {
     input.interrupt.removeEventListener("abort", onInterrupt);
   }
-  const code = writeMatrixReports({ layout, nodes, startedAt, durationMs: performance.now() - t0 });
+  const code = writeMatrixReports({ layout, nodes, startedAt, durationMs: performance.now() - t0, ...(input.format === undefined ? {} : { format: input.format }) });
   if (input.interrupt.aborted) return String(input.interrupt.reason).endsWith("SIGINT") ? 130 : 143;
   return code;
 }
