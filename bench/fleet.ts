@@ -10,7 +10,7 @@
 // the self-check does: it is a fixed cost per node either way. Nothing is asserted.
 
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { conformanceCommand, type CommandRun } from "../test/support/conformance-command.ts";
 import { LATENCY_SEED, MAX_DELAY_MS } from "./conformance-run.ts";
@@ -61,7 +61,7 @@ export async function runFleet(_options: BenchOptions): Promise<void> {
       ],
       notes: [
         `goal: a fleet of ${FLEET_SIZE} in at most 2x the time of one node; loopback ${formatNumber(loopback.fleet.ms / loopback.one.ms, 2)}x, behind proxies ${formatNumber(proxied.fleet.ms / proxied.one.ms, 2)}x`,
-        `on loopback the runs are bound by CPU: on C cores the fleet needs at least (command CPU + nodes CPU) / C`,
+        `on C cores a fleet needs at least (command CPU + nodes CPU) / C: on ${CORES} cores, ${floor(loopback)} on loopback, ${floor(proxied)} behind proxies`,
         `behind the proxies (seeds ${LATENCY_SEED}..${LATENCY_SEED + FLEET_SIZE - 1}, the one-node run with node 1's) the runs wait on the network and go at once`,
       ],
     });
@@ -139,6 +139,14 @@ function processCpuTicks(pid: number): number {
 function childrenCpuTicks(): number {
   const f = statFields("self");
   return Number(f[13]) + Number(f[14]);
+}
+
+const CORES = availableParallelism();
+
+/** The least wall time the fleet's CPU allows on this machine's cores, and that as a multiple of one node's time. */
+function floor(runs: { one: MeasuredRun; fleet: MeasuredRun }): string {
+  const seconds = (runs.fleet.commandCpuS + runs.fleet.nodesCpuS) / CORES;
+  return `${formatNumber(seconds, 1)} s (${formatNumber((seconds * 1000) / runs.one.ms, 2)}x)`;
 }
 
 function row(name: string, run: MeasuredRun, one: MeasuredRun): string[] {
