@@ -1,5 +1,5 @@
 // A fleet's summary.md, and what `--format markdown` prints for a fleet: the fleet's verdict line, a line
-// per node, and the requirement-by-node table, failed and warned rows first, for a CI job summary (as
+// per node, and the requirement-by-node table (with each row's first failure or reason), failed and warned rows first, for a CI job summary (as
 // markdown-summary.ts is for one node). Names, targets and messages may come from summaries made
 // elsewhere, so every cell goes through that file's `cell` escaping.
 
@@ -16,7 +16,7 @@ export function renderMatrixMarkdown(nodes: readonly MatrixNode[]): string {
   const rows = matrix.rows
     .map((row) => ({ row, status: fleetStatus(row.cells) }))
     .sort((a, b) => ORDER[a.status] - ORDER[b.status])
-    .map(({ row, status }) => `| ${[WORD[status], row.id, row.level, row.section, row.endpoint, ...row.cells.map(cellWord), firstFailure(nodes, row.id)].map(cell).join(" | ")} |`);
+    .map(({ row, status }) => `| ${[WORD[status], row.id, row.level, row.section, row.endpoint, ...row.cells.map(cellWord), detail(nodes, row.id)].map(cell).join(" | ")} |`);
   return [
     `# ledger-conformance: a fleet of ${nodes.length} nodes`,
     "",
@@ -29,7 +29,7 @@ export function renderMatrixMarkdown(nodes: readonly MatrixNode[]): string {
       return `| ${[n.name, verdictWords(nodeVerdict(n.summary, n.exitCode)), String(n.exitCode), ...[c.passed, c.failed, c.warned, c.skipped, c.notApplicable].map(String), n.summary.target].map(cell).join(" | ")} |`;
     }),
     "",
-    `| fleet | requirement | level | § | endpoint | ${matrix.nodes.map(cell).join(" | ")} | first failure |`,
+    `| fleet | requirement | level | § | endpoint | ${matrix.nodes.map(cell).join(" | ")} | detail |`,
     `|---|---|---|---|---|${matrix.nodes.map(() => "---|").join("")}---|`,
     ...rows,
     "",
@@ -40,11 +40,11 @@ function cellWord(c: MatrixCell): string {
   return c.status === "absent" ? WORD.absent : `${WORD[c.status]}${c.expectedFailure ? " (expected by baseline)" : ""}`;
 }
 
-/** The first node's first failure message for the requirement, with the node's name: what to read first. */
-function firstFailure(nodes: readonly MatrixNode[], id: string): string {
-  for (const node of nodes) {
-    const message = node.summary.requirements.find((r) => r.id === id)?.failures[0]?.message;
-    if (message !== undefined) return `[${node.name}] ${message.split("\n")[0] ?? ""}`;
-  }
-  return "";
+/** What to read first, with the node's name: the first failure of the first node with one, else the first reason a check did not run. */
+function detail(nodes: readonly MatrixNode[], id: string): string {
+  const own = nodes.map((node) => ({ node, req: node.summary.requirements.find((r) => r.id === id) }));
+  const failed = own.find(({ req }) => req?.failures[0] !== undefined);
+  if (failed !== undefined) return `[${failed.node.name}] ${failed.req?.failures[0]?.message.split("\n")[0] ?? ""}`;
+  const skipped = own.find(({ req }) => req?.reason !== undefined && (req.status === "skipped" || req.status === "not_applicable"));
+  return skipped === undefined ? "" : `[${skipped.node.name}] ${skipped.req?.reason ?? ""}`;
 }
