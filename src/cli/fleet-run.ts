@@ -4,8 +4,9 @@
 // it from runs made elsewhere (fleet-matrix-reports.ts). A child per node keeps nodes apart by
 // construction: a worker's state (the harness, the sequence numbers a submission check has used, the
 // property seed) is for one target, as in a one-node run. How many runs go at once depends on what
-// bounds them (fleet-parallelism.ts): a quick probe of each target first. The exit status is the worst node's; a signal
-// is passed on to the runs, which write their reports, and the command exits 128 + its number.
+// bounds them (fleet-parallelism.ts, from a quick probe of each target). The exit status is the worst
+// node's; a signal is passed on to the runs, which write their reports, and the command exits 128 + its
+// number.
 
 import { spawn } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
