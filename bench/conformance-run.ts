@@ -19,9 +19,9 @@ const REPO_ROOT = fileURLToPath(new URL("..", import.meta.url));
 /** Issue 11's goals, in seconds of wall time. */
 const DEFAULT_RUN_GOAL_S = 5;
 const LATENCY_RUN_GOAL_S = 30;
-const MAX_DELAY_MS = 300;
+export const MAX_DELAY_MS = 300;
 /** The proxy's delays are drawn from this seed, so that runs compare. */
-const LATENCY_SEED = 11;
+export const LATENCY_SEED = 11;
 /** A run that takes this long is stuck: it is stopped, and the figure says so. */
 const RUN_TIMEOUT_MS = 600_000;
 

@@ -67,6 +67,17 @@ export function loadConfigFile(file: string, env: NodeJS.ProcessEnv): ConfigFile
   if (c.depth !== undefined) flags.depth = String(c.depth);
   if (c.rateLimit !== undefined) flags["rate-limit"] = String(c.rateLimit);
   if (c.clockTolerance !== undefined) flags["clock-tolerance"] = String(c.clockTolerance);
+  if (c.concurrency !== undefined) flags.concurrency = String(c.concurrency);
+  if (c.format !== undefined) flags.format = c.format;
+  if (c.junitPerCheck !== undefined) flags["junit-per-check"] = c.junitPerCheck;
+  if (c.writeBaseline !== undefined) flags["write-baseline"] = path(c.writeBaseline);
+  if (c.compareTo !== undefined) flags["compare-to"] = c.compareTo;
+  if (c.compareFixtures !== undefined) flags["compare-fixtures"] = path(c.compareFixtures);
+  if (c.failOnDiff !== undefined) flags["fail-on-diff"] = c.failOnDiff;
+  if (c.record !== undefined) flags.record = c.record;
+  // A list of URLs is --target repeated; a string is a targets file, --targets.
+  if (typeof c.targets === "string") flags.targets = path(c.targets);
+  else if (c.targets !== undefined) flags.target = c.targets;
   const headers = Object.entries(c.headers ?? {}).map(([name, template]) => {
     try {
       return checkedHeader(name, expandEnv(template, env, `${file}: headers.${name}`));
@@ -93,6 +104,15 @@ interface ConfigFileShape {
   depth?: number;
   rateLimit?: number;
   clockTolerance?: number;
+  concurrency?: number;
+  format?: string;
+  junitPerCheck?: boolean;
+  writeBaseline?: string;
+  compareTo?: string;
+  compareFixtures?: string;
+  failOnDiff?: boolean;
+  record?: boolean;
+  targets?: string | string[];
   headers?: Record<string, string>;
 }
 
@@ -105,6 +125,7 @@ function describeError(e: ErrorObject): string {
   }
   if (e.keyword === "additionalProperties") return `${where}: unknown member ${JSON.stringify((e.params as { additionalProperty: string }).additionalProperty)}`;
   if (e.keyword === "enum") return `${where} must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(", ")}`;
-  if (e.keyword === "oneOf") return `${where} must be a pattern or a list of patterns`;
+  if (e.keyword === "oneOf") return e.instancePath === "/targets" ? "targets must be a targets file or a list of URLs" : `${where} must be a pattern or a list of patterns`;
+  if (e.keyword === "not" && e.instancePath === "") return "target and targets: give one (target is one node, targets a fleet)";
   return `${where} ${e.message ?? "is not valid"}`;
 }

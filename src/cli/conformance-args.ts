@@ -193,8 +193,14 @@ function parseWithConfigFile(argv: readonly string[], env: NodeJS.ProcessEnv, cw
   if (flags.version) return "version";
   const configFile = configFilePath(flags.config, cwd);
   const fromFile = configFile === undefined ? undefined : loadConfigFile(configFile, env);
-  // A flag given overrides the file's value (a list flag replaces the file's list).
-  const values = { ...(fromFile?.flags as Partial<typeof flags> | undefined), ...flags };
+  // A flag given overrides the file's value (a list flag replaces the file's list); --target or --targets
+  // given replaces whichever of the two the file names (so a fleet's node runs, given --target, are one node).
+  const fileFlags = { ...(fromFile?.flags as Partial<typeof flags> | undefined) };
+  if (flags.target !== undefined || flags.targets !== undefined) {
+    delete fileFlags.target;
+    delete fileFlags.targets;
+  }
+  const values = { ...fileFlags, ...flags };
   const secretHeaders = mergeHeaders(fromFile?.headers ?? [], (flags.header ?? []).map((h) => parseHeaderFlag(h, env)));
   const level = values.level ?? "all";
   if (level !== "all" && level !== "must") throw new UsageError(`--level must be must or all, got '${level}'`);

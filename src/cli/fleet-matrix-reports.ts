@@ -1,12 +1,14 @@
 // Writes a fleet's matrix report, for a fleet run and for `merge` alike: summary.json (the fleet's
-// members and targets[], reporters/matrix-data.ts), html/index.html (reporters/matrix-html.ts) and the
-// console table. Returns the exit status, the worst node's.
+// members and targets[], reporters/matrix-data.ts), html/index.html (reporters/matrix-html.ts), summary.md
+// (reporters/matrix-markdown.ts) and the console table, or with --format markdown summary.md. Returns the exit status, the worst node's.
 
 import { writeFileSync } from "node:fs";
 import { escapeControls } from "../../reporters/escape-controls.ts";
 import { renderMatrixConsole } from "../../reporters/matrix-console.ts";
 import { buildFleetSummary, worstExitCode, type MatrixNode } from "../../reporters/matrix-data.ts";
 import { renderMatrixHtml } from "../../reporters/matrix-html.ts";
+import { renderMatrixMarkdown } from "../../reporters/matrix-markdown.ts";
+import type { ReportFormat } from "./conformance-args.ts";
 import type { ReportLayout } from "./report-layout.ts";
 
 export interface MatrixReportInput {
@@ -14,6 +16,8 @@ export interface MatrixReportInput {
   readonly nodes: readonly MatrixNode[];
   readonly startedAt: Date;
   readonly durationMs: number;
+  /** What stdout gets: the console table (when absent), or summary.md. */
+  readonly format?: ReportFormat;
 }
 
 export function writeMatrixReports(input: MatrixReportInput): number {
@@ -22,7 +26,9 @@ export function writeMatrixReports(input: MatrixReportInput): number {
   layout.create();
   writeFileSync(layout.summary, `${JSON.stringify(buildFleetSummary(nodes, { startedAt, durationMs }), null, 2)}\n`);
   writeFileSync(layout.htmlIndex, renderMatrixHtml({ nodes, startedAt, durationMs, exitCode }));
+  const markdown = renderMatrixMarkdown(nodes);
+  writeFileSync(layout.summaryMarkdown, markdown);
   // The table is the command's answer: printed with --quiet too, as a one-node run prints its own.
-  process.stdout.write(escapeControls(renderMatrixConsole(nodes, { reportDir: layout.display, exitCode })));
+  process.stdout.write(input.format === "markdown" ? markdown : escapeControls(renderMatrixConsole(nodes, { reportDir: layout.display, exitCode })));
   return exitCode;
 }

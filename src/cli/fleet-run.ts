@@ -3,31 +3,25 @@
 // at once, and the matrix report is then built from their summary.json files exactly as `merge` builds
 // it from runs made elsewhere (fleet-matrix-reports.ts). A child per node keeps nodes apart by
 // construction: a worker's state (the harness, the sequence numbers a submission check has used, the
-// property seed) is for one target, as in a one-node run. The exit status is the worst node's; a signal
-// is passed on to the runs, which write their reports, and the command exits 128 + its number.
+// property seed) is for one target, as in a one-node run. How many runs go at once depends on what
+// bounds them (fleet-parallelism.ts, from a quick probe of each target). The exit status is the worst
+// node's; a signal is passed on to the runs, which write their reports, and the command exits 128 + its
+// number.
 
 import { spawn } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { aggregateRequirements, notStartedOutcome, type RunOutcome } from "../../reporters/aggregate.ts";
 import type { MatrixNode } from "../../reporters/matrix-data.ts";
 import { buildSummary } from "../../reporters/summary.ts";
 import type { ProfileName } from "../harness/config.ts";
 import type { RequirementCatalog } from "../harness/requirements.ts";
+import type { ReportFormat } from "./conformance-args.ts";
 import { writeMatrixReports } from "./fleet-matrix-reports.ts";
+import { runBoundOf, runsAtOnce, type RunBound } from "./fleet-parallelism.ts";
 import { readRunSummary } from "./fleet-summary-reader.ts";
 import type { FleetTarget } from "./fleet-targets.ts";
 import { ReportLayout } from "./report-layout.ts";
-
-/**
- * Runs at once: twice the cores. A run keeps about half a core busy (it mostly waits on its node), so
- * this keeps the machine busy without slowing every run down: on 2 cores, 10 runs at once took each to
- * its 300 s --max-duration cap on a loaded machine, and the self-check measured 3 runs at a time finish
- * sooner than 2 and 4 gain nothing more. A larger fleet goes in waves; memory stays bounded too (a run
- * holds about 300 MB).
- */
-export const FLEET_PARALLEL_RUNS = Math.max(2, 2 * availableParallelism());
 
 /** What a child printed, kept for its console.txt: the end is what says why it stopped. */
 const MAX_CONSOLE_BYTES = 256 * 1024;
@@ -43,10 +37,18 @@ export interface FleetRunInput {
   /** --fixtures and --profile: for the nodes the targets file gives none. */
   readonly fixtures?: string;
   readonly profile: ProfileName;
+  /** --format: with markdown, stdout gets the fleet's summary.md instead of the console table. */
+  readonly format?: ReportFormat;
   /** To report a node whose run wrote no summary: every requirement skipped with the reason, never passed. */
   readonly catalog: RequirementCatalog;
   readonly interrupt: AbortSignal;
   readonly say: (line: string) => void;
+}
+
+/** A node waiting for its run, with its place in the matrix. */
+interface Queued {
+  readonly target: FleetTarget;
+  readonly index: number;
 }
 
 export async function runFleet(input: FleetRunInput): Promise<number> {
@@ -64,11 +66,14 @@ export async function runFleet(input: FleetRunInput): Promise<number> {
   };
   input.interrupt.addEventListener("abort", onInterrupt, { once: true });
 
+  const bounds = await Promise.all(input.targets.map((t) => runBoundOf(t.url)));
+  const pools = (["latency", "cpu"] as const).map((bound: RunBound) => ({ bound, queue: input.targets.flatMap((target, index): Queued[] => (bounds[index] === bound ? [{ target, index }] : [])) }));
+  input.say(pools.filter((p) => p.queue.length > 0).map((p) => `${p.queue.length} ${p.bound}-bound, up to ${runsAtOnce(p.bound)} at once`).join("; "));
+
   const nodes: MatrixNode[] = [];
   try {
-    const queue = input.targets.map((target, index) => ({ target, index }));
     const finished: MatrixNode[] = new Array(input.targets.length);
-    const worker = async () => {
+    const worker = async (queue: Queued[]) => {
       for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
         const { target, index } = next;
         const dir = join(layout.dir, "targets", target.name);
@@ -81,12 +86,14 @@ export async function runFleet(input: FleetRunInput): Promise<number> {
         input.say(`${node.exitCode === 0 ? "✓" : "✗"} ${target.name}: exit ${node.exitCode}, ${node.summary.counts.failed} failed, ${node.summary.counts.warned} warned, ${node.summary.counts.passed} passed (${(node.summary.durationMs / 1000).toFixed(1)} s)`);
       }
     };
-    await Promise.all(Array.from({ length: Math.min(FLEET_PARALLEL_RUNS, queue.length) }, worker));
+    // Each kind of run has its own bound, and the two kinds go side by side.
+    const workers = pools.flatMap(({ bound, queue }) => Array.from({ length: Math.min(runsAtOnce(bound), queue.length) }, () => worker(queue)));
+    await Promise.all(workers);
     nodes.push(...finished);
   } finally {
     input.interrupt.removeEventListener("abort", onInterrupt);
   }
-  const code = writeMatrixReports({ layout, nodes, startedAt, durationMs: performance.now() - t0 });
+  const code = writeMatrixReports({ layout, nodes, startedAt, durationMs: performance.now() - t0, ...(input.format === undefined ? {} : { format: input.format }) });
   if (input.interrupt.aborted) return String(input.interrupt.reason).endsWith("SIGINT") ? 130 : 143;
   return code;
 }

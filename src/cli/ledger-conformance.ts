@@ -98,7 +98,7 @@ async function main(argv: readonly string[]): Promise<number> {
     const baseline = args.baseline === undefined ? undefined : readBaseline(args.baseline, aliases);
     // A fleet: a run of this command per node, then the requirement-by-node matrix (fleet-run.ts).
     const fleet = args.targetsFile !== undefined ? readTargetsFile(args.targetsFile) : args.fleet !== undefined ? targetsFromUrls(args.fleet) : undefined;
-    if (fleet !== undefined) return await runFleet({ targets: fleet, argv, reportDir: args.reportDir, ...(args.fixtures === undefined ? {} : { fixtures: args.fixtures }), profile: args.profile, catalog, interrupt: interrupt.signal, say });
+    if (fleet !== undefined) return await runFleet({ targets: fleet, argv, reportDir: args.reportDir, ...(args.fixtures === undefined ? {} : { fixtures: args.fixtures }), profile: args.profile, ...(args.format === undefined ? {} : { format: args.format }), catalog, interrupt: interrupt.signal, say });
     const resolved = await resolveTarget(args, say);
     phases.end("target");
     node = resolved.node;

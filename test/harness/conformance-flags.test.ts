@@ -153,6 +153,47 @@ describe(`the config file ${CONFIG_FILE_NAME}`, () => {
     expect(overridden).toMatchObject({ target: "http://127.0.0.1:9/v1", only: ["healthy"], timeoutMs: 9, secretHeaders: { authorization: "Basic other", "x-key": "key" } });
   });
 
+  it("holds the run's other flags too: concurrency, format, JUnit per check, baseline writing, comparison, recording", () => {
+    const dir = workdir({
+      concurrency: 3,
+      format: "markdown",
+      junitPerCheck: true,
+      writeBaseline: "ci/new-baseline.txt",
+      compareTo: "http://127.0.0.1:9/v1",
+      compareFixtures: "ci/other.json",
+      failOnDiff: true,
+      record: true,
+    });
+    expect(parse([], {}, dir)).toMatchObject({
+      concurrency: 3,
+      format: "markdown",
+      junitPerCheck: true,
+      writeBaseline: join(dir, "ci/new-baseline.txt"),
+      compareTo: "http://127.0.0.1:9/v1",
+      compareFixtures: join(dir, "ci/other.json"),
+      failOnDiff: true,
+      record: true,
+    });
+    // Flags override them; a flag's check applies to the file's value as to the flag's.
+    expect(parse(["--concurrency", "7", "--format", "console"], {}, dir)).toMatchObject({ concurrency: 7, format: "console" });
+    expect(() => parse([], {}, workdir({ compareTo: "ftp://x/v1" }))).toThrow(UsageError);
+    expect(() => parse([], {}, workdir({ failOnDiff: true }))).toThrow(/--fail-on-diff need --compare-to/);
+  });
+
+  it("names a fleet as a list of URLs or a targets file, which --target or --targets on the command line replace", () => {
+    const urls = workdir({ targets: ["http://127.0.0.1:1/v1", "http://127.0.0.1:2/v1"] });
+    expect(parse([], {}, urls)).toMatchObject({ target: "http://127.0.0.1:1/v1", fleet: ["http://127.0.0.1:1/v1", "http://127.0.0.1:2/v1"] });
+    const file = workdir({ targets: "ci/fleet.json" });
+    expect(parse([], {}, file).targetsFile).toBe(join(file, "ci/fleet.json"));
+    // A fleet's node runs get --target: one node, not the file's fleet again.
+    const node = parse(["--target", "http://127.0.0.1:3/v1"], {}, file);
+    expect(node.target).toBe("http://127.0.0.1:3/v1");
+    expect(node.targetsFile).toBeUndefined();
+    expect(parse(["--target", "http://127.0.0.1:3/v1"], {}, urls).fleet).toBeUndefined();
+    expect(parse(["--targets", "other.json"], {}, workdir({ target: "http://127.0.0.1:1/v1" }))).toMatchObject({ targetsFile: "other.json" });
+    expect(parse(["--targets", "other.json"], {}, workdir({ target: "http://127.0.0.1:1/v1" })).target).toBeUndefined();
+  });
+
   it("is read from --config FILE instead, relative to its own directory", () => {
     const dir = workdir();
     writeFileSync(join(dir, "gate.json"), JSON.stringify({ fixtures: "f.json" }));
@@ -181,6 +222,11 @@ describe(`the config file ${CONFIG_FILE_NAME}`, () => {
     ["an empty pattern list", { only: [] }, /only must be a pattern or a list of patterns/],
     ["a header naming an unset variable", { headers: { "X-Key": "${NOT_SET}" } }, /headers\.X-Key: environment variable NOT_SET is not set/],
     ["a refused header", { headers: { Host: "${H}" } }, /header Host cannot be set/],
+    ["a format that is not one", { format: "html" }, /format must be one of "console", "markdown"/],
+    ["a concurrency of 0", { concurrency: 0 }, /concurrency must be >= 1/],
+    ["both target and targets", { target: "http://h/v1", targets: ["http://h/v1"] }, /target and targets: give one/],
+    ["an empty list of targets", { targets: [] }, /targets must be a targets file or a list of URLs/],
+    ["a record flag that is not a boolean", { record: "yes" }, /record must be boolean/],
   ])("refuses %s with a clear error (exit 2)", (_what, config, message) => {
     const dir = workdir(config);
     expect(() => parse([], { H: "h" }, dir)).toThrow(ConfigFileError);

@@ -33,6 +33,9 @@ function matrixData(summary: FleetSummary) {
   };
 }
 
+/** The requirement rows of a fleet's summary.json. */
+const summaryRows = (d: string) => readSummary<FleetSummary>(d).requirements.length;
+
 let targetsFile: string;
 let fleet: CommandRun;
 let singles: { clean: CommandRun; faulty: CommandRun };
@@ -56,7 +59,8 @@ beforeAll(async () => {
   writeFileSync(targetsFile, JSON.stringify({ targets: targets.map((t) => ({ ...t, fixtures: `${t.name}.fixtures.json` })) }));
   const single = (t: (typeof targets)[number]) => run(["--target", t.url, "--fixtures", t.fixtures, "--only", ONLY, "--report-dir", join(dir, "runs", t.name), "--quiet"]);
   const [f, c, x] = await Promise.all([
-    run(["--targets", targetsFile, "--only", ONLY, "--report-dir", join(dir, "fleet"), "--quiet"]),
+    // --format markdown: stdout is the fleet's summary.md (a CI job summary); merge below prints the console table.
+    run(["--targets", targetsFile, "--only", ONLY, "--report-dir", join(dir, "fleet"), "--quiet", "--format", "markdown"]),
     single(targets[0] as (typeof targets)[number]),
     single(targets[1] as (typeof targets)[number]),
   ]);
@@ -92,8 +96,21 @@ describe("a fleet in one run", () => {
     // Each node's run wrote its own complete reports, and the fleet's failure names its node.
     for (const name of ["clean", "faulty"]) expect(existsSync(join(dir, "fleet", "targets", name, "html", "index.html")), name).toBe(true);
     expect(summary.requirements.find((r) => r.id === breaks[0])?.failures[0]?.message).toMatch(/^\[faulty\] /);
-    expect(fleet.stdout).toMatch(/FLEET NOT CONFORMING: the worst node's verdict \(faulty\)/);
     expect(summary.verdict).toBe("not-conforming");
+  });
+
+  it("writes summary.md, the matrix as markdown with the failed rows first, and prints it with --format markdown", () => {
+    const markdown = readFileSync(join(dir, "fleet", "summary.md"), "utf8");
+    expect(fleet.stdout).toBe(markdown);
+    expect(markdown).toMatch(/^\*\*FLEET NOT CONFORMING\*\*: the worst node's verdict \(faulty\)$/m);
+    expect(markdown).toMatch(/^\| faulty \| not conforming \| 1 \|/m);
+    const rows = markdown.split("\n").filter((l) => l.startsWith("| ") && !l.startsWith("| node ") && !l.startsWith("| fleet ") && !/^\| (clean|faulty) \|/.test(l));
+    const failed = rows.filter((l) => l.startsWith("| ❌ failed |"));
+    expect(failed.length).toBe(breaks.length);
+    // Failed first, each with its status per node (clean, faulty) and the faulty node's first message.
+    expect(rows.slice(0, failed.length)).toEqual(failed);
+    for (const line of failed) expect(line).toMatch(/\| ✅ passed \| ❌ failed \| \\\[faulty\\\] \S/);
+    expect(rows.length).toBe(summaryRows(join(dir, "fleet")));
   });
 
   it("refuses a malformed targets file with exit 2 and what is wrong, before any run", async () => {
@@ -131,6 +148,7 @@ describe("merge", () => {
   it("of the two single runs gives the same matrix as the fleet run", async () => {
     const merged = await conformanceCommand(["merge", "--report-dir", join(dir, "merged"), join(dir, "runs", "clean"), join(dir, "runs", "faulty")], { env });
     expect(merged.code, `${merged.stdout}\n${merged.stderr}`).toBe(1);
+    expect(merged.stdout).toMatch(/FLEET NOT CONFORMING: the worst node's verdict \(faulty\)/);
     const fromMerge = readSummary<FleetSummary>(join(dir, "merged"));
     const fromFleet = readSummary<FleetSummary>(join(dir, "fleet"));
     expect(matrixData(fromMerge)).toEqual(matrixData(fromFleet));
@@ -139,6 +157,7 @@ describe("merge", () => {
     const again = await conformanceCommand(["merge", "--report-dir", join(dir, "merged-again"), join(dir, "fleet")], { env });
     expect(again.code).toBe(1);
     expect(matrixData(readSummary<FleetSummary>(join(dir, "merged-again")))).toEqual(matrixData(fromFleet));
+    expect(readFileSync(join(dir, "merged-again", "summary.md"), "utf8")).toBe(readFileSync(join(dir, "fleet", "summary.md"), "utf8"));
   });
 
   it("exits 0 when every node passes the gate", async () => {

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { buildFleetSummary, fleetStatus, summaryExitCode, type MatrixNode } from "../../reporters/matrix-data.ts";
 import { renderMatrixHtml } from "../../reporters/matrix-html.ts";
+import { renderMatrixMarkdown } from "../../reporters/matrix-markdown.ts";
 import type { Summary } from "../../reporters/summary.ts";
 import { parseConformanceArgs, UsageError } from "../../src/cli/conformance-args.ts";
 import { sharedFlags } from "../../src/cli/fleet-run.ts";
@@ -129,6 +130,23 @@ describe("the matrix", () => {
     expect(html).toContain("curl &#39;http://h/?a=&lt;iframe&gt;&#39;");
     expect(html).not.toMatch(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E]/);
     expect(html).not.toMatch(/(src|href)="(https?:)?\/\//);
+  });
+
+  it("escapes every cell of the markdown matrix, which keeps its columns whatever the summaries hold", () => {
+    const hostile: MatrixNode = { name: "b|<x>", summary: { ...failed, target: "http://h/v1|`x`\n# h" }, exitCode: 1 };
+    const markdown = renderMatrixMarkdown([nodes[0] as MatrixNode, hostile]);
+    expect(markdown).not.toMatch(/<img|<script|<x>/);
+    expect(markdown).not.toMatch(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E]/);
+    expect(markdown).toContain("&lt;img src=x onerror=alert\\(1\\)&gt;");
+    const table = markdown.split("\n").filter((l) => l.startsWith("|"));
+    // Every row of a table has as many unescaped pipes as its header: nothing a summary holds adds a column.
+    const pipes = (l: string) => l.replace(/\\\|/g, "").split("|").length;
+    // The node table: 9 columns (header, rule, 2 nodes); the requirement table: 5 + 2 nodes + 1 (header, rule, 1 row).
+    expect(table.filter((l) => pipes(l) === 9 + 2)).toHaveLength(2 + 2);
+    expect(table.filter((l) => pipes(l) === 8 + 2)).toHaveLength(2 + 1);
+    expect(table).toHaveLength(4 + 3);
+    expect(markdown).toMatch(/^\*\*FLEET NOT CONFORMING\*\*: the worst node's verdict \(b\\\|&lt;x&gt;\)$/m);
+    expect(markdown).toContain("| ❌ failed | 4.6/estimates-ordered | MUST | 4.6 | estimate\\_gas\\_price | ✅ passed | ❌ failed | \\[b\\|&lt;x&gt;\\] body: &lt;img");
   });
 
   it("has a row per requirement with a cell per node, the fleet's status the worst, and the worst exit", () => {

@@ -1,0 +1,50 @@
+// A fleet's summary.md, and what `--format markdown` prints for a fleet: the fleet's verdict line, a line
+// per node, and the requirement-by-node table (with each row's first failure or reason), failed and warned rows first, for a CI job summary (as
+// markdown-summary.ts is for one node). Names, targets and messages may come from summaries made
+// elsewhere, so every cell goes through that file's `cell` escaping.
+
+import { cell } from "./markdown-summary.ts";
+import { buildMatrix, fleetStatus, fleetVerdict, nodeVerdict, verdictWords, type MatrixCell, type MatrixNode } from "./matrix-data.ts";
+
+const ORDER = { failed: 0, warned: 1, skipped: 2, not_applicable: 3, passed: 4 } as const;
+const WORD = { failed: "❌ failed", warned: "⚠️ warned", skipped: "skipped", not_applicable: "n/a", passed: "✅ passed", absent: "—" } as const;
+
+export function renderMatrixMarkdown(nodes: readonly MatrixNode[]): string {
+  const verdict = fleetVerdict(nodes);
+  const worst = nodes.filter((n) => nodeVerdict(n.summary, n.exitCode) === verdict).map((n) => n.name);
+  const matrix = buildMatrix(nodes);
+  const rows = matrix.rows
+    .map((row) => ({ row, status: fleetStatus(row.cells) }))
+    .sort((a, b) => ORDER[a.status] - ORDER[b.status])
+    .map(({ row, status }) => `| ${[WORD[status], row.id, row.level, row.section, row.endpoint, ...row.cells.map(cellWord), detail(nodes, row.id)].map(cell).join(" | ")} |`);
+  return [
+    `# ledger-conformance: a fleet of ${nodes.length} nodes`,
+    "",
+    `**FLEET ${cell(verdictWords(verdict).toUpperCase())}**: the worst node's verdict (${cell(worst.length === nodes.length ? `all ${nodes.length} nodes` : worst.join(", "))})`,
+    "",
+    "| node | verdict | exit | passed | failed | warned | skipped | n/a | target |",
+    "|---|---|---|---|---|---|---|---|---|",
+    ...nodes.map((n) => {
+      const c = n.summary.counts;
+      return `| ${[n.name, verdictWords(nodeVerdict(n.summary, n.exitCode)), String(n.exitCode), ...[c.passed, c.failed, c.warned, c.skipped, c.notApplicable].map(String), n.summary.target].map(cell).join(" | ")} |`;
+    }),
+    "",
+    `| fleet | requirement | level | § | endpoint | ${matrix.nodes.map(cell).join(" | ")} | detail |`,
+    `|---|---|---|---|---|${matrix.nodes.map(() => "---|").join("")}---|`,
+    ...rows,
+    "",
+  ].join("\n");
+}
+
+function cellWord(c: MatrixCell): string {
+  return c.status === "absent" ? WORD.absent : `${WORD[c.status]}${c.expectedFailure ? " (expected by baseline)" : ""}`;
+}
+
+/** What to read first, with the node's name: the first failure of the first node with one, else the first reason a check did not run. */
+function detail(nodes: readonly MatrixNode[], id: string): string {
+  const own = nodes.map((node) => ({ node, req: node.summary.requirements.find((r) => r.id === id) }));
+  const failed = own.find(({ req }) => req?.failures[0] !== undefined);
+  if (failed !== undefined) return `[${failed.node.name}] ${failed.req?.failures[0]?.message.split("\n")[0] ?? ""}`;
+  const skipped = own.find(({ req }) => req?.reason !== undefined && (req.status === "skipped" || req.status === "not_applicable"));
+  return skipped === undefined ? "" : `[${skipped.node.name}] ${skipped.req?.reason ?? ""}`;
+}

@@ -1,0 +1,43 @@
+// How many of a fleet's node runs go at once, by what bounds them. A run against a node on this machine
+// is bound by CPU (the checks, the schemas, the node itself: about 10 CPU-s a run), so more runs at once
+// than the cores can carry only slow every run down. A run that waits on the network (a remote node, or
+// one on loopback behind something slow) spends most of its time idle, so such runs can all go at once,
+// up to a bound that keeps memory in check (a run holds about 300 MB). Each target is classed by the
+// same rule a one-node run uses to choose its workers (ledger-conformance.ts: remote, or a loopback
+// answer slower than LATENCY_BOUND_ANSWER_MS); the two kinds run side by side, each with its own bound.
+
+import { availableParallelism } from "node:os";
+import { isLoopbackUrl } from "../harness/config.ts";
+import { LATENCY_BOUND_ANSWER_MS } from "./conformance-vitest.ts";
+import { PROBE_TIMEOUT_MS, probeTarget } from "./conformance-target.ts";
+
+export type RunBound = "cpu" | "latency";
+
+/**
+ * CPU-bound runs at once: twice the cores. On 2 cores, 10 runs at once took each to its 300 s
+ * --max-duration cap on a loaded machine; 3 to 4 at a time finish sooner, and more gain nothing.
+ */
+export const CPU_BOUND_RUNS = Math.max(2, 2 * availableParallelism());
+/** Latency-bound runs at once: they mostly wait; the bound is for memory and the node's own load. */
+export const LATENCY_BOUND_RUNS = 16;
+
+export function runsAtOnce(bound: RunBound): number {
+  return bound === "latency" ? LATENCY_BOUND_RUNS : CPU_BOUND_RUNS;
+}
+
+/** Probes of a loopback target: one answer can be quick by chance behind a jittery link, so up to this many. */
+const PROBES = 3;
+
+/**
+ * A remote target is latency-bound without asking it; a loopback one when one of a few probes answers
+ * slowly. A target whose probe fails counts as CPU-bound (the default): its own run says why it failed.
+ */
+export async function runBoundOf(url: string): Promise<RunBound> {
+  if (!isLoopbackUrl(url)) return "latency";
+  for (let i = 0; i < PROBES; i++) {
+    const probe = await probeTarget(url, PROBE_TIMEOUT_MS);
+    if (!probe.ok) return "cpu";
+    if (probe.answerMs >= LATENCY_BOUND_ANSWER_MS) return "latency";
+  }
+  return "cpu";
+}

@@ -1,0 +1,51 @@
+// How a fleet classes its targets before choosing how many runs go at once (src/cli/fleet-parallelism.ts):
+// a remote target is latency-bound without being contacted; a loopback one whose answers are slow is
+// latency-bound; one whose probe fails is CPU-bound, the default. Servers listen on 127.0.0.1 only.
+
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CPU_BOUND_RUNS, LATENCY_BOUND_RUNS, runBoundOf, runsAtOnce } from "../../src/cli/fleet-parallelism.ts";
+import { LATENCY_BOUND_ANSWER_MS } from "../../src/cli/conformance-vitest.ts";
+
+let slow: Server;
+let slowUrl: string;
+let requests = 0;
+
+beforeAll(async () => {
+  // Answers every request well after the threshold, as a node behind a slow link does.
+  slow = createServer((_req, res) => {
+    requests += 1;
+    setTimeout(() => res.writeHead(200, { "content-type": "application/json" }).end("{}"), 3 * LATENCY_BOUND_ANSWER_MS);
+  });
+  await new Promise<void>((resolve) => slow.listen(0, "127.0.0.1", resolve));
+  slowUrl = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/v1`;
+});
+afterAll(() => new Promise<void>((resolve) => slow.close(() => resolve())));
+
+describe("a fleet's parallelism", () => {
+  it("runs latency-bound targets many at once and CPU-bound ones by the cores", () => {
+    expect(runsAtOnce("latency")).toBe(LATENCY_BOUND_RUNS);
+    expect(runsAtOnce("cpu")).toBe(CPU_BOUND_RUNS);
+    expect(LATENCY_BOUND_RUNS).toBeGreaterThan(CPU_BOUND_RUNS);
+  });
+
+  it("classes a remote target latency-bound without contacting it", async () => {
+    // A name under .invalid never resolves: had it been contacted, the probe would fail and say "cpu".
+    expect(await runBoundOf("http://node.invalid:8080/v1")).toBe("latency");
+  });
+
+  it("classes a loopback target that answers slowly latency-bound, after probing it", async () => {
+    const before = requests;
+    expect(await runBoundOf(slowUrl)).toBe("latency");
+    expect(requests).toBeGreaterThan(before);
+  });
+
+  it("classes a loopback target whose probe fails CPU-bound", async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    expect(await runBoundOf(`http://127.0.0.1:${port}/v1`)).toBe("cpu");
+  });
+});
