@@ -22,7 +22,7 @@ import { writeReports, type ReportInput } from "./conformance-reports.ts";
 import { resolveTarget, runConfigOf } from "./conformance-setup.ts";
 import { startAllureGenerator, type AllureGenerator } from "./conformance-allure.ts";
 import { probeTarget, type EmbeddedNode } from "./conformance-target.ts";
-import { concurrencyPerWorker, LATENCY_BOUND_ANSWER_MS, runSuites, suiteWorkers } from "./conformance-vitest.ts";
+import { concurrencyPerWorker, LATENCY_BOUND_ANSWER_MS, loadVitest, runSuites, suiteWorkers } from "./conformance-vitest.ts";
 import { runFleet } from "./fleet-run.ts";
 import { readTargetsFile, targetsFromUrls } from "./fleet-targets.ts";
 import { mergeCommand } from "./merge-command.ts";
@@ -99,7 +99,10 @@ async function main(argv: readonly string[]): Promise<number> {
     // A fleet: a run of this command per node, then the requirement-by-node matrix (fleet-run.ts).
     const fleet = args.targetsFile !== undefined ? readTargetsFile(args.targetsFile) : args.fleet !== undefined ? targetsFromUrls(args.fleet) : undefined;
     if (fleet !== undefined) return await runFleet({ targets: fleet, argv, reportDir: args.reportDir, ...(args.fixtures === undefined ? {} : { fixtures: args.fixtures }), profile: args.profile, catalog, interrupt: interrupt.signal, say });
-    const resolved = await resolveTarget(args, say);
+    const resolving = resolveTarget(args, say);
+    // vitest loads while the embedded node starts in its thread.
+    void loadVitest().catch(() => undefined);
+    const resolved = await resolving;
     phases.end("target");
     node = resolved.node;
     const { target } = resolved;
