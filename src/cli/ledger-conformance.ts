@@ -83,6 +83,7 @@ async function main(argv: readonly string[]): Promise<number> {
     if (!args.quiet) out.write(`${escapeControls(line)}\n`);
   };
   let node: EmbeddedNode | undefined;
+  let starting: Promise<EmbeddedNode | undefined> | undefined;
   let scratch: string | undefined;
   let allureGenerator: AllureGenerator | undefined;
   try {
@@ -90,19 +91,21 @@ async function main(argv: readonly string[]): Promise<number> {
     const t0 = performance.now();
     const phases = new PhaseClock();
     phases.end("processStart", t0);
+    if (args.configFile !== undefined) say(`config file ${args.configFile}`);
+    // A fleet: a run of this command per node, then the requirement-by-node matrix (fleet-run.ts).
+    const fleet = args.targetsFile !== undefined ? readTargetsFile(args.targetsFile) : args.fleet !== undefined ? targetsFromUrls(args.fleet) : undefined;
+    // Else the target first: the embedded node's start, in its thread, then overlaps everything this
+    // thread does until the suites start, vitest's loading included.
+    const plan = fleet !== undefined ? { kind: "fleet" as const, fleet } : { kind: "one" as const, resolving: resolveTarget(args, say) };
+    if (plan.kind === "one") starting = plan.resolving.then((r) => r.node, () => undefined);
+    void loadVitest().catch(() => undefined);
     const catalog = loadCatalog();
     const aliases = loadRequirementAliases();
-    if (args.configFile !== undefined) say(`config file ${args.configFile}`);
     const allFiles = suiteFiles();
     const selection = selectionOf(args, allFiles, aliases);
     const baseline = args.baseline === undefined ? undefined : readBaseline(args.baseline, aliases);
-    // A fleet: a run of this command per node, then the requirement-by-node matrix (fleet-run.ts).
-    const fleet = args.targetsFile !== undefined ? readTargetsFile(args.targetsFile) : args.fleet !== undefined ? targetsFromUrls(args.fleet) : undefined;
-    if (fleet !== undefined) return await runFleet({ targets: fleet, argv, reportDir: args.reportDir, ...(args.fixtures === undefined ? {} : { fixtures: args.fixtures }), profile: args.profile, catalog, interrupt: interrupt.signal, say });
-    const resolving = resolveTarget(args, say);
-    // vitest loads while the embedded node starts in its thread.
-    void loadVitest().catch(() => undefined);
-    const resolved = await resolving;
+    if (plan.kind === "fleet") return await runFleet({ targets: plan.fleet, argv, reportDir: args.reportDir, ...(args.fixtures === undefined ? {} : { fixtures: args.fixtures }), profile: args.profile, catalog, interrupt: interrupt.signal, say });
+    const resolved = await plan.resolving;
     phases.end("target");
     node = resolved.node;
     const { target } = resolved;
@@ -224,7 +227,8 @@ async function main(argv: readonly string[]): Promise<number> {
     return 2;
   } finally {
     allureGenerator?.dispose();
-    await node?.close().catch(() => undefined);
+    // Also a node still starting when an error left the run early.
+    await (node ?? (await starting))?.close().catch(() => undefined);
     if (scratch !== undefined) rmSync(scratch, { recursive: true, force: true });
   }
 }
