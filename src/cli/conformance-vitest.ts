@@ -10,6 +10,7 @@ import type { Reporter } from "vitest/node";
 import type { RunConfig } from "../harness/config.ts";
 import { SUITE_FILE_SUFFIX } from "../package-root.ts";
 import { AllureResultsReporter } from "./allure-results-writer.ts";
+import { moduleCacheDir } from "./module-cache.ts";
 
 /** The suite and property files under the code root: the .ts sources, or their compiled .js in dist/. */
 export const SUITE_GLOBS = [`suites/**/*${SUITE_FILE_SUFFIX}`, `properties/**/*${SUITE_FILE_SUFFIX}`];
@@ -104,6 +105,7 @@ export async function runSuites(input: SuiteRunInput): Promise<SuiteRunResult> {
     }
   };
   const { createVitest } = await loadVitest();
+  const cacheDir = moduleCacheDir();
   const creating = createVitest(
     "test",
     {
@@ -118,6 +120,8 @@ export async function runSuites(input: SuiteRunInput): Promise<SuiteRunResult> {
       // validators takes ~0.7 s per file when every file re-imports them; shared, a worker pays it once
       // and its HTTP client, compiled contract and ledger mark serve every file it runs.
       pool: "threads",
+      // The transformed harness and suites, kept between runs (module-cache.ts).
+      ...(cacheDir === undefined ? {} : { experimental: { fsModuleCache: true, fsModuleCachePath: cacheDir } }),
       isolate: false,
       ...(input.maxWorkers === undefined ? {} : { maxWorkers: input.maxWorkers }),
       // Checks are independent unless their file says otherwise (describeEndpoint's inOrder):
