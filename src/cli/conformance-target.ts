@@ -7,7 +7,6 @@
 import { connect as netConnect } from "node:net";
 import type { Fixtures } from "../harness/fixtures.ts";
 import type { ProfileName } from "../harness/config.ts";
-import { startNodeThread } from "./embedded-node-thread.ts";
 import { HttpClient, type HttpResponse } from "../harness/http-client.ts";
 import type { SecretHeaders } from "../harness/secrets.ts";
 
@@ -19,9 +18,11 @@ export interface EmbeddedNode {
   close(): Promise<void>;
 }
 
-/** The reference node on a free loopback port, in a thread of its own; only when no --target is given. */
+/** The reference node on a free loopback port; imported only here, and only when no --target is given. */
 export async function startEmbeddedNode(profile: ProfileName, headerPrefix: string | undefined): Promise<EmbeddedNode> {
-  return startNodeThread(profile, headerPrefix);
+  const { startNode } = await import("../node/index.ts");
+  const node = await startNode({ host: "127.0.0.1", port: 0, profile, ...(headerPrefix === undefined ? {} : { headerPrefix }) });
+  return { url: node.url, fixtures: node.fixtures, close: () => node.close() };
 }
 
 export type ProbeResult =

@@ -7,6 +7,7 @@
 import { availableParallelism } from "node:os";
 import { Writable } from "node:stream";
 import type { Reporter } from "vitest/node";
+import { createVitest } from "vitest/node";
 import type { RunConfig } from "../harness/config.ts";
 import { SUITE_FILE_SUFFIX } from "../package-root.ts";
 import { AllureResultsReporter } from "./allure-results-writer.ts";
@@ -82,17 +83,6 @@ const CLOSE_GRACE_MS = 15_000;
 /** After a signal the caller's own time limit is near: a short wait for checks in flight, then the reports. */
 const INTERRUPT_GRACE_MS = 3_000;
 
-let vitestModule: Promise<typeof import("vitest/node")> | undefined;
-
-/**
- * vitest's Node API, imported once (~1-2 s of module loading). The command starts it loading while
- * the embedded node starts in its thread, rather than before main() as a static import would.
- */
-export function loadVitest(): Promise<typeof import("vitest/node")> {
-  vitestModule ??= import("vitest/node");
-  return vitestModule;
-}
-
 export async function runSuites(input: SuiteRunInput): Promise<SuiteRunResult> {
   const signals = ["SIGINT", "SIGTERM"] as const;
   const ownListeners = new Map(signals.map((s) => [s, process.listeners(s)]));
@@ -104,7 +94,6 @@ export async function runSuites(input: SuiteRunInput): Promise<SuiteRunResult> {
       for (const listener of process.listeners(s)) if (!ownListeners.get(s)?.includes(listener)) process.off(s, listener);
     }
   };
-  const { createVitest } = await loadVitest();
   const cacheDir = moduleCacheDir();
   const creating = createVitest(
     "test",

@@ -22,7 +22,7 @@ import { writeReports, type ReportInput } from "./conformance-reports.ts";
 import { resolveTarget, runConfigOf } from "./conformance-setup.ts";
 import { startAllureGenerator, type AllureGenerator } from "./conformance-allure.ts";
 import { probeTarget, type EmbeddedNode } from "./conformance-target.ts";
-import { concurrencyPerWorker, LATENCY_BOUND_ANSWER_MS, loadVitest, runSuites, suiteWorkers } from "./conformance-vitest.ts";
+import { concurrencyPerWorker, LATENCY_BOUND_ANSWER_MS, runSuites, suiteWorkers } from "./conformance-vitest.ts";
 import { runFleet } from "./fleet-run.ts";
 import { readTargetsFile, targetsFromUrls } from "./fleet-targets.ts";
 import { mergeCommand } from "./merge-command.ts";
@@ -83,7 +83,6 @@ async function main(argv: readonly string[]): Promise<number> {
     if (!args.quiet) out.write(`${escapeControls(line)}\n`);
   };
   let node: EmbeddedNode | undefined;
-  let starting: Promise<EmbeddedNode | undefined> | undefined;
   let scratch: string | undefined;
   let allureGenerator: AllureGenerator | undefined;
   try {
@@ -91,21 +90,16 @@ async function main(argv: readonly string[]): Promise<number> {
     const t0 = performance.now();
     const phases = new PhaseClock();
     phases.end("processStart", t0);
-    if (args.configFile !== undefined) say(`config file ${args.configFile}`);
-    // A fleet: a run of this command per node, then the requirement-by-node matrix (fleet-run.ts).
-    const fleet = args.targetsFile !== undefined ? readTargetsFile(args.targetsFile) : args.fleet !== undefined ? targetsFromUrls(args.fleet) : undefined;
-    // Else the target first: the embedded node's start, in its thread, then overlaps everything this
-    // thread does until the suites start, vitest's loading included.
-    const plan = fleet !== undefined ? { kind: "fleet" as const, fleet } : { kind: "one" as const, resolving: resolveTarget(args, say) };
-    if (plan.kind === "one") starting = plan.resolving.then((r) => r.node, () => undefined);
-    void loadVitest().catch(() => undefined);
     const catalog = loadCatalog();
     const aliases = loadRequirementAliases();
+    if (args.configFile !== undefined) say(`config file ${args.configFile}`);
     const allFiles = suiteFiles();
     const selection = selectionOf(args, allFiles, aliases);
     const baseline = args.baseline === undefined ? undefined : readBaseline(args.baseline, aliases);
-    if (plan.kind === "fleet") return await runFleet({ targets: plan.fleet, argv, reportDir: args.reportDir, ...(args.fixtures === undefined ? {} : { fixtures: args.fixtures }), profile: args.profile, catalog, interrupt: interrupt.signal, say });
-    const resolved = await plan.resolving;
+    // A fleet: a run of this command per node, then the requirement-by-node matrix (fleet-run.ts).
+    const fleet = args.targetsFile !== undefined ? readTargetsFile(args.targetsFile) : args.fleet !== undefined ? targetsFromUrls(args.fleet) : undefined;
+    if (fleet !== undefined) return await runFleet({ targets: fleet, argv, reportDir: args.reportDir, ...(args.fixtures === undefined ? {} : { fixtures: args.fixtures }), profile: args.profile, catalog, interrupt: interrupt.signal, say });
+    const resolved = await resolveTarget(args, say);
     phases.end("target");
     node = resolved.node;
     const { target } = resolved;
@@ -230,8 +224,7 @@ async function main(argv: readonly string[]): Promise<number> {
     return 2;
   } finally {
     allureGenerator?.dispose();
-    // Also a node still starting when an error left the run early.
-    await (node ?? (await starting))?.close().catch(() => undefined);
+    await node?.close().catch(() => undefined);
     if (scratch !== undefined) rmSync(scratch, { recursive: true, force: true });
   }
 }
