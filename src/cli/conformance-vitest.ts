@@ -11,6 +11,7 @@ import { createVitest } from "vitest/node";
 import type { RunConfig } from "../harness/config.ts";
 import { SUITE_FILE_SUFFIX } from "../package-root.ts";
 import { AllureResultsReporter } from "./allure-results-writer.ts";
+import { moduleCacheDir } from "./module-cache.ts";
 
 /** The suite and property files under the code root: the .ts sources, or their compiled .js in dist/. */
 export const SUITE_GLOBS = [`suites/**/*${SUITE_FILE_SUFFIX}`, `properties/**/*${SUITE_FILE_SUFFIX}`];
@@ -93,6 +94,7 @@ export async function runSuites(input: SuiteRunInput): Promise<SuiteRunResult> {
       for (const listener of process.listeners(s)) if (!ownListeners.get(s)?.includes(listener)) process.off(s, listener);
     }
   };
+  const cacheDir = moduleCacheDir();
   const creating = createVitest(
     "test",
     {
@@ -107,6 +109,8 @@ export async function runSuites(input: SuiteRunInput): Promise<SuiteRunResult> {
       // validators takes ~0.7 s per file when every file re-imports them; shared, a worker pays it once
       // and its HTTP client, compiled contract and ledger mark serve every file it runs.
       pool: "threads",
+      // The transformed harness and suites, kept between runs (module-cache.ts).
+      ...(cacheDir === undefined ? {} : { experimental: { fsModuleCache: true, fsModuleCachePath: cacheDir } }),
       isolate: false,
       ...(input.maxWorkers === undefined ? {} : { maxWorkers: input.maxWorkers }),
       // Checks are independent unless their file says otherwise (describeEndpoint's inOrder):

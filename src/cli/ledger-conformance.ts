@@ -32,8 +32,8 @@ import { CODE_ROOT, packageVersion, SUITE_FILE_SUFFIX } from "../package-root.ts
 import { ProgressLine } from "./progress-line.ts";
 import { colourAllowed } from "./terminal.ts";
 import { describeSelection, isFiltered, selectionOf, untestedReasonOf, withLevel } from "./run-selection.ts";
-import { prepareComparison, runComparePhase } from "./compare-phase.ts";
-import { EXCHANGES_FILE, joinRecordings } from "../harness/recording.ts";
+// --compare-to (the differential run) and --record are imported when asked for: together they are
+// ~0.5 s of the command's start that a default run does not use.
 
 
 /**
@@ -132,7 +132,7 @@ async function main(argv: readonly string[]): Promise<number> {
       return 2;
     }
     say(`target ${target}${node ? " (embedded reference node)" : ""}, profile ${args.profile}: ${probe.note}`);
-    const comparison = args.compareTo === undefined ? undefined : await prepareComparison(args.compareTo, args.compareFixtures, args.timeoutMs);
+    const comparison = args.compareTo === undefined ? undefined : await (await import("./compare-phase.ts")).prepareComparison(args.compareTo, args.compareFixtures, args.timeoutMs);
 
     layout.create();
     // LEDGER_CONFORMANCE_ALLURE=off skips the Allure sub-report (about 2 s of CPU): the self-check runs
@@ -199,8 +199,11 @@ async function main(argv: readonly string[]): Promise<number> {
       throw new ConfigurationError(`${describeSelection(selection).join("; ")}: selects no check (a pattern matches a suite file path, else check names)`);
     }
     if (baseline !== undefined) outcome = applyBaseline(outcome, baseline.ids, baseline.file);
-    if (recordDir !== undefined) say(`recorded ${joinRecordings(recordDir, join(layout.dir, EXCHANGES_FILE))} exchanges in ${join(layout.display, EXCHANGES_FILE)}`);
-    const differential = comparison === undefined || run.interrupted ? undefined : await runComparePhase(comparison, config, say);
+    if (recordDir !== undefined) {
+      const { EXCHANGES_FILE, joinRecordings } = await import("../harness/recording.ts");
+      say(`recorded ${joinRecordings(recordDir, join(layout.dir, EXCHANGES_FILE))} exchanges in ${join(layout.display, EXCHANGES_FILE)}`);
+    }
+    const differential = comparison === undefined || run.interrupted ? undefined : await (await import("./compare-phase.ts")).runComparePhase(comparison, config, say);
     // --fail-on-diff: a difference fails a run that would otherwise pass.
     const differs = args.failOnDiff && (differential?.differences.length ?? 0) > 0;
     // Stopped by a signal: the conventional 128 + its number, so that a caller sees the run was cut short.
