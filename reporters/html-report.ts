@@ -9,6 +9,7 @@
 
 import type { ResultStatus } from "../src/harness/results.ts";
 import { escapeHtml as esc } from "./escape-controls.ts";
+import { REPORT_CSS } from "./report-style.ts";
 import { countStatuses, type RequirementOutcome, type RunOutcome } from "./aggregate.ts";
 import { groupFailures, messageWithoutCurl, type FailureGroup } from "./failure-groups.ts";
 import { linkSections, sectionLink, SPEC_PAGE } from "./spec-page.ts";
@@ -252,31 +253,16 @@ const FILTER_SCRIPT = `<script>
 })();
 </script>`;
 
-const CSS = `
-body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;color:#1b1f24;background:#f6f8fa}
-header,main{max-width:1100px;margin:0 auto;padding:16px 24px}
-header{background:#fff;border-bottom:1px solid #d0d7de;max-width:none}
-h1{margin:0 0 8px;font-size:22px} h2{font-size:18px;margin:24px 0 8px}
-dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 16px;margin:8px 0} dt{color:#57606a} dd{margin:0}
-.verdict{font-weight:600;padding:6px 10px;border-radius:6px;display:inline-block}
-.v-conforming{background:#dafbe1;color:#116329}.v-conforming-with-baseline,.v-partial{background:#fff8c5;color:#7d4e00}.v-not-conforming{background:#ffebe9;color:#a40e26}
-table{border-collapse:collapse;background:#fff;width:100%} th,td{border:1px solid #d0d7de;padding:4px 8px;text-align:left;vertical-align:top}
-.matrix{width:auto} td.num{text-align:right;min-width:56px}
-.c-passed{background:#dafbe1}.c-failed{background:#ffebe9;font-weight:600}.c-warned{background:#fff8c5}.c-skipped,.c-not_applicable{background:#eaeef2}
+const CSS = `${REPORT_CSS}
+header,main{max-width:1100px} header{max-width:none}
+table{width:100%} th,td{padding:4px 8px}
+.matrix{width:auto} td.num{min-width:56px}
 .what-failed{background:#fff;border:1px solid #d0d7de;border-radius:6px;padding:4px 16px}
 .failed-list li{margin:4px 0}.groups{margin:2px 0;font-size:13px}.times{color:#a40e26;font-weight:600;font-size:12px;margin:0}
-details.req{background:#fff;border:1px solid #d0d7de;border-radius:6px;margin:6px 0;padding:6px 10px}
 details.req summary{cursor:pointer}
-.badge{display:inline-block;border-radius:10px;padding:0 8px;font-size:12px;font-weight:600}
-.s-passed{background:#1f883d;color:#fff}.s-failed{background:#cf222e;color:#fff}.s-warned{background:#bf8700;color:#fff}
-.s-skipped{background:#6e7781;color:#fff}.s-not_applicable{background:#8c959f;color:#fff}.s-expected{background:#6e7781;color:#fff}
-.level{font-size:12px;color:#57606a;border:1px solid #d0d7de;border-radius:4px;padding:0 4px}
+.s-expected{background:#6e7781;color:#fff}
 a.sec{font-size:12px}
-.count,.reason{color:#57606a;font-size:12px}.text{color:#24292f}
-pre{white-space:pre-wrap;word-break:break-all;background:#f6f8fa;border:1px solid #d0d7de;border-radius:4px;padding:6px;margin:4px 0;font-size:12px}
-pre.curl{background:#0d1117;color:#e6edf3}.curl-label{margin:4px 0 0;font-size:12px;color:#57606a}
-.failure{border-left:3px solid #cf222e;padding-left:8px;margin:8px 0}
+.text{color:#24292f}
 details.more summary{font-size:12px;color:#57606a;cursor:pointer}
 .evidence{margin-top:6px;font-size:13px}.none{color:#57606a}
-.errors pre{background:#ffebe9}
 `;

@@ -7,6 +7,7 @@
 
 import type { ResultStatus } from "../src/harness/results.ts";
 import { escapeHtml as esc } from "./escape-controls.ts";
+import { REPORT_CSS } from "./report-style.ts";
 import { buildMatrix, fleetStatus, fleetVerdict, nodeVerdict, verdictWords, type MatrixCell, type MatrixNode, type MatrixRow } from "./matrix-data.ts";
 import type { Summary, SummaryRequirement } from "./summary.ts";
 
@@ -64,7 +65,7 @@ export function renderMatrixHtml(input: MatrixHtmlInput): string {
 <body>
 <header>
 <h1>ledger-conformance: a fleet of ${nodes.length}</h1>
-<p class="verdict ${ok ? "ok" : "bad"}" id="verdict" data-verdict="${verdict}">${esc(verdictText)}</p>
+<p class="verdict v-${verdict}" id="verdict" data-verdict="${verdict}">${esc(verdictText)}</p>
 <dl>
 <dt>Started</dt><dd>${esc(input.startedAt.toISOString())}</dd>
 <dt>Duration</dt><dd>${(input.durationMs / 1000).toFixed(1)} s</dd>
@@ -141,27 +142,12 @@ function byEndpoint(rows: readonly MatrixRow[]): Map<string, MatrixRow[]> {
   return new Map([...map.entries()].sort(([a], [b]) => (a === "*" ? -1 : b === "*" ? 1 : a.localeCompare(b))));
 }
 
-const CSS = `
-body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;color:#1b1f24;background:#f6f8fa}
-header,main{max-width:1400px;margin:0 auto;padding:16px 24px}
-header{background:#fff;border-bottom:1px solid #d0d7de;max-width:none}
-h1{margin:0 0 8px;font-size:22px} h2{font-size:18px;margin:24px 0 8px}
-dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 16px;margin:8px 0} dt{color:#57606a} dd{margin:0}
-.verdict{font-weight:600;padding:6px 10px;border-radius:6px;display:inline-block}
-.verdict.ok{background:#dafbe1;color:#116329}.verdict.bad{background:#ffebe9;color:#a40e26}
-table{border-collapse:collapse;background:#fff} th,td{border:1px solid #d0d7de;padding:3px 8px;text-align:left;vertical-align:top}
-td.num{text-align:right} .matrix td{text-align:center;white-space:nowrap} .matrix th.req{font-weight:normal;white-space:nowrap}
+const CSS = `${REPORT_CSS}
+header,main{max-width:1400px} header{max-width:none}
+th,td{padding:3px 8px}
+.matrix td{text-align:center;white-space:nowrap} .matrix th.req{font-weight:normal;white-space:nowrap}
 tr.group th{background:#eaeef2}
 .matrix a{color:inherit}
-.c-passed{background:#dafbe1}.c-failed{background:#ffebe9;font-weight:600}.c-warned{background:#fff8c5}.c-skipped,.c-not_applicable{background:#eaeef2}.c-absent{color:#8c959f}
-details.req{background:#fff;border:1px solid #d0d7de;border-radius:6px;margin:6px 0;padding:6px 10px}
-.badge{display:inline-block;border-radius:10px;padding:0 8px;font-size:12px;font-weight:600}
-.s-passed{background:#1f883d;color:#fff}.s-failed{background:#cf222e;color:#fff}.s-warned{background:#bf8700;color:#fff}
-.s-skipped{background:#6e7781;color:#fff}.s-not_applicable{background:#8c959f;color:#fff}
-.level{font-size:12px;color:#57606a;border:1px solid #d0d7de;border-radius:4px;padding:0 4px}
-.count,.reason{color:#57606a;font-size:12px}
-pre{white-space:pre-wrap;word-break:break-all;background:#f6f8fa;border:1px solid #d0d7de;border-radius:4px;padding:6px;margin:4px 0;font-size:12px}
-pre.curl{background:#0d1117;color:#e6edf3}.curl-label{margin:4px 0 0;font-size:12px;color:#57606a}
-.failure{border-left:3px solid #cf222e;padding-left:8px;margin:8px 0}
-.interruption,.errors pre{background:#ffebe9}
+.c-absent{color:#8c959f}
+.interruption{background:#ffebe9}
 `;
