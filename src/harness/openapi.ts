@@ -7,7 +7,7 @@
 
 import { readFileSync } from "node:fs";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
-import { parse } from "yaml";
+import { parsePackageYaml } from "../parsed-yaml.ts";
 import { packagePath } from "../package-root.ts";
 
 export const DEFAULT_OPENAPI_PATH = packagePath("schemas", "openapi.yaml");
@@ -67,7 +67,7 @@ export class ApiContract {
   }
 
   static load(path: string = DEFAULT_OPENAPI_PATH, headerPrefix: string = DOCUMENT_HEADER_PREFIX): ApiContract {
-    return ApiContract.fromDocument(parse(readFileSync(path, "utf8")) as Json, headerPrefix);
+    return ApiContract.fromDocument(parsePackageYaml(readFileSync(path, "utf8")) as Json, headerPrefix);
   }
 
   static fromDocument(doc: Json, headerPrefix: string = DOCUMENT_HEADER_PREFIX): ApiContract {

@@ -7,6 +7,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { Ajv } from "ajv";
 import { parse } from "yaml";
+import { parsePackageYaml } from "../parsed-yaml.ts";
 import { ConfigurationError } from "./configuration-error.ts";
 import { packagePath } from "../package-root.ts";
 
@@ -69,10 +70,10 @@ export class RequirementCatalog {
 }
 
 /** Parses one catalog file's text into its entries, checking their shape. */
-function parseEntries(text: string, source: string): Requirement[] {
+function parseEntries(text: string, source: string, parseYaml: (text: string) => unknown = parse): Requirement[] {
   let data: unknown;
   try {
-    data = parse(text);
+    data = parseYaml(text);
   } catch (e) {
     throw new CatalogError(`${source}: not YAML: ${(e as Error).message}`);
   }
@@ -123,6 +124,7 @@ export function loadRequirements(knownEndpoints: Iterable<string>, path: string 
   } catch (e) {
     throw new CatalogError(`cannot read ${path}: ${(e as Error).message}`);
   }
-  const entries = files.flatMap((file) => parseEntries(read(file), file));
+  // The catalog files are the package's (or the user's own): their parse is kept between runs.
+  const entries = files.flatMap((file) => parseEntries(read(file), file, parsePackageYaml));
   return buildCatalog(entries, knownEndpoints, path);
 }
