@@ -66,7 +66,7 @@ function bodySource(body: Uint8Array, options: CurlOptions): BodySource {
     return { kind: "stdin", command: `printf ${shellQuote(printfOctal(body))}` };
   }
   const first = body[0] as number;
-  if (body.every((b) => b === first)) {
+  if (allBytesAre(body, first)) {
     const fill = first === 0 ? "" : ` | tr '\\000' '\\${first.toString(8).padStart(3, "0")}'`;
     return { kind: "stdin", command: `head -c ${body.length} /dev/zero${fill}` };
   }
@@ -81,6 +81,17 @@ function bodySource(body: Uint8Array, options: CurlOptions): BodySource {
     kind: "stdin",
     command: `echo ${shellQuote(`body of ${body.length} bytes not reproduced (starts 0x${head}); run with --report-dir to keep it`)} >&2; false`,
   };
+}
+
+/** Whether every byte is `value`: compared a block at a time, as a 9 MiB body takes ~100 ms byte by byte. */
+function allBytesAre(body: Uint8Array, value: number): boolean {
+  const block = Buffer.alloc(Math.min(body.length, 64 * 1024), value);
+  const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  for (let at = 0; at < bytes.length; at += block.length) {
+    const part = bytes.subarray(at, at + block.length);
+    if (!part.equals(block.subarray(0, part.length))) return false;
+  }
+  return true;
 }
 
 /** The text, if the bytes are UTF-8 with no control characters (so the line stays one line). */

@@ -103,6 +103,16 @@ describe("renderCurl replays", () => {
     expect(got.body.equals(Buffer.from(body))).toBe(true);
   });
 
+  it("a large body of one repeated byte but its last, past the first 64 KiB, is not taken for a repeated byte", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "curl-bodies-"));
+    const body = new Uint8Array(100 * 1024 + 3).fill(0x61);
+    body[body.length - 1] = 0x62;
+    const line = renderCurl({ method: "POST", url: `${server.origin}/x`, headers: {}, body }, { bodiesDir: dir });
+    expect(line).toMatch(/--data-binary @'[^']+\.bin'/);
+    const got = await replay({ method: "POST", url: `${server.origin}/x`, headers: {}, body }, { bodiesDir: dir });
+    expect(got.body.equals(Buffer.from(body))).toBe(true);
+  });
+
   it("a large varied body through a file beside the report", async () => {
     const dir = mkdtempSync(join(tmpdir(), "curl-bodies-"));
     const body = Uint8Array.from({ length: INLINE_BODY_LIMIT + 100 }, (_, i) => (i * 7 + (i >> 8)) % 256);
