@@ -42,7 +42,12 @@ export const MAX_GAS_AMOUNT = 20_000n;
 const TTL_SECONDS = 60n;
 /** How long an accepted transaction may take to show up in the sender's summaries. */
 export const COMMIT_TIMEOUT_MS = 10_000;
-const POLL_INTERVAL_MS = 250;
+/**
+ * The waits between looks at the summaries: short at first, as a node with short blocks commits within
+ * a fraction of a second, then longer, so a slow node is asked a bounded number of times (~25 in 10 s).
+ */
+const FIRST_POLL_MS = 50;
+const LONGEST_POLL_MS = 500;
 
 /** Which fixtures account sends: different files use different senders, so their sequence numbers never race. */
 export type SenderRole = "accepted" | "rejected";
@@ -375,11 +380,11 @@ export async function waitForCommit(
   startVersion: bigint,
 ): Promise<{ summary: SummaryJson | undefined; res: HttpResponse }> {
   const deadline = Date.now() + COMMIT_TIMEOUT_MS;
-  for (;;) {
+  for (let wait = FIRST_POLL_MS; ; wait = Math.min(wait * 2, LONGEST_POLL_MS)) {
     const { res, items } = await summaries(t, setup.senderAddress, startVersion);
     const summary = items.find((s) => typeof s.transaction_hash === "string" && s.transaction_hash.toLowerCase() === hash.toLowerCase());
-    if (summary !== undefined || Date.now() + POLL_INTERVAL_MS > deadline) return { summary, res };
-    await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));
+    if (summary !== undefined || Date.now() + wait > deadline) return { summary, res };
+    await new Promise((resolve) => setTimeout(resolve, wait));
   }
 }
 
