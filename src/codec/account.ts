@@ -12,7 +12,8 @@ import {
 import { CodecError } from "./errors.ts";
 import { DEFAULT_DOMAIN, signingMessage, signingMessageWithData } from "./hash.ts";
 import { fromHex } from "./hex.ts";
-import { ed25519AuthenticationKey, ed25519PublicKey, ed25519Sign } from "./keys.ts";
+import { ed25519PublicKey, ed25519Sign } from "./ed25519.ts";
+import { ed25519AuthenticationKey } from "./keys.ts";
 
 /** AIP-80 private key prefix, accepted by fromHex. */
 const AIP80_PREFIX = "ed25519-priv-";

@@ -78,10 +78,8 @@ export {
   decodeRawTransaction,
 } from "./bcs.ts";
 export { DEFAULT_DOMAIN, sha3_256, domainPrefix, signingMessage, signingMessageWithData, transactionHash } from "./hash.ts";
+export { ed25519PublicKey, ed25519Sign, ed25519Verify } from "./ed25519.ts";
 export {
-  ed25519PublicKey,
-  ed25519Sign,
-  ed25519Verify,
   secp256k1Sign,
   secp256k1Verify,
   AuthenticationScheme,

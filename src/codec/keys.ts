@@ -1,9 +1,6 @@
-// Signature primitives and authentication keys. Ed25519 via @noble/ed25519 (strict RFC 8032 checks,
-// as aptos-core's verify_strict), secp256k1 ECDSA via @noble/curves over SHA3-256 of the message,
-// low-S only, as the Aptos SDK and aptos-core do.
-import * as ed from "@noble/ed25519";
+// Secp256k1 primitives and authentication keys. Secp256k1 ECDSA via @noble/curves over SHA3-256 of the
+// message, low-S only, as the Aptos SDK and aptos-core do; ed25519 is in ed25519.ts.
 import { secp256k1 } from "@noble/curves/secp256k1.js";
-import { sha512 } from "@noble/hashes/sha2.js";
 import { concatBytes } from "@noble/hashes/utils.js";
 import {
   AnyPublicKey,
@@ -12,32 +9,7 @@ import {
   type MultiEd25519PublicKeyParts,
 } from "./bcs-auth.ts";
 import { encodeBcs } from "./bcs.ts";
-import { CodecError } from "./errors.ts";
 import { sha3_256 } from "./hash.ts";
-
-// @noble/ed25519 3 needs its SHA-512 wired in (its README).
-ed.hashes.sha512 = sha512;
-
-export function ed25519PublicKey(privateKey: Uint8Array): Uint8Array {
-  if (!(privateKey instanceof Uint8Array) || privateKey.length !== 32)
-    throw new CodecError("ed25519 private key: expected 32 bytes");
-  return ed.getPublicKey(privateKey);
-}
-
-export function ed25519Sign(message: Uint8Array, privateKey: Uint8Array): Uint8Array {
-  if (!(privateKey instanceof Uint8Array) || privateKey.length !== 32)
-    throw new CodecError("ed25519 private key: expected 32 bytes");
-  return ed.sign(message, privateKey);
-}
-
-/** False, never a throw, for a malformed signature or key. Rejects small-order keys and non-canonical encodings. */
-export function ed25519Verify(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean {
-  try {
-    return ed.verify(signature, message, publicKey, { zip215: false });
-  } catch {
-    return false;
-  }
-}
 
 /** The Aptos SDK signs secp256k1 over SHA3-256(message); high-S signatures are rejected. Never throws. */
 export function secp256k1Verify(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean {

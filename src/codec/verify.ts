@@ -4,7 +4,8 @@
 import { bitmapIndexes, type AccountAuthenticator, type AnyPublicKey, type AnySignature } from "./bcs-auth.ts";
 import type { SignedTransaction } from "./bcs.ts";
 import { DEFAULT_DOMAIN, signingMessage, signingMessageWithData } from "./hash.ts";
-import { authenticationKeyOf, ed25519AuthenticationKey, ed25519Verify, multiEd25519AuthenticationKey, secp256k1Verify } from "./keys.ts";
+import { ed25519Verify } from "./ed25519.ts";
+import { authenticationKeyOf, ed25519AuthenticationKey, multiEd25519AuthenticationKey, secp256k1Verify } from "./keys.ts";
 import type { MultiEd25519PublicKeyParts, MultiEd25519SignatureParts } from "./bcs-auth.ts";
 
 export type SignerRole = "sender" | "secondary" | "fee_payer";
