@@ -19,8 +19,11 @@ export interface ResolvedTarget {
   readonly node?: EmbeddedNode;
 }
 
-/** The target and its fixtures; starts the reference node when no --target was given. */
-export async function resolveTarget(args: ConformanceArgs, say: (line: string) => void): Promise<ResolvedTarget> {
+/**
+ * The target and its fixtures. Without --target, the reference node: `embedded` when the caller
+ * started it already (startEmbeddedNode, so that it starts while the command loads), else started here.
+ */
+export async function resolveTarget(args: ConformanceArgs, say: (line: string) => void, embedded?: Promise<EmbeddedNode>): Promise<ResolvedTarget> {
   const fixturesFromFile = args.fixtures === undefined ? {} : loadFixturesFile(args.fixtures);
   const envAccounts = accountsFromEnvironment(process.env.LEDGER_CONFORMANCE_ACCOUNTS);
   const withAccounts = (fixtures: Fixtures): Fixtures => (envAccounts === undefined ? fixtures : { ...fixtures, accounts: envAccounts });
@@ -32,11 +35,16 @@ export async function resolveTarget(args: ConformanceArgs, say: (line: string) =
   say("starting the reference node in-process…");
   let node: EmbeddedNode;
   try {
-    node = await startEmbeddedNode(args.profile, args.headerPrefix === undefined ? undefined : normalizeHeaderPrefix(args.headerPrefix));
+    node = await (embedded ?? startEmbeddedNodeFor(args));
   } catch (e) {
     throw new ConfigurationError(`cannot start the reference node: ${(e as Error).message}`);
   }
   return { target: normalizeTarget(node.url), fixtures: withAccounts({ ...node.fixtures, ...fixturesFromFile }), node };
+}
+
+/** The reference node for a run without --target, with the run's profile and header prefix. */
+export function startEmbeddedNodeFor(args: ConformanceArgs): Promise<EmbeddedNode> {
+  return startEmbeddedNode(args.profile, args.headerPrefix === undefined ? undefined : normalizeHeaderPrefix(args.headerPrefix));
 }
 
 /** The configuration every worker reads, from the flags, the resolved target and the run's directories. */

@@ -7,11 +7,21 @@
 import { availableParallelism } from "node:os";
 import { Writable } from "node:stream";
 import type { Reporter } from "vitest/node";
-import { createVitest } from "vitest/node";
 import type { RunConfig } from "../harness/config.ts";
 import { SUITE_FILE_SUFFIX } from "../package-root.ts";
-import { AllureResultsReporter } from "./allure-results-writer.ts";
 import { moduleCacheDir } from "./module-cache.ts";
+
+/**
+ * vitest's Node API and the Allure reporter (which loads vitest too): ~0.6 s of loading, started by
+ * preloadSuiteRunner while the embedded node starts on its thread, awaited by runSuites.
+ */
+let suiteRunner: Promise<[typeof import("vitest/node"), typeof import("./allure-results-writer.ts")]> | undefined;
+function loadSuiteRunner(): NonNullable<typeof suiteRunner> {
+  return (suiteRunner ??= Promise.all([import("vitest/node"), import("./allure-results-writer.ts")]));
+}
+export function preloadSuiteRunner(): void {
+  loadSuiteRunner().catch(() => undefined); // a failed load is reported where runSuites awaits it
+}
 
 /** The suite and property files under the code root: the .ts sources, or their compiled .js in dist/. */
 export const SUITE_GLOBS = [`suites/**/*${SUITE_FILE_SUFFIX}`, `properties/**/*${SUITE_FILE_SUFFIX}`];
@@ -94,6 +104,7 @@ export async function runSuites(input: SuiteRunInput): Promise<SuiteRunResult> {
       for (const listener of process.listeners(s)) if (!ownListeners.get(s)?.includes(listener)) process.off(s, listener);
     }
   };
+  const [{ createVitest }, { AllureResultsReporter }] = await loadSuiteRunner();
   const cacheDir = moduleCacheDir();
   const creating = createVitest(
     "test",

@@ -19,10 +19,10 @@ import { filesToLoad } from "../harness/selection.ts";
 import { loadRequirements, type RequirementCatalog } from "../harness/requirements.ts";
 import { parseConformanceArgs, USAGE, UsageError, type ConformanceArgs } from "./conformance-args.ts";
 import { writeReports, type ReportInput } from "./conformance-reports.ts";
-import { resolveTarget, runConfigOf } from "./conformance-setup.ts";
+import { resolveTarget, runConfigOf, startEmbeddedNodeFor } from "./conformance-setup.ts";
 import { startAllureGenerator, type AllureGenerator } from "./conformance-allure.ts";
 import { probeTarget, type EmbeddedNode } from "./conformance-target.ts";
-import { concurrencyPerWorker, LATENCY_BOUND_ANSWER_MS, runSuites, suiteWorkers } from "./conformance-vitest.ts";
+import { concurrencyPerWorker, LATENCY_BOUND_ANSWER_MS, preloadSuiteRunner, runSuites, suiteWorkers } from "./conformance-vitest.ts";
 import { runFleet } from "./fleet-run.ts";
 import { readTargetsFile, targetsFromUrls } from "./fleet-targets.ts";
 import { mergeCommand } from "./merge-command.ts";
@@ -82,6 +82,7 @@ async function main(argv: readonly string[]): Promise<number> {
   const say = (line: string) => {
     if (!args.quiet) out.write(`${escapeControls(line)}\n`);
   };
+  let embedded: Promise<EmbeddedNode> | undefined;
   let node: EmbeddedNode | undefined;
   let scratch: string | undefined;
   let allureGenerator: AllureGenerator | undefined;
@@ -90,6 +91,12 @@ async function main(argv: readonly string[]): Promise<number> {
     const t0 = performance.now();
     const phases = new PhaseClock();
     phases.end("processStart", t0);
+    // Without a target, the reference node starts at once on its own thread: its loading and genesis
+    // overlap with the catalog's and the suite runner's loading here.
+    const startsNode = args.target === undefined && args.fleet === undefined && args.targetsFile === undefined;
+    embedded = startsNode ? startEmbeddedNodeFor(args) : undefined;
+    embedded?.catch(() => undefined); // a failed start is reported where it is awaited (resolveTarget)
+    preloadSuiteRunner();
     const catalog = loadCatalog();
     const aliases = loadRequirementAliases();
     if (args.configFile !== undefined) say(`config file ${args.configFile}`);
@@ -99,7 +106,7 @@ async function main(argv: readonly string[]): Promise<number> {
     // A fleet: a run of this command per node, then the requirement-by-node matrix (fleet-run.ts).
     const fleet = args.targetsFile !== undefined ? readTargetsFile(args.targetsFile) : args.fleet !== undefined ? targetsFromUrls(args.fleet) : undefined;
     if (fleet !== undefined) return await runFleet({ targets: fleet, argv, reportDir: args.reportDir, ...(args.fixtures === undefined ? {} : { fixtures: args.fixtures }), profile: args.profile, ...(args.format === undefined ? {} : { format: args.format }), catalog, interrupt: interrupt.signal, say });
-    const resolved = await resolveTarget(args, say);
+    const resolved = await resolveTarget(args, say, embedded);
     phases.end("target");
     node = resolved.node;
     const { target } = resolved;
@@ -224,7 +231,8 @@ async function main(argv: readonly string[]): Promise<number> {
     return 2;
   } finally {
     allureGenerator?.dispose();
-    await node?.close().catch(() => undefined);
+    // The node, also when the run ended before it was awaited.
+    await (node ?? (await embedded?.catch(() => undefined)))?.close().catch(() => undefined);
     if (scratch !== undefined) rmSync(scratch, { recursive: true, force: true });
   }
 }
