@@ -35,7 +35,7 @@ interface ProxyRun {
 /** Starts the proxy in front of `node`, runs `traffic` against the URL it prints, stops it with SIGTERM. */
 async function throughProxy(node: RunningNode, name: string, traffic: (url: string, reportDir: string) => Promise<void>, flags: readonly string[] = ["--write-every", "0"]): Promise<ProxyRun> {
   const reportDir = join(dir, name);
-  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/ledger-conformance.ts", "proxy", "--upstream", node.url, "--port", "0", "--profile", "aptos", "--report-dir", reportDir, ...flags], {
+  const child = spawn(process.execPath, ["bin/ledger-conformance.mjs", "proxy", "--upstream", node.url, "--port", "0", "--profile", "aptos", "--report-dir", reportDir, ...flags], {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "pipe"],
     env: { ...process.env, NO_COLOR: "1" },

@@ -1,6 +1,6 @@
 // One self-check run: the reference node started in-process (with faults or none) on a free loopback
 // port, its fixtures written to a file, and the conformance command run against it as a node team runs
-// it, the whole suite, as a child process: `node --import tsx src/cli/ledger-conformance.ts --target URL
+// it, the whole suite, as a child process: `node bin/ledger-conformance.mjs --target URL
 // --fixtures F --report-dir D [--baseline B]`. Spawned with node directly (not npx, which leaves orphans when killed)
 // and asynchronously, since the node it tests answers from this process's event loop. The Allure
 // sub-report is skipped (LEDGER_CONFORMANCE_ALLURE=off): only summary.json is read.

@@ -1,4 +1,4 @@
-// `node --import tsx test/self-check/fault-runs-command.ts PLAN RESULTS`: the fault self-check's runs
+// `node test/self-check/fault-runs-command.mjs PLAN RESULTS` (this file behind tsx): the fault self-check's runs
 // (fault-runs.ts) in a process of their own, so that the vitest instance they make is not nested in the
 // worker of the test that asks for them. PLAN is a JSON array of FaultRun; RESULTS receives the
 // outcomes as JSON.

@@ -85,7 +85,7 @@ async function runInChild(runs: readonly FaultRun[], prefix: string): Promise<Fa
   const planFile = `${prefix}-plan.json`;
   const resultsFile = `${prefix}-results.json`;
   writeFileSync(planFile, JSON.stringify(runs));
-  const child = spawn(process.execPath, ["--import", "tsx", "test/self-check/fault-runs-command.ts", planFile, resultsFile], { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(process.execPath, ["test/self-check/fault-runs-command.mjs", planFile, resultsFile], { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr = (stderr + chunk).slice(-8000)));
   const timer = setTimeout(() => child.kill("SIGKILL"), FAULT_RUNS_MAX_MS + 60_000);

@@ -1,5 +1,5 @@
-// The conformance command as a child process, as a node team runs it: `node --import tsx
-// src/cli/ledger-conformance.ts ARGS`, spawned with node directly (npx leaves orphans when killed) and
+// The conformance command as a child process, as a node team runs it: `node bin/ledger-conformance.mjs
+// ARGS` (what `npm run conformance` runs), spawned with node directly (npx leaves orphans when killed) and
 // asynchronously (the servers it is pointed at may answer from the test's own event loop). The one
 // spawner behind every test that runs the command.
 
@@ -27,7 +27,7 @@ export interface CommandOptions {
 export function conformanceCommand(args: readonly string[], options: CommandOptions = {}): Promise<CommandRun> {
   const started = Date.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/ledger-conformance.ts", ...args], {
+    const child = spawn(process.execPath, ["bin/ledger-conformance.mjs", ...args], {
       cwd: ROOT,
       stdio: ["ignore", "pipe", "pipe"],
       env: { ...process.env, NO_COLOR: "1", ...options.env },
