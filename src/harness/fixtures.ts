@@ -59,7 +59,7 @@ const insertedItemSchema = {
   properties: { ...tableSchema.properties, version: u64String },
 } as const;
 
-const FIXTURES_SCHEMA = {
+export const FIXTURES_SCHEMA = {
   type: "object",
   additionalProperties: true,
   properties: {
@@ -90,7 +90,9 @@ const FIXTURES_SCHEMA = {
   },
 } as const;
 
-const validateFixtures = new Ajv({ allErrors: true }).compile(FIXTURES_SCHEMA);
+// The schema is this file's constant: checked against the meta-schema by test/harness/schema-constants.test.ts,
+// not at every start (~40 ms).
+const validateFixtures = new Ajv({ allErrors: true, validateSchema: false }).compile(FIXTURES_SCHEMA);
 
 export class FixturesError extends ConfigurationError {
   override readonly name = "FixturesError";
