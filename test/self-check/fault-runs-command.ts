@@ -1,17 +1,17 @@
 // `node test/self-check/fault-runs-command.mjs PLAN RESULTS` (this file behind tsx): the fault self-check's runs
 // (fault-runs.ts) in a process of their own, so that the vitest instance they make is not nested in the
-// worker of the test that asks for them. PLAN is a JSON array of FaultRun; RESULTS receives the
+// worker of the test that asks for them. PLAN is a JSON array of PlannedRun; RESULTS receives the
 // outcomes as JSON.
 
 import { readFileSync, writeFileSync } from "node:fs";
-import { runFaults, type FaultRun } from "./fault-runs.ts";
+import { runFaults, type PlannedRun } from "./fault-runs.ts";
 
 const [planFile, resultsFile] = process.argv.slice(2);
 if (planFile === undefined || resultsFile === undefined) {
   process.stderr.write("usage: fault-runs-command.ts PLAN RESULTS\n");
   process.exit(2);
 }
-const plan = JSON.parse(readFileSync(planFile, "utf8")) as FaultRun[];
+const plan = JSON.parse(readFileSync(planFile, "utf8")) as PlannedRun[];
 writeFileSync(resultsFile, JSON.stringify(await runFaults(plan)));
 // Keep-alive sockets or a worker slow to stop must not keep the process alive once the results are written.
 process.exit(0);

@@ -12,7 +12,8 @@
 //
 // A run holds the suite files that test the fault's declared requirements, derived from the catalog
 // (test/self-check/suite-files.ts: the whole suite for a rule judged on every response, else the files
-// whose checks name the id): the other files cannot fail them. The runs go in three processes
+// whose checks name the id): the other files cannot fail them. A rule judged on every response is run
+// with a sample of the suite first, and with the whole suite only when the sample did not prove it. The runs go in three processes
 // (test/self-check/fault-runs.ts), each serving its faulty nodes on their own ports and running its
 // runs in one vitest instance with a project per run, instead of the command as a child process per run.
 
@@ -26,7 +27,7 @@ import { loadRequirements } from "../../src/harness/requirements.ts";
 import { FAULTS, FAULT_NAMES } from "../../src/node/index.ts";
 import { APTOS_CORE_BASELINE, ROOT, requirementsWith } from "./conformance-run.ts";
 import { FAULT_RUNS_MAX_MS, runFaultsInProcesses, runName, type FaultRun, type FaultRunOutcome } from "./fault-runs.ts";
-import { allSuiteFiles, suiteFilesFor } from "./suite-files.ts";
+import { allSuiteFiles, CROSS_CUTTING_SAMPLE, sampleFilesFor, suiteFilesFor } from "./suite-files.ts";
 
 describe("the fault registry", () => {
   it("has at least 25 faults with distinct names, covering every area", () => {
@@ -50,6 +51,11 @@ describe("the fault registry", () => {
       if (!fault.breaks.some((id) => catalog.has(id) && catalog.get(id).level === "MUST")) problems.push(`${fault.name}: breaks no MUST requirement`);
     }
     expect(problems, problems.join("\n")).toEqual([]);
+  });
+
+  it("samples, for a rule judged on every response, suite files that exist and submit nothing", () => {
+    for (const file of CROSS_CUTTING_SAMPLE) expect(allSuiteFiles(), file).toContain(file);
+    expect(CROSS_CUTTING_SAMPLE.filter((file) => /submit|submission/.test(file))).toEqual([]);
   });
 
   it("is what `ledger-node --list-faults` prints, one `name  description` a line", () => {
@@ -98,14 +104,17 @@ describe("the suite catches every fault", () => {
     expect(skipped).toEqual(["missing-block-height-headers"]);
   });
 
-  it("runs for each fault the suite files that test its declared requirements: the whole suite for a rule judged on every response", () => {
+  it("runs for each fault the suite files that test its declared requirements: for a rule judged on every response its sample, and the whole suite when the sample did not prove it", () => {
     const catalog = loadRequirements(ApiContract.load().operations.map((o) => o.id));
     expect(outcomes.size).toBeGreaterThan(0);
     for (const outcome of outcomes.values()) {
       const { run } = outcome;
-      expect(outcome.files, runName(run)).toEqual(suiteFilesFor(run.proves, catalog));
       const everywhere = run.proves.some((id) => catalog.get(id).endpoint === "*");
-      if (everywhere) expect(outcome.files).toEqual(allSuiteFiles());
+      // The sample first; the whole suite only after a sample that did not prove the fault caught.
+      const sample = sampleFilesFor(run.proves, catalog);
+      if (everywhere && outcome.files.length === sample.length) expect(outcome.files, runName(run)).toEqual(sample);
+      else expect(outcome.files, runName(run)).toEqual(suiteFilesFor(run.proves, catalog));
+      if (everywhere) for (const file of CROSS_CUTTING_SAMPLE) expect(outcome.files, runName(run)).toContain(file);
       for (const id of everywhere ? [] : run.proves) {
         const naming = outcome.files.filter((file) => readFileSync(join(ROOT, file), "utf8").includes(`"${id}"`));
         expect(naming.length, `${runName(run)}: a file of the run names ${id}`).toBeGreaterThan(0);

@@ -3,6 +3,11 @@
 // endpoint ("*", the cross-cutting rules the observed contract judges on every response any check
 // receives) needs the whole suite; any other needs the files of suites/ and properties/ whose checks
 // or laws name its id.
+//
+// The whole suite is what a cross-cutting rule may need, not what it usually needs: most faults of one
+// show on the first responses of any kind. So such a run goes first with a sample (sampleFilesFor), and
+// only a fault the sample does not show is run again with the whole suite (fault-runs.ts): the sample
+// decides how soon a fault is proven caught, never whether.
 
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -33,4 +38,31 @@ export function suiteFilesFor(ids: readonly string[], catalog: RequirementCatalo
     for (const file of naming) chosen.add(file);
   }
   return [...chosen].sort();
+}
+
+/**
+ * The sample a cross-cutting rule's run goes with first: files that together reach every read operation
+ * with successes in JSON and in BCS (media-types) and with refusals of malformed input (forms, the
+ * module reads), a paginated listing with its cursors and errors (summaries), and the health and gas
+ * reads; none submits, so the run shares its ledger. About a second of checks, where the whole suite
+ * takes five.
+ */
+export const CROSS_CUTTING_SAMPLE: readonly string[] = [
+  "properties/forms.test.ts",
+  "suites/estimate-gas-price.test.ts",
+  "suites/get-account-module.test.ts",
+  "suites/get-account-transaction-summaries.test.ts",
+  "suites/healthy.test.ts",
+  "suites/media-types.test.ts",
+];
+
+/**
+ * The files a run goes with first: for requirements judged on every response, the sample and the files
+ * that name the others of `ids`; otherwise what suiteFilesFor gives.
+ */
+export function sampleFilesFor(ids: readonly string[], catalog: RequirementCatalog): string[] {
+  const crossCutting = ids.filter((id) => catalog.get(id).endpoint === "*");
+  if (crossCutting.length === 0) return suiteFilesFor(ids, catalog);
+  const others = ids.filter((id) => !crossCutting.includes(id));
+  return [...new Set([...CROSS_CUTTING_SAMPLE, ...(others.length === 0 ? [] : suiteFilesFor(others, catalog))])].sort();
 }

@@ -15,6 +15,7 @@ import { applyBaseline, exitCode, parseBaseline } from "../../reporters/aggregat
 import { RequirementReporter } from "../../reporters/requirement-reporter.ts";
 import { buildSummary, type Summary } from "../../reporters/summary.ts";
 import { parseConformanceArgs, type ConformanceArgs } from "../../src/cli/conformance-args.ts";
+import { moduleCacheDir } from "../../src/cli/module-cache.ts";
 import { runConfigOf } from "../../src/cli/conformance-setup.ts";
 import { selectionOf } from "../../src/cli/run-selection.ts";
 import { checkTimeoutMs } from "../../src/harness/config.ts";
@@ -110,9 +111,22 @@ export async function runSuitesAtOnce(runs: readonly SuiteRun[], options: SuiteR
 
 /** One vitest instance over `projects`, one worker at a time, cancelled at the cap. */
 async function runInstance(projects: readonly object[], reporter: Reporter, maxDurationMs: number, onCap: () => void): Promise<void> {
+  const moduleCache = moduleCacheDir();
   const vitest = await createVitest(
     "test",
-    { config: false, root: ROOT, watch: false, run: true, passWithNoTests: true, maxWorkers: 1, projects: [...projects], reporters: [reporter] },
+    {
+      config: false,
+      root: ROOT,
+      watch: false,
+      run: true,
+      passWithNoTests: true,
+      maxWorkers: 1,
+      projects: [...projects],
+      reporters: [reporter],
+      // As the command does (module-cache.ts): each project transforms the suite for its own worker, and
+      // from the cache that is a read instead of ~0.25 s of vite's CPU a run.
+      ...(moduleCache === undefined ? {} : { experimental: { fsModuleCache: true, fsModuleCachePath: moduleCache } }),
+    },
     {},
     { stdout: new Writable({ write: (_chunk, _enc, done) => done() }) },
   );
