@@ -8,5 +8,8 @@ export default defineConfig({
     include: ["test/**/*.test.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // Two test files at once on any machine (vitest's default on 2 cores is one): many of them wait on
+    // child processes, nodes and timeouts, so two overlap those waits; more would only contend for CPU.
+    maxWorkers: 2,
   },
 });

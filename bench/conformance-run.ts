@@ -117,7 +117,7 @@ function printDefaultRuns(runs: readonly RunFigures[]): void {
     ],
     notes: [
       "phases (summary.json): processStart = node, tsx and the command's imports; target = the embedded node and its genesis;",
-      "workers = vitest and its workers up to the first check; vitestClose = vitest's end of run (the Allure results) and close;",
+      "workers = vitest and its workers up to the first check; vitestClose = vitest's end of run (it closes while the reports are written);",
       "the wall time also holds npm's start and the process's exit, outside the phases",
     ],
   });

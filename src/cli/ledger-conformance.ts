@@ -223,6 +223,7 @@ async function main(argv: readonly string[]): Promise<number> {
           ? { skipped: String(interrupt.signal.reason) }
           : { resultsDir: allureResults, ...(allureGenerator === undefined ? {} : { generator: allureGenerator }) };
     await report(outcome, reporter.junitCases(), code, allure, differential);
+    await run.closing;
     return code;
   } catch (e) {
     // A configuration error (fixtures, catalog, baseline, a node that cannot start, --only): its message.

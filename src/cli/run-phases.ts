@@ -2,8 +2,8 @@
 // the wall time from the end of the one before it (performance.now(), whose origin is the process's
 // start), so the phases add up to the run's wall time inside this process: the process start (the
 // TypeScript loader and the command's imports), the target (the embedded node and its genesis), the
-// probe, the workers (vitest and its workers up to the first check), the checks, closing vitest, the
-// Allure page and the other reports.
+// probe, the workers (vitest and its workers up to the first check), the checks, vitest's end of run
+// (vitest then closes while the reports are written), the Allure page and the other reports.
 
 import type { Reporter } from "vitest/node";
 
