@@ -49,6 +49,9 @@ export const USAGE = `usage: ledger-conformance [options]
   --rate-limit RPS      at most RPS requests per second (runs one worker)
   --concurrency N       at most N requests in flight to the target at once (default ${DEFAULT_CONCURRENCY});
                         independent checks and property cases run concurrently up to it
+  --workers N           worker threads running the suite files (default: one on loopback, where the
+                        run is bound by CPU; four when it waits on the network; never more than
+                        --concurrency, one under --rate-limit)
   ${CLOCK_TOLERANCE_FLAG} MS  how far the node's clock may be from this machine's when health thresholds
                         are judged (default: ${LOOPBACK_CLOCK_TOLERANCE_MS} on loopback, ${REMOTE_CLOCK_TOLERANCE_MS} otherwise; or ${CLOCK_TOLERANCE_ENV})
   --compare-to URL      after the suite, read the same data from this node too, at one ledger version
@@ -114,6 +117,8 @@ export interface ConformanceArgs {
   readonly rateLimit?: number;
   /** --concurrency: requests in flight to the target at once, over the whole run. */
   readonly concurrency: number;
+  /** --workers: worker threads for the suite files; undefined: the run chooses (conformance-vitest.ts suiteWorkers). */
+  readonly workers?: number;
   /** --clock-tolerance, else the environment variable; undefined: the default for the target. */
   readonly clockToleranceMs?: number;
   readonly quiet: boolean;
@@ -173,6 +178,7 @@ function parseWithConfigFile(argv: readonly string[], env: NodeJS.ProcessEnv, cw
         depth: { type: "string" },
         "rate-limit": { type: "string" },
         concurrency: { type: "string" },
+        workers: { type: "string" },
         "clock-tolerance": { type: "string" },
         quiet: { type: "boolean" },
         "write-baseline": { type: "string" },
@@ -257,6 +263,7 @@ function parseWithConfigFile(argv: readonly string[], env: NodeJS.ProcessEnv, cw
     depth,
     ...(values["rate-limit"] === undefined ? {} : { rateLimit: positiveNumber("rate-limit", values["rate-limit"]) as number }),
     concurrency: positiveInteger("concurrency", values.concurrency) ?? DEFAULT_CONCURRENCY,
+    ...(values.workers === undefined ? {} : { workers: positiveInteger("workers", values.workers) as number }),
     ...(clockToleranceMs === undefined ? {} : { clockToleranceMs }),
     quiet: values.quiet === true,
     ...(values["write-baseline"] === undefined ? {} : { writeBaseline: values["write-baseline"] }),

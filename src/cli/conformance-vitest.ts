@@ -61,14 +61,19 @@ export const LATENCY_BOUND_WORKERS = 4;
 export const LATENCY_BOUND_ANSWER_MS = 100;
 
 /**
- * Worker threads for a run, no more than --concurrency, and one under --rate-limit so that the limit
- * holds for the whole run. A run that waits on the target's latency gets LATENCY_BOUND_WORKERS, so
+ * Worker threads for a run (--workers, else chosen here), no more than --concurrency, and one under
+ * --rate-limit so that the limit holds for the whole run. A run that waits on the target's latency gets LATENCY_BOUND_WORKERS, so
  * that files whose checks go one by one (submissions) overlap with the others; otherwise vitest's
  * default (a core left for the command and the embedded node), as each worker costs CPU to start.
  */
-export function suiteWorkers(concurrency: number, options: { readonly rateLimited: boolean; readonly latencyBound: boolean }): number {
+export function suiteWorkers(
+  concurrency: number,
+  options: { readonly rateLimited: boolean; readonly latencyBound: boolean; readonly asked?: number },
+): number {
   if (options.rateLimited) return 1;
-  const wanted = options.latencyBound ? Math.max(LATENCY_BOUND_WORKERS, availableParallelism() - 1) : availableParallelism() - 1;
+  const chosen = options.latencyBound ? Math.max(LATENCY_BOUND_WORKERS, availableParallelism() - 1) : availableParallelism() - 1;
+  // --workers, when given, instead of the run's own choice (a fleet gives its node runs fewer).
+  const wanted = options.asked ?? chosen;
   return Math.max(1, Math.min(wanted, concurrency));
 }
 

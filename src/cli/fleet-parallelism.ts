@@ -25,6 +25,16 @@ export function runsAtOnce(bound: RunBound): number {
   return bound === "latency" ? LATENCY_BOUND_RUNS : CPU_BOUND_RUNS;
 }
 
+/**
+ * Worker threads a node's run gets in a fleet, unless --workers is given. Alone, a run that waits on
+ * the network uses four (conformance-vitest.ts), so that its files whose checks go one by one overlap
+ * with the others; in a fleet the other nodes' runs fill those waits, and each worker costs about a
+ * CPU-second to start: two each. A CPU-bound run gets one, as alone.
+ */
+export function workersPerRun(bound: RunBound): number {
+  return bound === "latency" ? 2 : 1;
+}
+
 /** Probes of a loopback target: one answer can be quick by chance behind a jittery link, so up to this many. */
 const PROBES = 3;
 

@@ -18,7 +18,7 @@ import type { ProfileName } from "../harness/config.ts";
 import type { RequirementCatalog } from "../harness/requirements.ts";
 import type { ReportFormat } from "./conformance-args.ts";
 import { writeMatrixReports } from "./fleet-matrix-reports.ts";
-import { runBoundOf, runsAtOnce, type RunBound } from "./fleet-parallelism.ts";
+import { runBoundOf, runsAtOnce, workersPerRun, type RunBound } from "./fleet-parallelism.ts";
 import { readRunSummary } from "./fleet-summary-reader.ts";
 import type { FleetTarget } from "./fleet-targets.ts";
 import { ReportLayout } from "./report-layout.ts";
@@ -81,7 +81,7 @@ export async function runFleet(input: FleetRunInput): Promise<number> {
         mkdirSync(dir, { recursive: true });
         const node = input.interrupt.aborted
           ? stoppedNode(target, input.catalog, String(input.interrupt.reason), startedAt)
-          : await runNode({ ...target, fixtures: target.fixtures ?? input.fixtures, profile: target.profile ?? input.profile }, dir, shared, running, input.catalog);
+          : await runNode({ ...target, fixtures: target.fixtures ?? input.fixtures, profile: target.profile ?? input.profile }, dir, withWorkers(shared, bounds[index] as RunBound), running, input.catalog);
         finished[index] = node;
         input.say(`${node.exitCode === 0 ? "✓" : "✗"} ${target.name}: exit ${node.exitCode}, ${node.summary.counts.failed} failed, ${node.summary.counts.warned} warned, ${node.summary.counts.passed} passed (${(node.summary.durationMs / 1000).toFixed(1)} s)`);
       }
@@ -96,6 +96,12 @@ export async function runFleet(input: FleetRunInput): Promise<number> {
   const code = writeMatrixReports({ layout, nodes, startedAt, durationMs: performance.now() - t0, ...(input.format === undefined ? {} : { format: input.format }) });
   if (input.interrupt.aborted) return String(input.interrupt.reason).endsWith("SIGINT") ? 130 : 143;
   return code;
+}
+
+/** The flags of a node's run: --workers as the fleet gives it (workersPerRun), unless the command line gives it. */
+function withWorkers(shared: readonly string[], bound: RunBound): readonly string[] {
+  const given = shared.some((arg) => arg === "--workers" || arg.startsWith("--workers="));
+  return given ? shared : [...shared, "--workers", String(workersPerRun(bound))];
 }
 
 /** One node's run, as a child process of this same command; its summary, or why there is none. */

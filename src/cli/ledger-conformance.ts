@@ -174,7 +174,7 @@ async function main(argv: readonly string[]): Promise<number> {
     // Remote, or slow to answer its probe: the run will wait on the network, not on this machine's CPU.
     // (The embedded node shares this process's CPU: never latency-bound.)
     const latencyBound = node === undefined && (!isLoopbackUrl(target) || probe.answerMs >= LATENCY_BOUND_ANSWER_MS);
-    const workers = suiteWorkers(args.concurrency, { rateLimited: args.rateLimit !== undefined, latencyBound });
+    const workers = suiteWorkers(args.concurrency, { rateLimited: args.rateLimit !== undefined, latencyBound, ...(args.workers === undefined ? {} : { asked: args.workers }) });
     const perWorker = concurrencyPerWorker(args.concurrency, workers);
     const recordDir = args.record ? join(scratch, "exchanges") : undefined;
     const config = {

@@ -5,7 +5,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CPU_BOUND_RUNS, LATENCY_BOUND_RUNS, runBoundOf, runsAtOnce } from "../../src/cli/fleet-parallelism.ts";
+import { CPU_BOUND_RUNS, LATENCY_BOUND_RUNS, runBoundOf, runsAtOnce, workersPerRun } from "../../src/cli/fleet-parallelism.ts";
 import { LATENCY_BOUND_ANSWER_MS } from "../../src/cli/conformance-vitest.ts";
 
 let slow: Server;
@@ -28,6 +28,11 @@ describe("a fleet's parallelism", () => {
     expect(runsAtOnce("latency")).toBe(LATENCY_BOUND_RUNS);
     expect(runsAtOnce("cpu")).toBe(CPU_BOUND_RUNS);
     expect(LATENCY_BOUND_RUNS).toBeGreaterThan(CPU_BOUND_RUNS);
+  });
+
+  it("gives a node's run in a fleet two workers when it waits on the network, one when bound by CPU", () => {
+    expect(workersPerRun("latency")).toBe(2);
+    expect(workersPerRun("cpu")).toBe(1);
   });
 
   it("classes a remote target latency-bound without contacting it", async () => {

@@ -14,6 +14,20 @@ describe("suiteWorkers and concurrencyPerWorker", () => {
     expect(suiteWorkers(16, { rateLimited: false, latencyBound: true })).toBe(Math.max(LATENCY_BOUND_WORKERS, availableParallelism() - 1));
   });
 
+  it("takes --workers instead of its own choice, still within --concurrency and one under a rate limit", () => {
+    expect(suiteWorkers(16, { rateLimited: false, latencyBound: true, asked: 2 })).toBe(2);
+    expect(suiteWorkers(16, { rateLimited: false, latencyBound: false, asked: 3 })).toBe(3);
+    expect(suiteWorkers(2, { rateLimited: false, latencyBound: false, asked: 3 })).toBe(2);
+    expect(suiteWorkers(16, { rateLimited: true, latencyBound: false, asked: 3 })).toBe(1);
+  });
+
+  it("parses --workers as a positive integer", async () => {
+    const { parseConformanceArgs, UsageError } = await import("../../src/cli/conformance-args.ts");
+    expect(parseConformanceArgs(["--workers", "2"], {})).toMatchObject({ workers: 2 });
+    expect(parseConformanceArgs([], {})).not.toHaveProperty("workers");
+    expect(() => parseConformanceArgs(["--workers", "0"], {})).toThrow(UsageError);
+  });
+
   it("shares --concurrency among the workers so that together they keep within it", () => {
     for (const [concurrency, workers] of [[16, 4], [16, 3], [2, 4], [1, 1]] as const) {
       const each = concurrencyPerWorker(concurrency, workers);
