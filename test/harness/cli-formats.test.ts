@@ -9,20 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseBaseline } from "../../reporters/aggregate.ts";
 import type { Summary } from "../../reporters/summary.ts";
 import { cli, removeReportDirs, reportDir } from "./cli-run.ts";
-import { httpServer, ledgerHeaders, type Running } from "./servers.ts";
+import { gasEstimateNode, type Running } from "./servers.ts";
 
 const NO_ALLURE = { LEDGER_CONFORMANCE_ALLURE: "off" };
 let node: Running;
 beforeAll(async () => {
-  node = await httpServer((req, res) => {
-    if ((req.url ?? "").startsWith("/v1/estimate_gas_price")) {
-      res.writeHead(200, { ...ledgerHeaders(), "content-type": "application/json" });
-      res.end(JSON.stringify({ deprioritized_gas_estimate: 100, gas_estimate: 100, prioritized_gas_estimate: 150 }));
-      return;
-    }
-    res.writeHead(404, { "content-type": "application/json" });
-    res.end('{"message":"not found","error_code":"resource_not_found"}');
-  });
+  node = await gasEstimateNode();
 });
 afterAll(async () => {
   await node.close();

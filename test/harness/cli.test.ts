@@ -6,33 +6,13 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cli, removeReportDirs, reportDir } from "./cli-run.ts";
-import { freePort, httpServer, ledgerHeaders, type Running } from "./servers.ts";
+import { freePort, gasEstimateNode, type Running } from "./servers.ts";
 
-// A small node that answers §4.6 and §4.7 correctly, except that its BCS gas estimate has a trailing byte.
+// A small node that answers §4.6 and §4.7 correctly, except that its BCS gas estimate has a trailing byte:
+// Some(100), 100, Some(150), then a stray byte.
 let node: Running;
 beforeAll(async () => {
-  node = await httpServer((req, res) => {
-    const url = req.url ?? "";
-    const headers = ledgerHeaders();
-    if (url.startsWith("/v1/estimate_gas_price")) {
-      if (req.headers.accept === "application/x-bcs") {
-        res.writeHead(200, { ...headers, "content-type": "application/x-bcs" });
-        // Some(100), 100, Some(150), then a stray byte.
-        res.end(Buffer.from("016400000000000000640000000000000001960000000000000000", "hex"));
-      } else {
-        res.writeHead(200, { ...headers, "content-type": "application/json" });
-        res.end(JSON.stringify({ deprioritized_gas_estimate: 100, gas_estimate: 100, prioritized_gas_estimate: 150 }));
-      }
-      return;
-    }
-    if (url.startsWith("/v1/-/healthy")) {
-      res.writeHead(200, { ...headers, "content-type": "application/json" });
-      res.end('{"message":"ok"}');
-      return;
-    }
-    res.writeHead(404, { "content-type": "application/json" });
-    res.end('{"message":"not found","error_code":"resource_not_found"}');
-  });
+  node = await gasEstimateNode({ bcs: Buffer.from("016400000000000000640000000000000001960000000000000000", "hex"), healthy: true });
 });
 afterAll(async () => {
   await node.close();

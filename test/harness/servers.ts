@@ -137,3 +137,32 @@ export function ledgerHeaders(prefix = "X-NODE-", values: Partial<Record<string,
     ...Object.fromEntries(Object.entries(values).map(([k, v]) => [`${prefix}${k}`, v as string])),
   };
 }
+
+/**
+ * A small node for the command's end-to-end tests: §4.6 in JSON (in BCS, `bcs`, when asked for
+ * application/x-bcs and given; else JSON whatever is asked), §4.7 when `healthy`, and 404
+ * resource_not_found to anything else, every answer of §4.6 and §4.7 with ledger headers.
+ */
+export function gasEstimateNode(options: { readonly bcs?: Uint8Array; readonly healthy?: boolean } = {}): Promise<Running> {
+  return httpServer((req, res) => {
+    const url = req.url ?? "";
+    const headers = ledgerHeaders();
+    if (url.startsWith("/v1/estimate_gas_price")) {
+      if (options.bcs !== undefined && req.headers.accept === "application/x-bcs") {
+        res.writeHead(200, { ...headers, "content-type": "application/x-bcs" });
+        res.end(Buffer.from(options.bcs));
+      } else {
+        res.writeHead(200, { ...headers, "content-type": "application/json" });
+        res.end(JSON.stringify({ deprioritized_gas_estimate: 100, gas_estimate: 100, prioritized_gas_estimate: 150 }));
+      }
+      return;
+    }
+    if (options.healthy === true && url.startsWith("/v1/-/healthy")) {
+      res.writeHead(200, { ...headers, "content-type": "application/json" });
+      res.end('{"message":"ok"}');
+      return;
+    }
+    res.writeHead(404, { "content-type": "application/json" });
+    res.end('{"message":"not found","error_code":"resource_not_found"}');
+  });
+}
