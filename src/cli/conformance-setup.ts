@@ -9,7 +9,7 @@ import { REDACTED } from "../harness/secrets.ts";
 import type { CheckSelection } from "../harness/selection.ts";
 import { accountsFromEnvironment, loadFixturesFile, type Fixtures } from "../harness/fixtures.ts";
 import type { ConformanceArgs } from "./conformance-args.ts";
-import { startEmbeddedNode, type EmbeddedNode } from "./conformance-target.ts";
+import { startEmbeddedNodeFor, type EmbeddedNode } from "./embedded-node.ts";
 
 export interface ResolvedTarget {
   /** Base URL including /v1, without a trailing slash. */
@@ -21,7 +21,7 @@ export interface ResolvedTarget {
 
 /**
  * The target and its fixtures. Without --target, the reference node: `embedded` when the caller
- * started it already (startEmbeddedNode, so that it starts while the command loads), else started here.
+ * started it already (the command's entry, so that it starts while the command loads), else started here.
  */
 export async function resolveTarget(args: ConformanceArgs, say: (line: string) => void, embedded?: Promise<EmbeddedNode>): Promise<ResolvedTarget> {
   const fixturesFromFile = args.fixtures === undefined ? {} : loadFixturesFile(args.fixtures);
@@ -40,11 +40,6 @@ export async function resolveTarget(args: ConformanceArgs, say: (line: string) =
     throw new ConfigurationError(`cannot start the reference node: ${(e as Error).message}`);
   }
   return { target: normalizeTarget(node.url), fixtures: withAccounts({ ...node.fixtures, ...fixturesFromFile }), node };
-}
-
-/** The reference node for a run without --target, with the run's profile and header prefix. */
-export function startEmbeddedNodeFor(args: ConformanceArgs): Promise<EmbeddedNode> {
-  return startEmbeddedNode(args.profile, args.headerPrefix === undefined ? undefined : normalizeHeaderPrefix(args.headerPrefix));
 }
 
 /** The configuration every worker reads, from the flags, the resolved target and the run's directories. */

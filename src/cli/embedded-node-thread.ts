@@ -1,11 +1,11 @@
-// The embedded reference node's thread (started by conformance-target.ts startEmbeddedNode): it starts
+// The embedded reference node's thread (started by embedded-node.ts startEmbeddedNode): it starts
 // the node, tells the command its URL and fixtures, and closes it when told to. On a thread of its own,
 // the node's module loading and genesis overlap with the command loading its suite runner, and the
 // node answers the checks without waiting on the command's event loop (its reporters, its writes).
 
 import { parentPort, workerData } from "node:worker_threads";
 import { startNode } from "../node/index.ts";
-import type { EmbeddedNodeOptions, FromNodeThread } from "./conformance-target.ts";
+import type { EmbeddedNodeOptions, FromNodeThread } from "./embedded-node.ts";
 
 const port = parentPort;
 if (port === null) throw new Error("embedded-node-thread.ts runs as a worker thread only");

@@ -1,6 +1,6 @@
 // `npm run conformance -- …` / `npx ledger-conformance …`: runs the conformance suites against a node
-// and writes summary.json, junit.xml and html/. Without --target it starts the reference
-// node in-process on a free loopback port and tests that. Exit status: 0 every MUST holds; 1 some MUST
+// and writes summary.json, junit.xml and html/. Without --target it tests the reference node, started
+// in-process on a free loopback port (by the entry, ledger-conformance-entry.ts, before this loads). Exit status: 0 every MUST holds; 1 some MUST
 // failed (or a baseline entry passed, or the run had errors); 2 usage or configuration error, or the
 // target cannot be reached at all. Flags: see USAGE in conformance-args.ts.
 
@@ -19,9 +19,10 @@ import { filesToLoad } from "../harness/selection.ts";
 import { loadRequirements, type RequirementCatalog } from "../harness/requirements.ts";
 import { parseConformanceArgs, USAGE, UsageError, type ConformanceArgs } from "./conformance-args.ts";
 import { writeReports, type ReportInput } from "./conformance-reports.ts";
-import { resolveTarget, runConfigOf, startEmbeddedNodeFor } from "./conformance-setup.ts";
+import { resolveTarget, runConfigOf } from "./conformance-setup.ts";
 import { startAllureGenerator, type AllureGenerator } from "./conformance-allure.ts";
-import { probeTarget, type EmbeddedNode } from "./conformance-target.ts";
+import { probeTarget } from "./conformance-target.ts";
+import { startEmbeddedNodeFor, testsEmbeddedNode, type EmbeddedNode } from "./embedded-node.ts";
 import { concurrencyPerWorker, LATENCY_BOUND_ANSWER_MS, preloadSuiteRunner, runSuites, suiteWorkers } from "./conformance-vitest.ts";
 import { runFleet } from "./fleet-run.ts";
 import { readTargetsFile, targetsFromUrls } from "./fleet-targets.ts";
@@ -49,7 +50,18 @@ for (const [signal, number] of [["SIGINT", 2], ["SIGTERM", 15]] as const) {
   });
 }
 
-async function main(argv: readonly string[]): Promise<number> {
+/**
+ * Runs the command with `argv` and sets the exit code. `started`: the reference node the entry started
+ * for a run without a target, from the same flags (a run that needs one and got none starts it here).
+ */
+export async function runCommand(argv: readonly string[], started?: Promise<EmbeddedNode>): Promise<void> {
+  const code = await main(argv, started);
+  process.exitCode = code;
+  // Keep-alive sockets or a stuck worker must not keep the command alive once the reports are written.
+  setTimeout(() => process.exit(code), 2_000).unref();
+}
+
+async function main(argv: readonly string[], started: Promise<EmbeddedNode> | undefined): Promise<number> {
   if (argv[0] === "diff") return (await import("./diff-command.ts")).diffCommand(argv.slice(1));
   if (argv[0] === "proxy") return (await import("./proxy-command.ts")).proxyCommand(argv.slice(1));
   if (argv[0] === "merge") return mergeCommand(argv.slice(1));
@@ -91,10 +103,9 @@ async function main(argv: readonly string[]): Promise<number> {
     const t0 = performance.now();
     const phases = new PhaseClock();
     phases.end("processStart", t0);
-    // Without a target, the reference node starts at once on its own thread: its loading and genesis
-    // overlap with the catalog's and the suite runner's loading here.
-    const startsNode = args.target === undefined && args.fleet === undefined && args.targetsFile === undefined;
-    embedded = startsNode ? startEmbeddedNodeFor(args) : undefined;
+    // A run without a target: its reference node is starting on its own thread (the entry started it),
+    // and the suite runner and the catalog load meanwhile.
+    embedded = testsEmbeddedNode(args) ? (started ?? startEmbeddedNodeFor(args)) : undefined;
     embedded?.catch(() => undefined); // a failed start is reported where it is awaited (resolveTarget)
     preloadSuiteRunner();
     const catalog = loadCatalog();
@@ -272,7 +283,3 @@ function suiteFiles(): string[] {
   return files;
 }
 
-const code = await main(process.argv.slice(2));
-process.exitCode = code;
-// Keep-alive sockets or a stuck worker must not keep the command alive once the reports are written.
-setTimeout(() => process.exit(code), 2_000).unref();

@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from "vitest";
 import { request } from "undici";
-import { EMBEDDED_BLOCK_INTERVAL_MS, startEmbeddedNode } from "../../src/cli/conformance-target.ts";
+import { EMBEDDED_BLOCK_INTERVAL_MS, startEmbeddedNode } from "../../src/cli/embedded-node.ts";
 import type { ProfileName } from "../../src/harness/config.ts";
 
 describe("startEmbeddedNode", () => {
