@@ -87,7 +87,8 @@ export function proven(outcome: FaultRunOutcome): boolean {
 }
 
 /**
- * Every run of `runs`, in FAULT_RUN_PROCESSES child processes; outcomes in the order of `runs`. A run of
+ * Every run of `runs`, in FAULT_RUN_PROCESSES child processes, and the runs with REJECTED_SUBMISSIONS in
+ * one more, which mostly waits; outcomes in the order of `runs`. A run of
  * a cross-cutting rule goes first with its sample (suite-files.ts sampleFilesFor); one the sample did not
  * prove goes again with the whole suite, in the same process, and that second outcome is its outcome.
  */
