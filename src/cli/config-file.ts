@@ -6,13 +6,14 @@
 
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { Ajv, type ErrorObject } from "ajv";
 import { ConfigurationError } from "../harness/configuration-error.ts";
+import { packagePath } from "../package-root.ts";
 import { checkedHeader, expandEnv } from "./request-headers.ts";
 
 export const CONFIG_FILE_NAME = "ledger-conformance.config.json";
-const SCHEMA_PATH = fileURLToPath(new URL("../../schemas/ledger-conformance.config.schema.json", import.meta.url));
+// Through packagePath: from the compiled package (dist/src/cli/) the schema is not two folders up.
+const SCHEMA_PATH = packagePath("schemas", "ledger-conformance.config.schema.json");
 
 export class ConfigFileError extends ConfigurationError {
   override readonly name = "ConfigFileError";
