@@ -6,6 +6,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    // The command compiled once for the tests that run it as a child process (test/support/test-build.ts).
+    globalSetup: ["test/support/test-build.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Two test files at once on any machine (vitest's default on 2 cores is one): many of them wait on

@@ -7,12 +7,15 @@
 // the proxies it waits on the network and its runs go at once (src/cli/fleet-parallelism.ts). The one-node
 // run behind a proxy uses node 1's proxy seed, so it sees the delays node 1 sees in the fleet. Both
 // figures are always printed. The runs skip the Allure sub-report (LEDGER_CONFORMANCE_ALLURE=off), as
-// the self-check does: it is a fixed cost per node either way. Nothing is asserted.
+// the self-check does: it is a fixed cost per node either way. The command runs compiled, as the
+// package runs it (test/support/test-build.ts compiles it first when the sources changed): a fleet in a
+// checkout would pay tsx's loader in each of its node runs. Nothing is asserted.
 
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { conformanceCommand, type CommandRun } from "../test/support/conformance-command.ts";
+import buildForTests from "../test/support/test-build.ts";
 import { LATENCY_SEED, MAX_DELAY_MS } from "./conformance-run.ts";
 import { formatNumber, loadDescription, printHeading, printTable } from "./format.ts";
 import { startLatencyProxy, type LatencyProxy } from "./latency-proxy.ts";
@@ -31,6 +34,7 @@ interface Target {
 
 export async function runFleet(_options: BenchOptions): Promise<void> {
   printHeading(`fleet: the whole suite against 1 node, then against a fleet of ${FLEET_SIZE} in one run; on loopback, then each node behind a 0-${MAX_DELAY_MS} ms proxy`);
+  buildForTests();
   const scratch = mkdtempSync(join(tmpdir(), "bench-fleet-"));
   const nodes: ChildNode[] = [];
   try {

@@ -12,6 +12,7 @@ import { Account, AptosApiError, Aptos, AptosConfig, Ed25519PrivateKey, Network,
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Summary } from "../../reporters/summary.ts";
 import { ROOT } from "../support/conformance-command.ts";
+import { compiledEntry } from "../support/test-build.ts";
 import { ManualClock } from "../../src/node/ledger/clock.ts";
 import { startNode, type RunningNode } from "../../src/node/index.ts";
 
@@ -35,7 +36,7 @@ interface ProxyRun {
 /** Starts the proxy in front of `node`, runs `traffic` against the URL it prints, stops it with SIGTERM. */
 async function throughProxy(node: RunningNode, name: string, traffic: (url: string, reportDir: string) => Promise<void>, flags: readonly string[] = ["--write-every", "0"]): Promise<ProxyRun> {
   const reportDir = join(dir, name);
-  const child = spawn(process.execPath, ["bin/ledger-conformance.mjs", "proxy", "--upstream", node.url, "--port", "0", "--profile", "aptos", "--report-dir", reportDir, ...flags], {
+  const child = spawn(process.execPath, [compiledEntry("ledger-conformance-entry"), "proxy", "--upstream", node.url, "--port", "0", "--profile", "aptos", "--report-dir", reportDir, ...flags], {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "pipe"],
     env: { ...process.env, NO_COLOR: "1" },

@@ -1,12 +1,13 @@
-// The conformance command as a child process, as a node team runs it: `node bin/ledger-conformance.mjs
-// ARGS` (what `npm run conformance` runs), spawned with node directly (npx leaves orphans when killed) and
-// asynchronously (the servers it is pointed at may answer from the test's own event loop). The one
-// spawner behind every test that runs the command.
+// The conformance command as a child process, as a node team runs the installed package: its compiled
+// entry (what bin/ledger-conformance.mjs starts in the package; compiled for the tests by
+// test-build.ts), spawned with node directly (npx leaves orphans when killed) and asynchronously (the
+// servers it is pointed at may answer from the test's own event loop). The one spawner behind every
+// test that runs the command.
 
 import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
+import { compiledEntry, ROOT } from "./test-build.ts";
 
-export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+export { ROOT };
 
 export interface CommandRun {
   /** The exit status; null when it was killed. */
@@ -27,7 +28,7 @@ export interface CommandOptions {
 export function conformanceCommand(args: readonly string[], options: CommandOptions = {}): Promise<CommandRun> {
   const started = Date.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["bin/ledger-conformance.mjs", ...args], {
+    const child = spawn(process.execPath, [compiledEntry("ledger-conformance-entry"), ...args], {
       cwd: ROOT,
       stdio: ["ignore", "pipe", "pipe"],
       env: { ...process.env, NO_COLOR: "1", ...options.env },
