@@ -92,9 +92,13 @@ describe("the suite catches every fault", () => {
     const { summary, exitCode } = outcome as FaultRunOutcome;
     const context = `${label}: exit ${exitCode}, files ${outcome?.files.join(" ")}\n${JSON.stringify(summary.errors ?? []).slice(0, 2000)}`;
     const failed = requirementsWith(summary, "failed").map((r) => r.id);
-    const statusOf = (id: string) => summary.requirements.find((r) => r.id === id)?.status ?? "absent";
+    // The status, and for one skipped or not applicable why: a run the machine's load starved shows here.
+    const statusOf = (id: string) => {
+      const entry = summary.requirements.find((r) => r.id === id);
+      return entry === undefined ? "absent" : entry.reason === undefined ? entry.status : `${entry.status}: ${entry.reason}`;
+    };
     const missed = run.proves.filter((id) => !failed.includes(id)).map((id) => `${id} (${statusOf(id)})`);
-    expect(missed, `${label}: declared requirements not failed: ${missed.join(", ")}; failed: ${failed.join(", ") || "none"}`).toEqual([]);
+    expect(missed, `${label}: declared requirements not failed: ${missed.join(", ")}; failed: ${failed.join(", ") || "none"}\n${context}`).toEqual([]);
     expect(exitCode, context).toBe(1);
   });
 
