@@ -1,7 +1,8 @@
 // Before anything runs, the target is probed: a target the suite cannot test at all is a configuration
-// error (exit 2, within seconds, the reports saying why): one whose TCP port cannot be reached; one that accepts connections but gives no HTTP answer (never
-// answers, answers bytes that are not HTTP, resets after reading the request; each tried as the run's
-// client tries every request); and one that wants credentials.
+// error (exit 2, within seconds, the reports saying why): one whose TCP port cannot be reached; one
+// that accepts connections but gives no HTTP answer (never answers, answers bytes that are not HTTP,
+// resets after reading the request; each tried as the run's client tries every request); and one that
+// wants credentials.
 import { connect as netConnect } from "node:net";
 import { HttpClient, type HttpResponse } from "../harness/http-client.ts";
 import type { SecretHeaders } from "../harness/secrets.ts";

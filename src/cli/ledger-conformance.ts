@@ -1,8 +1,9 @@
 // `npm run conformance -- …` / `npx ledger-conformance …`: runs the conformance suites against a node
 // and writes summary.json, junit.xml and html/. Without --target it tests the reference node, started
-// in-process on a free loopback port (by the entry, ledger-conformance-entry.ts, before this loads). Exit status: 0 every MUST holds; 1 some MUST
-// failed (or a baseline entry passed, or the run had errors); 2 usage or configuration error, or the
-// target cannot be reached at all. Flags: see USAGE in conformance-args.ts.
+// in-process on a free loopback port (by the entry, ledger-conformance-entry.ts, before this loads).
+// Exit status: 0 every MUST holds; 1 some MUST failed (or a baseline entry passed, or the run had
+// errors); 2 usage or configuration error, or the target cannot be reached at all. Flags: see USAGE in
+// conformance-args.ts.
 
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
