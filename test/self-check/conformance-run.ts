@@ -1,8 +1,8 @@
 // One self-check run: the reference node started in-process (with faults or none) on a free loopback
 // port, its fixtures written to a file, and the conformance command run against it as a node team runs
-// it, the whole suite, as a child process: `node bin/ledger-conformance.mjs --target URL
-// --fixtures F --report-dir D [--baseline B]`. Spawned with node directly (not npx, which leaves orphans when killed)
-// and asynchronously, since the node it tests answers from this process's event loop. The Allure
+// it, the whole suite, as a child process (test/support/conformance-command.ts): `--target URL
+// --fixtures F --report-dir D [--baseline B]`. Spawned asynchronously, since the node it tests answers
+// from this process's event loop. The Allure
 // sub-report is skipped (LEDGER_CONFORMANCE_ALLURE=off): only summary.json is read.
 // Used by test/self-check/clean-node.test.ts and by bench/self-check.ts (the fault self-check's runs are
 // fault-runs.ts).

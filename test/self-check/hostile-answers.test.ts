@@ -6,6 +6,7 @@
 // evidence (a branch that returns without asserting, a loop that ran zero times, a vacuous property).
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Summary } from "../../reporters/summary.ts";
 import { startNode } from "../../src/node/index.ts";
 import { httpServer, type Running } from "../harness/servers.ts";
 import { conformance, fixturesFile, removeScratch } from "../properties/support/conformance-run.ts";
@@ -93,8 +94,15 @@ describe("against a server that answers every request the same way", () => {
       const context = `exit ${run.code}\n${run.stdout.slice(-3000)}\n${run.stderr.slice(-2000)}`;
       expect(run.summary, `no summary.json\n${context}`).toBeDefined();
       expect(run.code, context).toBe(1);
-      const passed = (run.summary?.requirements ?? []).filter((r) => r.status === "passed").map((r) => r.id);
-      expect(passed.sort(), `requirements passed against ${answer.name}`).toEqual(Object.keys(answer.passes).sort());
+      // summary.json in full (the properties' helper types only what they read).
+      const summary = run.summary as Summary | undefined;
+      const requirements = summary?.requirements ?? [];
+      const passed = requirements.filter((r) => r.status === "passed").map((r) => r.id);
+      // Where the verdicts differ: each requirement's status, with its reason or first failure.
+      const differing = requirements
+        .filter((r) => (r.status === "passed") !== r.id in answer.passes)
+        .map((r) => `${r.id}: ${r.status} (${r.checks} checks) ${r.reason ?? r.failures[0]?.message.split("\n")[0] ?? ""}`);
+      expect(passed.sort(), `requirements passed against ${answer.name}:\n${differing.join("\n")}\n${JSON.stringify(summary?.errors ?? []).slice(0, 2000)}\n${context}`).toEqual(Object.keys(answer.passes).sort());
     }, 300_000);
   });
 });
