@@ -23,7 +23,7 @@ import { writeReports, type ReportInput } from "./conformance-reports.ts";
 import { resolveTarget, runConfigOf } from "./conformance-setup.ts";
 import { startAllureGenerator, type AllureGenerator } from "./conformance-allure.ts";
 import { probeTarget } from "./conformance-target.ts";
-import { startEmbeddedNodeFor, testsEmbeddedNode, type EmbeddedNode } from "./embedded-node.ts";
+import type { EmbeddedNode } from "./embedded-node.ts";
 import { concurrencyPerWorker, LATENCY_BOUND_ANSWER_MS, preloadSuiteRunner, runSuites, suiteWorkers } from "./conformance-vitest.ts";
 import { runFleet } from "./fleet-run.ts";
 import { readTargetsFile, targetsFromUrls } from "./fleet-targets.ts";
@@ -53,7 +53,7 @@ for (const [signal, number] of [["SIGINT", 2], ["SIGTERM", 15]] as const) {
 
 /**
  * Runs the command with `argv` and sets the exit code. `started`: the reference node the entry started
- * for a run without a target, from the same flags (a run that needs one and got none starts it here).
+ * for a run without a target, from the same flags (without it, resolveTarget starts one).
  */
 export async function runCommand(argv: readonly string[], started?: Promise<EmbeddedNode>): Promise<void> {
   const code = await main(argv, started);
@@ -95,7 +95,6 @@ async function main(argv: readonly string[], started: Promise<EmbeddedNode> | un
   const say = (line: string) => {
     if (!args.quiet) out.write(`${escapeControls(line)}\n`);
   };
-  let embedded: Promise<EmbeddedNode> | undefined;
   let node: EmbeddedNode | undefined;
   let scratch: string | undefined;
   let allureGenerator: AllureGenerator | undefined;
@@ -106,8 +105,6 @@ async function main(argv: readonly string[], started: Promise<EmbeddedNode> | un
     phases.end("processStart", t0);
     // A run without a target: its reference node is starting on its own thread (the entry started it),
     // and the suite runner and the catalog load meanwhile.
-    embedded = testsEmbeddedNode(args) ? (started ?? startEmbeddedNodeFor(args)) : undefined;
-    embedded?.catch(() => undefined); // a failed start is reported where it is awaited (resolveTarget)
     preloadSuiteRunner();
     const catalog = loadCatalog();
     const aliases = loadRequirementAliases();
@@ -118,7 +115,7 @@ async function main(argv: readonly string[], started: Promise<EmbeddedNode> | un
     // A fleet: a run of this command per node, then the requirement-by-node matrix (fleet-run.ts).
     const fleet = args.targetsFile !== undefined ? readTargetsFile(args.targetsFile) : args.fleet !== undefined ? targetsFromUrls(args.fleet) : undefined;
     if (fleet !== undefined) return await runFleet({ targets: fleet, argv, reportDir: args.reportDir, ...(args.fixtures === undefined ? {} : { fixtures: args.fixtures }), profile: args.profile, ...(args.format === undefined ? {} : { format: args.format }), catalog, interrupt: interrupt.signal, say });
-    const resolved = await resolveTarget(args, say, embedded);
+    const resolved = await resolveTarget(args, say, started);
     phases.end("target");
     node = resolved.node;
     const { target } = resolved;
@@ -245,7 +242,7 @@ async function main(argv: readonly string[], started: Promise<EmbeddedNode> | un
   } finally {
     allureGenerator?.dispose();
     // The node, also when the run ended before it was awaited.
-    await (node ?? (await embedded?.catch(() => undefined)))?.close().catch(() => undefined);
+    await (node ?? (await started?.catch(() => undefined)))?.close().catch(() => undefined);
     if (scratch !== undefined) rmSync(scratch, { recursive: true, force: true });
   }
 }
