@@ -15,7 +15,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { conformanceCommand, type CommandRun } from "../test/support/conformance-command.ts";
-import buildForTests from "../test/support/test-build.ts";
+import { compileCommand } from "../test/support/test-build.ts";
 import { LATENCY_SEED, MAX_DELAY_MS } from "./conformance-run.ts";
 import { formatNumber, loadDescription, printHeading, printTable } from "./format.ts";
 import { startLatencyProxy, type LatencyProxy } from "./latency-proxy.ts";
@@ -34,7 +34,7 @@ interface Target {
 
 export async function runFleet(_options: BenchOptions): Promise<void> {
   printHeading(`fleet: the whole suite against 1 node, then against a fleet of ${FLEET_SIZE} in one run; on loopback, then each node behind a 0-${MAX_DELAY_MS} ms proxy`);
-  buildForTests();
+  compileCommand();
   const scratch = mkdtempSync(join(tmpdir(), "bench-fleet-"));
   const nodes: ChildNode[] = [];
   try {

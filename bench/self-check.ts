@@ -13,7 +13,7 @@ import { parseBaseline } from "../reporters/aggregate.ts";
 import { FAULTS, type Fault } from "../src/node/index.ts";
 import { APTOS_CORE_BASELINE, ROOT, runConformance, type ConformanceRun } from "../test/self-check/conformance-run.ts";
 import { FAULT_RUN_PROCESSES, proven, runFaultsInProcesses, type FaultRun, type FaultRunOutcome } from "../test/self-check/fault-runs.ts";
-import buildForTests from "../test/support/test-build.ts";
+import { compileCommand } from "../test/support/test-build.ts";
 import { formatNumber, printHeading, printTable } from "./format.ts";
 import type { BenchOptions } from "./options.ts";
 import { median } from "./stats.ts";
@@ -41,7 +41,7 @@ export async function runSelfCheck(_options: BenchOptions): Promise<void> {
   ];
   printHeading(`self-check: the command against the clean node; ${plan.length} fault runs (${FAULTS.length} faults, both profiles) in ${FAULT_RUN_PROCESSES} processes and one for the runs that wait on commits`);
   // The command as the tests run it, compiled (test/support/test-build.ts).
-  buildForTests();
+  compileCommand();
   const scratch = mkdtempSync(join(tmpdir(), "bench-self-check-"));
   try {
     const clean = await runConformance({ dir: join(scratch, "clean") });

@@ -318,8 +318,7 @@ describeEndpoint("get_table_item", () => {
 
   check("4.2/window-versions-readable", async (t) => {
     const table = t.needsFixture("table");
-    // The middle of the window has room to spare; the oldest version is the boundary a node may get wrong
-    // by one, read until a read of it is not overtaken by pruning.
+    // The middle of the window has room to spare; the oldest version is the boundary a node may get wrong by one.
     /** Whether the read at `version` was readable, or refused as pruned when pruning had passed it since. */
     const expectReadable = async (res: HttpResponse, version: bigint): Promise<"read" | "pruned since"> => {
       if (res.status === 410) {

@@ -45,8 +45,8 @@ function newestSourceMtime(): number {
   return newest;
 }
 
-/** vitest's globalSetup: compiles the command unless the build is from the sources as they are now. */
-export default function buildForTests(): void {
+/** Compiles the command into TEST_BUILD unless the build is from the sources as they are now. */
+export function compileCommand(): void {
   const sources = newestSourceMtime();
   if (existsSync(STAMP) && readFileSync(STAMP, "utf8") === String(sources)) return;
   // A removed or renamed suite file must not live on in the build.
@@ -55,3 +55,6 @@ export default function buildForTests(): void {
   execFileSync(process.execPath, [tsc, "-p", "tsconfig.build.json", "--outDir", TEST_BUILD], { cwd: ROOT, stdio: "inherit", timeout: 300_000 });
   writeFileSync(STAMP, String(sources));
 }
+
+/** vitest's globalSetup (vitest.config.ts). */
+export default compileCommand;
