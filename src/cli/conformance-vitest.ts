@@ -113,7 +113,7 @@ export async function runSuites(input: SuiteRunInput): Promise<SuiteRunResult> {
     }
   };
   const [{ createVitest }, { AllureResultsReporter }] = await loadSuiteRunner();
-  const cacheDir = moduleCacheDir();
+  const cacheDir = moduleCacheDir(input.root);
   const creating = createVitest(
     "test",
     {

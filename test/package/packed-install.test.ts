@@ -20,7 +20,8 @@ interface Ran {
 
 function run(command: string, args: readonly string[], cwd: string, timeoutMs: number): Promise<Ran> {
   return new Promise((resolve) => {
-    execFile(command, [...args], { cwd, timeout: timeoutMs, maxBuffer: 64 << 20, env: { ...process.env, NO_COLOR: "1" } }, (error, stdout, stderr) => {
+    // The installed command's caches (user-cache.ts) go with the temporary project, not into the user's.
+    execFile(command, [...args], { cwd, timeout: timeoutMs, maxBuffer: 64 << 20, env: { ...process.env, NO_COLOR: "1", XDG_CACHE_HOME: join(work, "cache") } }, (error, stdout, stderr) => {
       const code = error === null ? 0 : typeof error.code === "number" ? error.code : null;
       resolve({ code, stdout, stderr });
     });

@@ -111,7 +111,7 @@ export async function runSuitesAtOnce(runs: readonly SuiteRun[], options: SuiteR
 
 /** One vitest instance over `projects`, one worker at a time, cancelled at the cap. */
 async function runInstance(projects: readonly object[], reporter: Reporter, maxDurationMs: number, onCap: () => void): Promise<void> {
-  const moduleCache = moduleCacheDir();
+  const moduleCache = moduleCacheDir(ROOT);
   const vitest = await createVitest(
     "test",
     {
