@@ -43,14 +43,17 @@ export function suiteFilesFor(ids: readonly string[], catalog: RequirementCatalo
 /**
  * The sample a cross-cutting rule's run goes with first: files that together reach every read operation
  * with successes in JSON and in BCS (media-types) and with refusals of malformed input (forms, the
- * module reads), a paginated listing with its cursors and errors (summaries), and the health and gas
- * reads; none submits, so the run shares its ledger. About a second of checks, where the whole suite
- * takes five.
+ * module reads), the listing whose pages carry a cursor, with its errors (a start cursor refused: the
+ * modules listing), the listing paged by version (summaries), and the health and gas reads; none
+ * submits, so the run shares its ledger. About a second and a half of checks, where the whole suite
+ * takes five. Without the modules listing, a fault on its error responses (cursor-on-errors) was shown
+ * only by the whole suite, run after the sample in both profiles.
  */
 export const CROSS_CUTTING_SAMPLE: readonly string[] = [
   "properties/forms.test.ts",
   "suites/estimate-gas-price.test.ts",
   "suites/get-account-module.test.ts",
+  "suites/get-account-modules.test.ts",
   "suites/get-account-transaction-summaries.test.ts",
   "suites/healthy.test.ts",
   "suites/media-types.test.ts",
