@@ -39,10 +39,10 @@ function readItem(t: CheckContext, table: TableFixture, q: ItemQuery = {}): Prom
   });
 }
 
-/** A 200 for the fixture's key at the latest version: the window the checks pick versions from. */
 /** Reads of the oldest version before 4.2/window-versions-readable gives up on a pruner that keeps passing it. */
 const BOUNDARY_READS = 5;
 
+/** A 200 for the fixture's key at the latest version: the window the checks pick versions from. */
 async function currentWindow(t: CheckContext, table: TableFixture) {
   const res = await readItem(t, table);
   t.expectStatus(res, 200);

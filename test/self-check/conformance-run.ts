@@ -2,8 +2,8 @@
 // port, its fixtures written to a file, and the conformance command run against it as a node team runs
 // it, the whole suite, as a child process (test/support/conformance-command.ts): `--target URL
 // --fixtures F --report-dir D [--baseline B]`. Spawned asynchronously, since the node it tests answers
-// from this process's event loop. The Allure
-// sub-report is skipped (LEDGER_CONFORMANCE_ALLURE=off): only summary.json is read.
+// from this process's event loop. The Allure sub-report is skipped (LEDGER_CONFORMANCE_ALLURE=off): only
+// summary.json is read.
 // Used by test/self-check/clean-node.test.ts and by bench/self-check.ts (the fault self-check's runs are
 // fault-runs.ts).
 

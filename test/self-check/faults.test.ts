@@ -13,10 +13,10 @@
 // A run holds the suite files that test the fault's declared requirements, derived from the catalog
 // (test/self-check/suite-files.ts: the whole suite for a rule judged on every response, else the files
 // whose checks name the id): the other files cannot fail them. A rule judged on every response is run
-// with a sample of the suite first, and with the whole suite only when the sample did not prove it. The runs go in child processes
-// (test/self-check/fault-runs.ts: two shares, and the runs that wait on commits beside them), each
-// serving its faulty nodes on their own ports and running its runs in one vitest instance with a project
-// per run, instead of the command as a child process per run.
+// with a sample of the suite first, and with the whole suite only when the sample did not prove it. The
+// runs go in child processes (test/self-check/fault-runs.ts: two shares, and the runs that wait on
+// commits beside them), each serving its faulty nodes on their own ports and running its runs in one
+// vitest instance with a project per run, instead of the command as a child process per run.
 
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
