@@ -15,12 +15,16 @@ import { moduleCacheDir } from "./module-cache.ts";
  * vitest's Node API and the Allure reporter (which loads vitest too): ~0.6 s of loading, started by
  * preloadSuiteRunner while the embedded node starts on its thread, awaited by runSuites.
  */
-let suiteRunner: Promise<[typeof import("vitest/node"), typeof import("./allure-results-writer.ts")]> | undefined;
-function loadSuiteRunner(): NonNullable<typeof suiteRunner> {
-  return (suiteRunner ??= Promise.all([import("vitest/node"), import("./allure-results-writer.ts")]));
-}
-export function preloadSuiteRunner(): void {
-  loadSuiteRunner().catch(() => undefined); // a failed load is reported where runSuites awaits it
+let vitestNode: Promise<typeof import("vitest/node")> | undefined;
+let allureWriter: Promise<typeof import("./allure-results-writer.ts")> | undefined;
+const loadVitestNode = () => (vitestNode ??= import("vitest/node"));
+const loadAllureWriter = () => (allureWriter ??= import("./allure-results-writer.ts"));
+
+/** Starts loading what runSuites will need: the Allure reporter only for a run that makes the Allure page. */
+export function preloadSuiteRunner(options: { readonly allure: boolean }): void {
+  // A failed load is reported where runSuites awaits it.
+  loadVitestNode().catch(() => undefined);
+  if (options.allure) loadAllureWriter().catch(() => undefined);
 }
 
 /** The suite and property files under the code root: the .ts sources, or their compiled .js in dist/. */
@@ -38,7 +42,11 @@ export interface SuiteRunInput {
   readonly requirementReporter: Reporter;
   /** More reporters of the run in the command's process: the progress line, the phase clock's. */
   readonly reporters?: readonly Reporter[];
-  readonly allureResultsDir: string;
+  /**
+   * Where allure-vitest writes its results for the Allure page; none when there will be no page
+   * (LEDGER_CONFORMANCE_ALLURE=off): then no reporter, and no Allure runtime in the workers.
+   */
+  readonly allureResultsDir?: string;
   /** vitest's own test timeout; checks set their own below it. */
   readonly testTimeoutMs: number;
   readonly maxDurationMs: number;
@@ -112,7 +120,8 @@ export async function runSuites(input: SuiteRunInput): Promise<SuiteRunResult> {
       for (const listener of process.listeners(s)) if (!ownListeners.get(s)?.includes(listener)) process.off(s, listener);
     }
   };
-  const [{ createVitest }, { AllureResultsReporter }] = await loadSuiteRunner();
+  const { createVitest } = await loadVitestNode();
+  const allureReporter = input.allureResultsDir === undefined ? [] : [new (await loadAllureWriter()).AllureResultsReporter(input.allureResultsDir)];
   const cacheDir = moduleCacheDir(input.root);
   const creating = createVitest(
     "test",
@@ -142,7 +151,7 @@ export async function runSuites(input: SuiteRunInput): Promise<SuiteRunResult> {
       reporters: [
         ...(input.reporters ?? []),
         input.requirementReporter,
-        new AllureResultsReporter(input.allureResultsDir),
+        ...allureReporter,
       ],
     },
     {},

@@ -103,9 +103,12 @@ async function main(argv: readonly string[], started: Promise<EmbeddedNode> | un
     const t0 = performance.now();
     const phases = new PhaseClock();
     phases.end("processStart", t0);
+    // LEDGER_CONFORMANCE_ALLURE=off skips the Allure sub-report (about 3 s of CPU: its results written
+    // during the run, then the page): the self-check and the tests' runs read only summary.json.
+    const allureOff = process.env.LEDGER_CONFORMANCE_ALLURE === "off";
     // A run without a target: its reference node is starting on its own thread (the entry started it),
     // and the suite runner and the catalog load meanwhile.
-    preloadSuiteRunner();
+    preloadSuiteRunner({ allure: !allureOff });
     const catalog = loadCatalog();
     const aliases = loadRequirementAliases();
     if (args.configFile !== undefined) say(`config file ${args.configFile}`);
@@ -151,10 +154,6 @@ async function main(argv: readonly string[], started: Promise<EmbeddedNode> | un
     const comparison = args.compareTo === undefined ? undefined : await (await import("./compare-phase.ts")).prepareComparison(args.compareTo, args.compareFixtures, args.timeoutMs);
 
     layout.create();
-    // LEDGER_CONFORMANCE_ALLURE=off skips the Allure sub-report (about 2 s of CPU): the self-check runs
-    // the command once per fault and reads only summary.json. Otherwise its generator starts loading
-    // when the first check starts: earlier it would take CPU from the workers' start.
-    const allureOff = process.env.LEDGER_CONFORMANCE_ALLURE === "off";
     scratch = mkdtempSync(join(tmpdir(), "ledger-conformance-"));
     const stateDir = join(scratch, "state");
     const allureResults = join(scratch, "allure-results");
@@ -175,6 +174,8 @@ async function main(argv: readonly string[], started: Promise<EmbeddedNode> | un
       before: { requests: probe.requests, retries: probe.retries },
     });
     const phaseReporter = new PhaseReporter();
+    // The Allure page's generator starts loading when the first check starts: earlier it would take CPU
+    // from the workers' start.
     const startAllureAtFirstCheck = {
       onTestCaseReady: () => {
         if (!allureOff) allureGenerator ??= startAllureGenerator();
@@ -198,7 +199,7 @@ async function main(argv: readonly string[], started: Promise<EmbeddedNode> | un
       files: files.length === allFiles.length ? [] : files,
       requirementReporter: reporter,
       reporters: [progress, phaseReporter, startAllureAtFirstCheck],
-      allureResultsDir: allureResults,
+      ...(allureOff ? {} : { allureResultsDir: allureResults }),
       testTimeoutMs: Math.max(60_000, checkTimeoutMs(args.timeoutMs)),
       maxDurationMs: args.maxDurationMs,
       maxWorkers: workers,
