@@ -9,7 +9,8 @@
 // The nodes are HTTP faces over ledgers (src/node/index.ts openFace): a fault lives in its face (an
 // engine wrapper and hooks), so faces whose runs only read share one ledger and one genesis. A run that
 // submits transactions (its files include a submission suite) gets a ledger of its own, so that no
-// other run's submissions move the sequence numbers under it.
+// other run's submissions move the sequence numbers under it; the runs of the health check's faults
+// share one whose blocks come once a second (HEALTH_LEDGER).
 
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -17,7 +18,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ApiContract } from "../../src/harness/openapi.ts";
 import { loadRequirements } from "../../src/harness/requirements.ts";
-import { openFace, startLedger, type RunningFace, type RunningLedger } from "../../src/node/index.ts";
+import { FAULTS, openFace, startLedger, type RunningFace, type RunningLedger } from "../../src/node/index.ts";
 import { ROOT } from "../support/conformance-command.ts";
 import { sampleFilesFor, suiteFilesFor } from "./suite-files.ts";
 import { runSuitesAtOnce, type SuiteRunResult } from "./suite-runs.ts";
@@ -65,6 +66,18 @@ const SELF_CHECK_BLOCK_INTERVAL_MS = 250;
  * pruned.
  */
 const SELF_CHECK_LEDGER = { pruneWindow: 10_000, genesisVersions: 15_000, blockIntervalMs: SELF_CHECK_BLOCK_INTERVAL_MS } as const;
+
+/**
+ * The ledger of the health faults' runs: blocks once a second. The health threshold law tells a node
+ * that ignores duration_secs only by an answer at duration_secs=0 that is decidedly late: the ledger
+ * lagging the suite's clock by more than the clock tolerance (25 ms on loopback) plus the time from
+ * sending to the node's answer. Behind 250 ms blocks the lag is under 250 ms, and in a process busy
+ * serving many runs an answer can take about as long: then every case is undecided, and the fault
+ * passes uncaught (health-threshold-ignored did, once in about ten self-checks on a loaded machine).
+ * Behind one-second blocks two cases in three are still decided when answers take 300 ms.
+ */
+const HEALTH_LEDGER = { ...SELF_CHECK_LEDGER, blockIntervalMs: 1_000 } as const;
+const HEALTH_FAULTS = new Set(FAULTS.filter((fault) => fault.area === "health").map((fault) => fault.name));
 
 /** Files that submit transactions: a run with any of them gets a ledger of its own. */
 const SUBMITS = /submit|submission/;
@@ -161,16 +174,21 @@ async function runOnce(plan: readonly PlannedRun[]): Promise<FaultRunOutcome[]> 
   const scratch = mkdtempSync(join(tmpdir(), "fault-runs-"));
   const ledgers: RunningLedger[] = [];
   const faces: RunningFace[] = [];
-  const newLedger = () => {
-    const ledger = startLedger(SELF_CHECK_LEDGER);
+  const newLedger = (config: Parameters<typeof startLedger>[0] = SELF_CHECK_LEDGER) => {
+    const ledger = startLedger(config);
     ledgers.push(ledger);
     return ledger;
   };
   try {
     let shared: RunningLedger | undefined;
+    let health: RunningLedger | undefined;
     const planned = [];
     for (const { run, files } of plan) {
-      const ledger = files.some((file) => SUBMITS.test(file)) ? newLedger() : (shared ??= newLedger());
+      const ledger = files.some((file) => SUBMITS.test(file))
+        ? newLedger()
+        : HEALTH_FAULTS.has(run.fault)
+          ? (health ??= newLedger(HEALTH_LEDGER))
+          : (shared ??= newLedger());
       // Faults that make 500s would fill the output with stack traces: the 500 itself is the point.
       const face = await openFace(ledger, { profile: run.profile, faults: [run.fault], onInternalError: () => undefined });
       faces.push(face);
