@@ -8,6 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cli, removeReportDirs, reportDir } from "./cli-run.ts";
 import { freePort, gasEstimateNode, type Running } from "./servers.ts";
 
+/** The runs whose tests read no Allure page skip it (about 2 CPU-s each); the first run against the node reads it. */
+const NO_ALLURE = { env: { LEDGER_CONFORMANCE_ALLURE: "off" } };
+
 // A small node that answers §4.6 and §4.7 correctly, except that its BCS gas estimate has a trailing byte:
 // Some(100), 100, Some(150), then a stray byte.
 let node: Running;
@@ -85,24 +88,24 @@ describe("ledger-conformance", () => {
     writeFileSync(expected, "# known deviations\n4.6/gas-estimate-bcs\n4.6/estimates-ordered\n");
     // Only the gas suite: the small node answers nothing else, which would fail other MUSTs.
     const gas = ["--only", "estimate-gas-price"];
-    const ok = await cli(["--target", `${node.origin}/v1`, "--report-dir", dir, "--baseline", expected, "--quiet", ...gas]);
+    const ok = await cli(["--target", `${node.origin}/v1`, "--report-dir", dir, "--baseline", expected, "--quiet", ...gas], NO_ALLURE);
     expect(ok.code).toBe(0);
     const stale = join(dir, "stale.json");
     writeFileSync(stale, JSON.stringify(["4.6/gas-estimate-bcs", "4.6/estimates-ordered", "4.6/gas-estimate-object"]));
-    const bad = await cli(["--target", `${node.origin}/v1`, "--report-dir", dir, "--baseline", stale, "--quiet", ...gas]);
+    const bad = await cli(["--target", `${node.origin}/v1`, "--report-dir", dir, "--baseline", stale, "--quiet", ...gas], NO_ALLURE);
     expect(bad.code).toBe(1);
     expect(bad.stdout).toMatch(/unexpectedly passing/);
   });
 
   it("runs only the checks --only selects", async () => {
     const dir = reportDir();
-    const r = await cli(["--target", `${node.origin}/v1`, "--report-dir", dir, "--only", "4.6/gas-estimate-object", "--quiet"]);
+    const r = await cli(["--target", `${node.origin}/v1`, "--report-dir", dir, "--only", "4.6/gas-estimate-object", "--quiet"], NO_ALLURE);
     expect(r.code).toBe(0);
     const summary = JSON.parse(readFileSync(join(dir, "summary.json"), "utf8"));
     const byId = Object.fromEntries(summary.requirements.map((x: { id: string }) => [x.id, x]));
     expect(byId["4.6/gas-estimate-object"].status).toBe("passed");
     expect(byId["4.6/gas-estimate-bcs"]).toMatchObject({ status: "skipped", reason: "not selected by --only 4.6/gas-estimate-object" });
-    const none = await cli(["--target", `${node.origin}/v1`, "--report-dir", dir, "--only", "no-such-check", "--quiet"]);
+    const none = await cli(["--target", `${node.origin}/v1`, "--report-dir", dir, "--only", "no-such-check", "--quiet"], NO_ALLURE);
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/--only: checks whose name contains "no-such-check": selects no check/);
   });
@@ -112,7 +115,7 @@ describe("ledger-conformance", () => {
     const r = await cli([
       "--target", `${node.origin}/v1`, "--report-dir", dir, "--quiet",
       "--only", "4.6/gas-estimate-object", "--only", "healthy", "--skip", "4.7/", "--level", "must",
-    ], { env: { LEDGER_CONFORMANCE_ALLURE: "off" } });
+    ], NO_ALLURE);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const summary = JSON.parse(readFileSync(join(dir, "summary.json"), "utf8"));
     const byId = Object.fromEntries(summary.requirements.map((x: { id: string }) => [x.id, x]));
