@@ -103,8 +103,8 @@ async function main(argv: readonly string[], started: Promise<EmbeddedNode> | un
     const t0 = performance.now();
     const phases = new PhaseClock();
     phases.end("processStart", t0);
-    // LEDGER_CONFORMANCE_ALLURE=off skips the Allure sub-report (about 3 s of CPU: its results written
-    // during the run, then the page): the self-check and the tests' runs read only summary.json.
+    // LEDGER_CONFORMANCE_ALLURE=off skips the Allure sub-report, about 4 CPU-s of a whole-suite run (its
+    // results fed during the run, ~1.5; the page, ~2.5): the tests' runs read only summary.json.
     const allureOff = process.env.LEDGER_CONFORMANCE_ALLURE === "off";
     // A run without a target: its reference node is starting on its own thread (the entry started it),
     // and the suite runner and the catalog load meanwhile.

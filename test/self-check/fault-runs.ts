@@ -74,7 +74,7 @@ const SELF_CHECK_LEDGER = { pruneWindow: 10_000, genesisVersions: 15_000, blockI
  * sending to the node's answer. Behind 250 ms blocks the lag is under 250 ms, and in a process busy
  * serving many runs an answer can take about as long: then every case is undecided, and the fault
  * passes uncaught (health-threshold-ignored did, once in about ten self-checks on a loaded machine).
- * Behind one-second blocks two cases in three are still decided when answers take 300 ms.
+ * Behind one-second blocks two such cases in three are still decided when answers take 300 ms.
  */
 const HEALTH_LEDGER = { ...SELF_CHECK_LEDGER, blockIntervalMs: 1_000 } as const;
 const HEALTH_FAULTS = new Set(FAULTS.filter((fault) => fault.area === "health").map((fault) => fault.name));
