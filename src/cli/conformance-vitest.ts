@@ -121,7 +121,7 @@ export async function runSuites(input: SuiteRunInput): Promise<SuiteRunResult> {
     }
   };
   const { createVitest } = await loadVitestNode();
-  const allureReporter = input.allureResultsDir === undefined ? [] : [new (await loadAllureWriter()).AllureResultsReporter(input.allureResultsDir)];
+  const allureReporters = input.allureResultsDir === undefined ? [] : [new (await loadAllureWriter()).AllureResultsReporter(input.allureResultsDir)];
   const cacheDir = moduleCacheDir(input.root);
   const creating = createVitest(
     "test",
@@ -151,7 +151,7 @@ export async function runSuites(input: SuiteRunInput): Promise<SuiteRunResult> {
       reporters: [
         ...(input.reporters ?? []),
         input.requirementReporter,
-        ...allureReporter,
+        ...allureReporters,
       ],
     },
     {},
