@@ -42,6 +42,11 @@ export interface RunConfig {
   readonly clockToleranceMs: number;
   /** A directory private to this run, for state shared between workers (ledger header tracking). */
   readonly stateDir?: string;
+  /**
+   * The run's worker threads, when the command knows them: a run of one worker keeps its ledger mark in
+   * memory, where several share it through stateDir (a file read and replaced per request).
+   */
+  readonly workers?: number;
   /** Where request bodies too large for a curl line are written (beside the reports). */
   readonly bodiesDir?: string;
   /** The command-line flags that reach this target again (target, profile, fixtures), for replay commands. */

@@ -58,7 +58,8 @@ export function createHarness(config: RunConfig, options: { contract?: ApiContra
       ...(config.bodiesDir === undefined ? {} : { bodiesDir: config.bodiesDir }),
       ...(config.secretHeaders === undefined ? {} : { secretHeaders: config.secretHeaders }),
     }),
-    tracker: new LedgerTracker(config.stateDir),
+    // One worker has no other to share its mark with: no file to stat, read and replace per request.
+    tracker: new LedgerTracker(config.workers === 1 ? undefined : config.stateDir),
     ...(config.recordDir === undefined ? {} : { recorder: new ExchangeRecorder(config.recordDir, config.target, config.secretHeaders) }),
   };
 }

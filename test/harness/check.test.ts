@@ -2,7 +2,7 @@
 // a real local server: MUST and SHOULD failures, fixtures, submission safety, assertions, BCS, raw
 // requests, properties, and the ledger mark shared between workers.
 
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { bcs } from "@mysten/bcs";
@@ -423,5 +423,17 @@ describe("LedgerTracker", () => {
     b.observe({ ledgerVersion: 8n, blockHeight: 5n }, "curl b");
     expect(a.mark()).toMatchObject({ ledgerVersion: 10n, blockHeight: 5n, curl: "curl a" });
     expect(a.chainId()).toEqual({ chainId: 4, curl: "curl a" });
+  });
+
+  it("keeps the mark of a run's only worker in memory, and shares it through the state directory when the run has several", () => {
+    const alone = mkdtempSync(join(tmpdir(), "tracker-"));
+    const one = harness({ stateDir: alone, workers: 1 });
+    one.tracker.observe({ ledgerVersion: 10n }, "curl a");
+    expect(one.tracker.mark()).toMatchObject({ ledgerVersion: 10n, curl: "curl a" });
+    expect(readdirSync(alone)).toEqual([]);
+
+    const several = mkdtempSync(join(tmpdir(), "tracker-"));
+    harness({ stateDir: several, workers: 2 }).tracker.observe({ ledgerVersion: 10n }, "curl a");
+    expect(harness({ stateDir: several, workers: 2 }).tracker.mark()).toMatchObject({ ledgerVersion: 10n, curl: "curl a" });
   });
 });
