@@ -8,7 +8,7 @@ import { availableParallelism } from "node:os";
 import { Writable } from "node:stream";
 import type { Reporter } from "vitest/node";
 import type { RunConfig } from "../harness/config.ts";
-import { SUITE_FILE_SUFFIX } from "../package-root.ts";
+import { COMPILED, SUITE_FILE_SUFFIX } from "../package-root.ts";
 import { moduleCacheDir } from "./module-cache.ts";
 
 /**
@@ -58,6 +58,18 @@ export interface SuiteRunInput {
   readonly interrupt?: AbortSignal;
   /** Called with the reason ("max duration reached", …) just before the run is cancelled. */
   readonly onStop?: (reason: string) => void;
+}
+
+/**
+ * What a worker imports natively instead of through vite's module runner: the compiled harness, codec,
+ * reporters and suite support modules under `root` (plain JavaScript: every .js file but the suite files,
+ * which vitest's runner must collect itself). Inlined, each of their ~150 modules is fetched from the
+ * main thread one round trip at a time: about a second of a worker's start, most of it waiting. Only for
+ * compiled suites: a checkout's .ts sources need vite's transform (the workers run no TypeScript loader).
+ */
+export function nativeImports(root: string): RegExp {
+  const under = root.replace(/\\/g, "/").replace(/\/$/, "").replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`^${under}/(?!.*\\.test\\.js$).*\\.js$`);
 }
 
 /** Workers when the run waits on the network rather than on CPU: a worker runs its files one after another. */
@@ -140,6 +152,7 @@ export async function runSuites(input: SuiteRunInput): Promise<SuiteRunResult> {
       // The transformed harness and suites, kept between runs (module-cache.ts).
       ...(cacheDir === undefined ? {} : { experimental: { fsModuleCache: true, fsModuleCachePath: cacheDir } }),
       isolate: false,
+      ...(COMPILED ? { server: { deps: { external: [nativeImports(input.root)] } } } : {}),
       ...(input.maxWorkers === undefined ? {} : { maxWorkers: input.maxWorkers }),
       // Checks are independent unless their file says otherwise (describeEndpoint's inOrder):
       // concurrent, they keep both the target and the worker busy instead of waiting on each other.

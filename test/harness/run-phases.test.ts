@@ -3,7 +3,7 @@
 
 import { availableParallelism } from "node:os";
 import { describe, expect, it } from "vitest";
-import { concurrencyPerWorker, LATENCY_BOUND_WORKERS, suiteWorkers } from "../../src/cli/conformance-vitest.ts";
+import { concurrencyPerWorker, LATENCY_BOUND_WORKERS, nativeImports, suiteWorkers } from "../../src/cli/conformance-vitest.ts";
 import { PhaseClock } from "../../src/cli/run-phases.ts";
 
 describe("suiteWorkers and concurrencyPerWorker", () => {
@@ -34,6 +34,23 @@ describe("suiteWorkers and concurrencyPerWorker", () => {
       expect(each).toBeGreaterThanOrEqual(1);
       if (concurrency >= workers) expect(each * workers).toBeLessThanOrEqual(concurrency);
     }
+  });
+});
+
+describe("nativeImports", () => {
+  it("names every compiled module under the root but the suite files, which vitest's runner collects", () => {
+    const native = nativeImports("/opt/pkg/dist/");
+    for (const file of ["src/harness/index.js", "src/codec/bcs.js", "reporters/summary.js", "suites/support/ledger-window.js"]) {
+      expect(native.test(`/opt/pkg/dist/${file}`), file).toBe(true);
+    }
+    for (const file of ["/opt/pkg/dist/suites/get-table-item.test.js", "/opt/pkg/dist/properties/cursors.test.js", "/opt/pkg/dist/src/harness/index.ts", "/opt/pkg/distant/src/a.js", "/opt/other/src/a.js"]) {
+      expect(native.test(file), file).toBe(false);
+    }
+  });
+
+  it("takes a root's special characters as they are", () => {
+    expect(nativeImports("/tmp/a+b (1)").test("/tmp/a+b (1)/src/x.js")).toBe(true);
+    expect(nativeImports("/tmp/a+b (1)").test("/tmp/aab 1/src/x.js")).toBe(false);
   });
 });
 

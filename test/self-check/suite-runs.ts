@@ -4,7 +4,9 @@
 // own; every run's outcome is then made as the command makes it (baseline applied, exit status,
 // summary.json). One process, one vite server and one transform of the suite for all the runs, where
 // the command as a child process per run paid its start-up (tsx, vitest, the reporters) every time.
-// The command itself, end to end, is what test/self-check/clean-node.test.ts runs.
+// The workers run the suites compiled, as the tests' command does (.test-dist, test-build.ts), and
+// import the harness natively (nativeImports), not module by module from this process, which also
+// serves the runs' nodes. The command itself, end to end, is what test/self-check/clean-node.test.ts runs.
 
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -16,6 +18,7 @@ import { RequirementReporter } from "../../reporters/requirement-reporter.ts";
 import { buildSummary, type Summary } from "../../reporters/summary.ts";
 import { parseConformanceArgs, type ConformanceArgs } from "../../src/cli/conformance-args.ts";
 import { moduleCacheDir } from "../../src/cli/module-cache.ts";
+import { nativeImports } from "../../src/cli/conformance-vitest.ts";
 import { runConfigOf } from "../../src/cli/conformance-setup.ts";
 import { selectionOf } from "../../src/cli/run-selection.ts";
 import { checkTimeoutMs } from "../../src/harness/config.ts";
@@ -24,6 +27,7 @@ import { ApiContract } from "../../src/harness/openapi.ts";
 import { loadRequirementAliases } from "../../src/harness/requirement-aliases.ts";
 import { loadRequirements } from "../../src/harness/requirements.ts";
 import { ROOT } from "../support/conformance-command.ts";
+import { TEST_BUILD } from "../support/test-build.ts";
 
 export interface SuiteRun {
   /** Unique among the runs: the vitest project's name. */
@@ -70,18 +74,20 @@ export async function runSuitesAtOnce(runs: readonly SuiteRun[], options: SuiteR
     mkdirSync(stateDir, { recursive: true });
     const selection = selectionOf(args, run.files, aliases);
     // One worker a run: the run's whole --concurrency is that worker's, as ledger-conformance.ts shares it.
-    const config = { ...runConfigOf(args, { target: run.target, fixtures: run.fixtures }, { stateDir, bodiesDir: join(options.scratch, `run-${i}`, "bodies") }, selection), concurrency: args.concurrency };
-    reporters.set(run.name, new RequirementReporter({ catalog, quiet: true, files: run.files, untestedReason: "not among this run's files" }));
+    const config = { ...runConfigOf(args, { target: run.target, fixtures: run.fixtures }, { stateDir, bodiesDir: join(options.scratch, `run-${i}`, "bodies") }, selection), concurrency: args.concurrency, workers: 1 };
+    const compiledFiles = run.files.map(compiledSuiteFile);
+    reporters.set(run.name, new RequirementReporter({ catalog, quiet: true, files: compiledFiles, untestedReason: "not among this run's files" }));
     const timeoutMs = Math.max(60_000, checkTimeoutMs(args.timeoutMs));
     return {
       test: {
         name: run.name,
-        root: ROOT,
-        include: [...run.files],
+        root: TEST_BUILD,
+        include: compiledFiles,
         provide: { runConfig: config },
         // As the command runs them (src/cli/conformance-vitest.ts): threads, files sharing a worker's imports.
         pool: "threads" as const,
         isolate: false,
+        server: { deps: { external: [nativeImports(TEST_BUILD)] } },
         maxWorkers: 1,
         // As the command runs them: the checks of a file concurrently, up to the run's --concurrency.
         sequence: { concurrent: true },
@@ -109,14 +115,19 @@ export async function runSuitesAtOnce(runs: readonly SuiteRun[], options: SuiteR
   return results;
 }
 
+/** A suite file of the checkout (suites/x.test.ts) as the command compiled for the tests has it. */
+function compiledSuiteFile(file: string): string {
+  return file.replace(/\.ts$/, ".js");
+}
+
 /** One vitest instance over `projects`, one worker at a time, cancelled at the cap. */
 async function runInstance(projects: readonly object[], reporter: Reporter, maxDurationMs: number, onCap: () => void): Promise<void> {
-  const moduleCache = moduleCacheDir(ROOT);
+  const moduleCache = moduleCacheDir(TEST_BUILD);
   const vitest = await createVitest(
     "test",
     {
       config: false,
-      root: ROOT,
+      root: TEST_BUILD,
       watch: false,
       run: true,
       passWithNoTests: true,
