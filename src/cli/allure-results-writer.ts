@@ -1,13 +1,16 @@
-// The allure-vitest reporter, writing its results without fsync. Its stock writer publishes every file
-// atomically and fsyncs it (a temporary file, fsync, rename): about 2 s at the end of a conformance run
-// for its ~300 files. Here the results directory is the run's private scratch, read by the Allure
-// generator right after the run and deleted with the run, so plain writes are enough.
+// The allure-vitest reporter, writing its results without fsync, and with a check's labels and evidence
+// made here rather than in the workers. Its stock writer publishes every file atomically and fsyncs it
+// (a temporary file, fsync, rename): about 2 s at the end of a conformance run for its ~300 files. Here
+// the results directory is the run's private scratch, read by the Allure generator right after the run
+// and deleted with the run, so plain writes are enough.
 
 import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { TestModule, Vitest } from "vitest/node";
 import AllureVitestReporter from "allure-vitest/reporter";
 import { FileSystemWriter } from "allure-js-commons/sdk/reporter";
+import type { RequirementCatalog } from "../harness/requirements.ts";
+import { allureEvidence } from "./allure-evidence.ts";
 
 class ScratchWriter extends FileSystemWriter {
   readonly #dir: string;
@@ -37,10 +40,28 @@ class ScratchWriter extends FileSystemWriter {
 
 export class AllureResultsReporter extends AllureVitestReporter {
   readonly #resultsDir: string;
+  readonly #catalog: RequirementCatalog;
 
-  constructor(resultsDir: string) {
+  constructor(resultsDir: string, catalog: RequirementCatalog) {
     super({ resultsDir });
     this.#resultsDir = resultsDir;
+    this.#catalog = catalog;
+    // No Allure runtime in the workers: allure-vitest would add its setup file and wrap the runner of
+    // every project so that each check labels itself (about 1 CPU-s of a whole-suite run, most of it in
+    // the worker that runs the checks). Its two steps are private in its types: switched off here, on
+    // the instance. The labels and evidence are made from the task instead (handleTask).
+    Object.assign(this, { registerSetupFile: () => undefined, enableConcurrencySupport: () => undefined });
+  }
+
+  override handleTask(task: Task): void {
+    if (task.type === "test") {
+      const id = task.meta.requirement;
+      const meta = task.meta.conformance;
+      if (id !== undefined && meta !== undefined && this.#catalog.has(id)) {
+        (task.meta as { allureRuntimeMessages?: unknown }).allureRuntimeMessages = allureEvidence(this.#catalog.get(id), meta, task.result?.startTime);
+      }
+    }
+    super.handleTask(task);
   }
 
   override onInit(vitest: Vitest): void {

@@ -8,6 +8,7 @@ import { availableParallelism } from "node:os";
 import { Writable } from "node:stream";
 import type { Reporter } from "vitest/node";
 import type { RunConfig } from "../harness/config.ts";
+import type { RequirementCatalog } from "../harness/requirements.ts";
 import { COMPILED, SUITE_FILE_SUFFIX } from "../package-root.ts";
 import { moduleCacheDir } from "./module-cache.ts";
 
@@ -43,10 +44,10 @@ export interface SuiteRunInput {
   /** More reporters of the run in the command's process: the progress line, the phase clock's. */
   readonly reporters?: readonly Reporter[];
   /**
-   * Where allure-vitest writes its results for the Allure page; none when there will be no page
-   * (LEDGER_CONFORMANCE_ALLURE=off): then no reporter, and no Allure runtime in the workers.
+   * Where allure-vitest writes its results for the Allure page, with the catalog that labels them;
+   * none when there will be no page (LEDGER_CONFORMANCE_ALLURE=off): then no Allure reporter.
    */
-  readonly allureResultsDir?: string;
+  readonly allure?: { readonly resultsDir: string; readonly catalog: RequirementCatalog };
   /** vitest's own test timeout; checks set their own below it. */
   readonly testTimeoutMs: number;
   readonly maxDurationMs: number;
@@ -133,7 +134,7 @@ export async function runSuites(input: SuiteRunInput): Promise<SuiteRunResult> {
     }
   };
   const { createVitest } = await loadVitestNode();
-  const allureReporters = input.allureResultsDir === undefined ? [] : [new (await loadAllureWriter()).AllureResultsReporter(input.allureResultsDir)];
+  const allureReporters = input.allure === undefined ? [] : [new (await loadAllureWriter()).AllureResultsReporter(input.allure.resultsDir, input.allure.catalog)];
   const cacheDir = moduleCacheDir(input.root);
   const creating = createVitest(
     "test",

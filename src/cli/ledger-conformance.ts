@@ -201,7 +201,7 @@ async function main(argv: readonly string[], started: Promise<EmbeddedNode> | un
       files: files.length === allFiles.length ? [] : files,
       requirementReporter: reporter,
       reporters: [progress, phaseReporter, startAllureAtFirstCheck],
-      ...(allureOff ? {} : { allureResultsDir: allureResults }),
+      ...(allureOff ? {} : { allure: { resultsDir: allureResults, catalog } }),
       testTimeoutMs: Math.max(60_000, checkTimeoutMs(args.timeoutMs)),
       maxDurationMs: args.maxDurationMs,
       maxWorkers: workers,

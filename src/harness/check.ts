@@ -9,7 +9,6 @@ import { catalog, configAtCollection, contractForCollection, harness, type Harne
 import type { Requirement } from "./requirements.ts";
 import { checkTimeoutMs, DEFAULT_TIMEOUT_MS } from "./config.ts";
 import { failingStatus, type CheckResult, type ConformanceMeta } from "./results.ts";
-import { labelForAllure } from "./allure-labels.ts";
 import { redactDeep, secretTexts } from "./secrets.ts";
 import { whyNotSelected } from "./selection.ts";
 
@@ -116,7 +115,6 @@ export function check(id: string, a: CheckFn | CheckOptions, b?: CheckFn): void 
     );
     const outcome = await runCheck(h, requirement, fn);
     ctx.task.meta.conformance = outcome.meta;
-    await labelForAllure(requirement, outcome);
     if (outcome.vitest.kind === "fail") throw new RequirementNotMet(outcome.vitest.message);
     if (outcome.vitest.kind === "skip") ctx.skip(outcome.vitest.note);
   });
