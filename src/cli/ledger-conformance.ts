@@ -103,8 +103,8 @@ async function main(argv: readonly string[], started: Promise<EmbeddedNode> | un
     const t0 = performance.now();
     const phases = new PhaseClock();
     phases.end("processStart", t0);
-    // LEDGER_CONFORMANCE_ALLURE=off skips the Allure sub-report, about 4 CPU-s of a whole-suite run (its
-    // results fed during the run, ~1.5; the page, ~2.5), for runs whose Allure page no one opens: most
+    // LEDGER_CONFORMANCE_ALLURE=off skips the Allure sub-report, about 3.5 CPU-s of a whole-suite run (its
+    // results written as files end, ~1; the page, ~2.5), for runs whose Allure page no one opens: most
     // of the tests', a CI gate's.
     const allureOff = process.env.LEDGER_CONFORMANCE_ALLURE === "off";
     // A run without a target: its reference node is starting on its own thread (the entry started it),
