@@ -145,7 +145,8 @@ export async function runSuites(input: SuiteRunInput): Promise<SuiteRunResult> {
       watch: false,
       run: true,
       passWithNoTests: true,
-      provide: { runConfig: input.config },
+      // The workers' count goes with the configuration they read: one worker keeps its ledger mark in memory.
+      provide: { runConfig: input.maxWorkers === undefined ? input.config : { ...input.config, workers: input.maxWorkers } },
       // Threads (forks measured the same) without per-file isolation: importing the harness, codec and
       // validators takes ~0.7 s per file when every file re-imports them; shared, a worker pays it once
       // and its HTTP client, compiled contract and ledger mark serve every file it runs.

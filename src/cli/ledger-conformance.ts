@@ -191,7 +191,6 @@ async function main(argv: readonly string[], started: Promise<EmbeddedNode> | un
     const config = {
       ...runConfigOf(args, resolved, { stateDir, bodiesDir: layout.bodiesDir }, selection),
       concurrency: perWorker,
-      workers,
       ...(recordDir === undefined ? {} : { recordDir }),
     };
     const run = await runSuites({

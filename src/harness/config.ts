@@ -43,8 +43,8 @@ export interface RunConfig {
   /** A directory private to this run, for state shared between workers (ledger header tracking). */
   readonly stateDir?: string;
   /**
-   * The run's worker threads, when the command knows them: a run of one worker keeps its ledger mark in
-   * memory, where several share it through stateDir (a file read and replaced per request).
+   * The run's worker threads (the suite runner sets it from its own): a run of one worker keeps its
+   * ledger mark in memory, where several share it through stateDir (a file read and replaced per request).
    */
   readonly workers?: number;
   /** Where request bodies too large for a curl line are written (beside the reports). */

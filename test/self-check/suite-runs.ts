@@ -74,6 +74,7 @@ export async function runSuitesAtOnce(runs: readonly SuiteRun[], options: SuiteR
     mkdirSync(stateDir, { recursive: true });
     const selection = selectionOf(args, run.files, aliases);
     // One worker a run: the run's whole --concurrency is that worker's, as ledger-conformance.ts shares it.
+    // Its ledger mark stays in memory (workers: 1), as runSuites tells a run of one worker.
     const config = { ...runConfigOf(args, { target: run.target, fixtures: run.fixtures }, { stateDir, bodiesDir: join(options.scratch, `run-${i}`, "bodies") }, selection), concurrency: args.concurrency, workers: 1 };
     const compiledFiles = run.files.map(compiledSuiteFile);
     reporters.set(run.name, new RequirementReporter({ catalog, quiet: true, files: compiledFiles, untestedReason: "not among this run's files" }));
