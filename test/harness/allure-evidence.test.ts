@@ -14,7 +14,7 @@ const meta: ConformanceMeta = {
     { requirement: "2.7/ledger-headers-on-200", status: "not_applicable", failures: [], reason: "no answer" },
   ],
   requests: [{ method: "GET", url: "http://127.0.0.1:1/v1/accounts/0x1/modules?limit=2", status: 200, durationMs: 3, curl }],
-} as unknown as ConformanceMeta;
+};
 
 const text = (content: string) => Buffer.from(content, "base64").toString("utf8");
 

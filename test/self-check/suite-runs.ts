@@ -56,6 +56,10 @@ export interface SuiteRunOptions {
   /** Cap on the whole batch: the runs still going are cancelled (their checks end skipped, never passed). */
   readonly maxDurationMs: number;
 }
+
+/** A run's worker threads: one, which runs its files one after another (runSuitesAtOnce). */
+const WORKERS_PER_RUN = 1;
+
 /**
  * Runs every run's files against its target in one vitest instance, one worker at a time: with one
  * worker vitest gives a run's files to one worker thread, where more workers would start several for
@@ -74,8 +78,8 @@ export async function runSuitesAtOnce(runs: readonly SuiteRun[], options: SuiteR
     mkdirSync(stateDir, { recursive: true });
     const selection = selectionOf(args, run.files, aliases);
     // One worker a run: the run's whole --concurrency is that worker's, as ledger-conformance.ts shares it.
-    // Its ledger mark stays in memory (workers: 1), as runSuites tells a run of one worker.
-    const config = { ...runConfigOf(args, { target: run.target, fixtures: run.fixtures }, { stateDir, bodiesDir: join(options.scratch, `run-${i}`, "bodies") }, selection), concurrency: args.concurrency, workers: 1 };
+    // Told its worker count, as runSuites tells its workers, a run keeps its ledger mark in memory.
+    const config = { ...runConfigOf(args, { target: run.target, fixtures: run.fixtures }, { stateDir, bodiesDir: join(options.scratch, `run-${i}`, "bodies") }, selection), concurrency: args.concurrency, workers: WORKERS_PER_RUN };
     const compiledFiles = run.files.map(compiledSuiteFile);
     reporters.set(run.name, new RequirementReporter({ catalog, quiet: true, files: compiledFiles, untestedReason: "not among this run's files" }));
     const timeoutMs = Math.max(60_000, checkTimeoutMs(args.timeoutMs));
@@ -89,7 +93,7 @@ export async function runSuitesAtOnce(runs: readonly SuiteRun[], options: SuiteR
         pool: "threads" as const,
         isolate: false,
         server: { deps: { external: [nativeImports(TEST_BUILD)] } },
-        maxWorkers: 1,
+        maxWorkers: WORKERS_PER_RUN,
         // As the command runs them: the checks of a file concurrently, up to the run's --concurrency.
         sequence: { concurrent: true },
         maxConcurrency: args.concurrency,
