@@ -5,10 +5,19 @@
 // The child is started before the checks run (startAllureGenerator) and loads allure's modules (about
 // half of its time) while they do, on a core the run leaves idle much of the time; once the results
 // are written it is told the command line on its stdin and runs allure's CLI with it.
+//
+// The child works in the run's scratch directory, never in the directory the command was started in,
+// and sees no git repository. allure's CLI reads a configuration file from its working directory
+// (allurerc.js, .mjs, .json, .yaml …: @allurereport/core dist/config.js), which would run a project's
+// own Allure set-up (plugins, uploads) on this report. Outside a known CI it also reads `git remote
+// get-url origin` and the branch (@allurereport/ci dist/detectors/local.js) and writes them into the
+// page: an origin URL can hold credentials (https://user:token@host/…), and the page is about the node
+// under test, not about the repository the command runs in.
 
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { devNull } from "node:os";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const ALLURE_TIMEOUT_MS = 120_000;
@@ -50,11 +59,16 @@ export interface AllureGenerator {
   dispose(): void;
 }
 
-/** Starts the generator's child process now, so that its modules load while the run goes on. */
-export function startAllureGenerator(): AllureGenerator {
+/**
+ * Starts the generator's child process now, so that its modules load while the run goes on. `workDir`:
+ * its working directory, one of the run's own (the scratch directory that holds the results).
+ */
+export function startAllureGenerator(workDir: string): AllureGenerator {
   const child = spawn(process.execPath, ["--input-type=module", "-e", GENERATOR_SCRIPT, allureCli()], {
+    cwd: workDir,
     stdio: ["pipe", "pipe", "pipe"],
-    env: { ...process.env, NO_COLOR: "1" },
+    // GIT_DIR names no repository, so that git finds none, wherever the scratch directory is.
+    env: { ...process.env, NO_COLOR: "1", GIT_DIR: devNull },
   });
   let output = "";
   child.stdout.on("data", (d: Buffer) => (output += d.toString()));
@@ -67,8 +81,10 @@ export function startAllureGenerator(): AllureGenerator {
   child.stdin.on("error", () => undefined);
   return {
     generate: (resultsDir, outDir, reportName) => {
-      child.stdin.end(JSON.stringify(["awesome", resultsDir, "-o", outDir, "--single-file", "--report-name", reportName]));
-      return awaitReport(child, ended, outDir, () => output);
+      // Absolute: the child does not work where the command was started.
+      const out = resolve(outDir);
+      child.stdin.end(JSON.stringify(["awesome", resolve(resultsDir), "-o", out, "--single-file", "--report-name", reportName]));
+      return awaitReport(child, ended, out, () => output);
     },
     dispose: () => {
       child.stdin.end();
@@ -76,8 +92,9 @@ export function startAllureGenerator(): AllureGenerator {
   };
 }
 
+/** The report in one step, the generator working in the directory that holds `resultsDir`. */
 export async function generateAllureReport(resultsDir: string, outDir: string, reportName: string): Promise<AllureOutcome> {
-  return startAllureGenerator().generate(resultsDir, outDir, reportName);
+  return startAllureGenerator(dirname(resolve(resultsDir))).generate(resultsDir, outDir, reportName);
 }
 
 async function awaitReport(

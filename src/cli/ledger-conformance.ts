@@ -155,9 +155,10 @@ async function main(argv: readonly string[], started: Promise<EmbeddedNode> | un
     const comparison = args.compareTo === undefined ? undefined : await (await import("./compare-phase.ts")).prepareComparison(args.compareTo, args.compareFixtures, args.timeoutMs);
 
     layout.create();
-    scratch = mkdtempSync(join(tmpdir(), "ledger-conformance-"));
-    const stateDir = join(scratch, "state");
-    const allureResults = join(scratch, "allure-results");
+    const runScratch = mkdtempSync(join(tmpdir(), "ledger-conformance-"));
+    scratch = runScratch;
+    const stateDir = join(runScratch, "state");
+    const allureResults = join(runScratch, "allure-results");
     mkdirSync(stateDir);
 
     for (const line of describeSelection(selection)) say(line);
@@ -179,7 +180,7 @@ async function main(argv: readonly string[], started: Promise<EmbeddedNode> | un
     // from the workers' start.
     const startAllureAtFirstCheck = {
       onTestCaseReady: () => {
-        if (!allureOff) allureGenerator ??= startAllureGenerator();
+        if (!allureOff) allureGenerator ??= startAllureGenerator(runScratch);
       },
     };
     // Remote, or slow to answer its probe: the run will wait on the network, not on this machine's CPU.
@@ -187,7 +188,7 @@ async function main(argv: readonly string[], started: Promise<EmbeddedNode> | un
     const latencyBound = node === undefined && (!isLoopbackUrl(target) || probe.answerMs >= LATENCY_BOUND_ANSWER_MS);
     const workers = suiteWorkers(args.concurrency, { rateLimited: args.rateLimit !== undefined, latencyBound, ...(args.workers === undefined ? {} : { asked: args.workers }) });
     const perWorker = concurrencyPerWorker(args.concurrency, workers);
-    const recordDir = args.record ? join(scratch, "exchanges") : undefined;
+    const recordDir = args.record ? join(runScratch, "exchanges") : undefined;
     const config = {
       ...runConfigOf(args, resolved, { stateDir, bodiesDir: layout.bodiesDir }, selection),
       concurrency: perWorker,
