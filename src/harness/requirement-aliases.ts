@@ -2,7 +2,7 @@
 // requirement, so that a baseline file or --only naming an id from before a merge or a rename keeps working.
 
 import { readFileSync } from "node:fs";
-import { parse } from "yaml";
+import { parsePackageYaml } from "../parsed-yaml.ts";
 import { CatalogError, REQUIREMENT_ID_PATTERN } from "./requirements.ts";
 import { packagePath } from "../package-root.ts";
 
@@ -14,7 +14,7 @@ export type RequirementAliases = ReadonlyMap<string, string>;
 export function parseRequirementAliases(text: string, source = "aliases"): RequirementAliases {
   let data: unknown;
   try {
-    data = parse(text);
+    data = parsePackageYaml(text);
   } catch (e) {
     throw new CatalogError(`${source}: not YAML: ${(e as Error).message}`);
   }

@@ -6,8 +6,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { Ajv } from "ajv";
-import { parse } from "yaml";
-import { parsePackageYaml } from "../parsed-yaml.ts";
+import { parsePackageYaml, parseYaml } from "../parsed-yaml.ts";
 import { ConfigurationError } from "./configuration-error.ts";
 import { packagePath } from "../package-root.ts";
 
@@ -72,10 +71,10 @@ export class RequirementCatalog {
 }
 
 /** Parses one catalog file's text into its entries, checking their shape. */
-function parseEntries(text: string, source: string, parseYaml: (text: string) => unknown = parse): Requirement[] {
+function parseEntries(text: string, source: string, parse: (text: string) => unknown = parseYaml): Requirement[] {
   let data: unknown;
   try {
-    data = parseYaml(text);
+    data = parse(text);
   } catch (e) {
     throw new CatalogError(`${source}: not YAML: ${(e as Error).message}`);
   }

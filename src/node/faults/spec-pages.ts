@@ -1,7 +1,7 @@
 // Faults in the §4.1 interface description: the JSON form not JSON, and a description that lacks an
 // operation of the interface.
 
-import { parse, stringify } from "yaml";
+import { yamlPackage } from "../../parsed-yaml.ts";
 import { payloadText, routeOf, type Fault } from "./fault.ts";
 
 const specJsonServesYaml: Fault = {
@@ -13,7 +13,7 @@ const specJsonServesYaml: Fault = {
     app.addHook("onSend", async (request, reply, payload) => {
       const text = payloadText(payload);
       if (routeOf(request) !== "/v1/spec.json" || reply.statusCode !== 200 || text === undefined) return payload;
-      return stringify(JSON.parse(text));
+      return yamlPackage().stringify(JSON.parse(text));
     });
   },
 };
@@ -37,7 +37,7 @@ const specMissingSubmission: Fault = {
       if (reply.statusCode !== 200 || text === undefined) return payload;
       const route = routeOf(request);
       if (route === "/v1/spec.json") return JSON.stringify(withoutSubmission(JSON.parse(text) as Record<string, unknown>));
-      if (route === "/v1/spec.yaml") return stringify(withoutSubmission(parse(text) as Record<string, unknown>));
+      if (route === "/v1/spec.yaml") return yamlPackage().stringify(withoutSubmission(yamlPackage().parse(text) as Record<string, unknown>));
       return payload;
     });
   },
