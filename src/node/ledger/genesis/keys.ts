@@ -1,7 +1,7 @@
 // Genesis accounts and their keys, all derived from the seed: SHA3-256 of "<seed>/<label>" is each
 // private key (or address, for accounts nobody signs for). The same seed always gives the same chain.
 
-import { secp256k1 } from "@noble/curves/secp256k1.js";
+import { createECDH } from "node:crypto";
 import { utf8ToBytes } from "@noble/hashes/utils.js";
 import {
   Ed25519Account,
@@ -60,7 +60,12 @@ export function genesisKeys(seed: string): GenesisKeys {
 
   const singleKey = ed("single-key/ed25519");
   const secpPrivate = derive(seed, "single-key/secp256k1");
-  const secpPublic = secp256k1.getPublicKey(secpPrivate, false);
+  // Derived by OpenSSL: noble's first secp256k1 use builds its precomputed tables, ~40 ms of every genesis
+  // (on the embedded node's way to its first answer). The node verifies with noble: signatures.test.ts
+  // signs for this account and has the node accept it.
+  const secp = createECDH("secp256k1");
+  secp.setPrivateKey(secpPrivate);
+  const secpPublic = new Uint8Array(secp.getPublicKey());
   const multiEdKeys = [0, 1, 2].map((i) => ed(`multi-ed25519/${i}`));
   const multiKeyKeys = [0, 1, 2].map((i) => ed(`multi-key/${i}`));
 
