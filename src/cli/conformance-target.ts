@@ -2,15 +2,53 @@
 // error (exit 2, within seconds, the reports saying why): one whose TCP port cannot be reached; one
 // that accepts connections but gives no HTTP answer (never answers, answers bytes that are not HTTP,
 // resets after reading the request; each tried as the run's client tries every request); and one that
-// wants credentials.
+// wants credentials. A target that can be tested is then timed: does a run against it wait on the
+// network or on this machine's CPU (latencyBound)?
 import { connect as netConnect } from "node:net";
+import { cpus } from "node:os";
+import { isLoopbackUrl } from "../harness/config.ts";
 import { HttpClient, type HttpResponse } from "../harness/http-client.ts";
 import type { SecretHeaders } from "../harness/secrets.ts";
 
 export const PROBE_TIMEOUT_MS = 3_000;
 
+/**
+ * A target on loopback whose answer took this long sits behind something slow (a proxy, a tunnel, an
+ * emulated WAN): a node on this machine answers in a few ms, tens when the machine is loaded.
+ */
+export const LATENCY_BOUND_ANSWER_MS = 100;
+
+/**
+ * Answers timed after the probe's first on a loopback target. The first is not timed: it opens the
+ * connection and runs code that neither side has compiled yet (~20 ms on an idle machine, over 100 on a
+ * loaded one, where a run against a cold local node then started four workers it had no CPU for). Up to
+ * three, because behind a link whose delay varies one answer can be quick by chance.
+ */
+export const TIMED_ANSWERS = 3;
+
+/**
+ * Slow answers mean a slow link only while this machine had CPU to spare: at least this share of its
+ * CPU time idle while they were timed. On a busy machine (the tests' own, a CI runner building something
+ * else) a local node answers slowly too, and more workers would only make it busier.
+ */
+export const MIN_IDLE_SHARE = 0.5;
+
+/** An answer this slow is the link's (or the target's) however busy this machine is: no local node's CPU wait comes near it. */
+export const SLOW_LINK_ANSWER_MS = 1_000;
+
 export type ProbeResult =
-  | { readonly ok: true; readonly note: string; readonly requests: number; readonly retries: number; readonly answerMs: number }
+  | {
+      readonly ok: true;
+      readonly note: string;
+      readonly requests: number;
+      readonly retries: number;
+      /**
+       * The run will wait on the network, not on this machine's CPU: the target is remote, or on loopback
+       * one of TIMED_ANSWERS answers to GET /-/healthy took LATENCY_BOUND_ANSWER_MS or more while at
+       * least MIN_IDLE_SHARE of the machine's CPU time was idle, or SLOW_LINK_ANSWER_MS or more.
+       */
+      readonly latencyBound: boolean;
+    }
   | { readonly ok: false; readonly reason: string; readonly requests: number; readonly retries: number };
 
 /**
@@ -19,11 +57,14 @@ export type ProbeResult =
  * that refuses one endpoint: 403 is a status the spec gives some operations, but not both reads
  * refused, and neither answer with the ledger-state headers every node answer carries (§2.7).
  */
-export async function probeTarget(
-  target: string,
-  timeoutMs: number,
-  options: { readonly secretHeaders?: SecretHeaders; readonly connectTimeoutMs?: number } = {},
-): Promise<ProbeResult> {
+export interface ProbeOptions {
+  readonly secretHeaders?: SecretHeaders;
+  readonly connectTimeoutMs?: number;
+  /** The machine's CPU time (default: machineCpuTime); tests give a machine that stays idle. */
+  readonly cpuTime?: () => CpuTime;
+}
+
+export async function probeTarget(target: string, timeoutMs: number, options: ProbeOptions = {}): Promise<ProbeResult> {
   const connectTimeoutMs = options.connectTimeoutMs ?? PROBE_TIMEOUT_MS;
   // The probe sends the --header headers too: a gateway's credentials are what it checks first.
   const sendsCredentials = Object.keys(options.secretHeaders ?? {}).length > 0;
@@ -72,10 +113,53 @@ export async function probeTarget(
         };
       }
     }
-    return { ok: true, note: `GET /-/healthy answered ${health.status}`, ...counts(), answerMs: health.durationMs };
+    const latencyBound = !isLoopbackUrl(target) || (await answersSlowlyWhileIdle(() => read("/-/healthy"), options.cpuTime ?? machineCpuTime));
+    return { ok: true, note: `GET /-/healthy answered ${health.status}`, ...counts(), latencyBound };
   } finally {
     await client.destroy().catch(() => undefined);
   }
+}
+
+/**
+ * Whether one of up to TIMED_ANSWERS answers takes LATENCY_BOUND_ANSWER_MS or more while the machine's
+ * CPU was idle at least MIN_IDLE_SHARE of the time, or SLOW_LINK_ANSWER_MS or more. The first slow answer
+ * decides, so that a slow target costs the probe one more answer's time; a read with no answer ends the
+ * timing.
+ */
+async function answersSlowlyWhileIdle(read: () => Promise<HttpResponse>, cpuTime: () => CpuTime): Promise<boolean> {
+  const before = cpuTime();
+  for (let i = 0; i < TIMED_ANSWERS; i++) {
+    let answer: HttpResponse;
+    try {
+      answer = await read();
+    } catch {
+      return false;
+    }
+    if (answer.durationMs >= SLOW_LINK_ANSWER_MS) return true;
+    if (answer.durationMs >= LATENCY_BOUND_ANSWER_MS) {
+      const after = cpuTime();
+      const total = after.total - before.total;
+      return total > 0 && (after.idle - before.idle) / total >= MIN_IDLE_SHARE;
+    }
+  }
+  return false;
+}
+
+/** CPU time so far, idle and in all, summed over the machine's CPUs (ms). */
+export interface CpuTime {
+  readonly idle: number;
+  readonly total: number;
+}
+
+/** The machine's CPU time, from os.cpus() (ticks of 10 ms). */
+export function machineCpuTime(): CpuTime {
+  let idle = 0;
+  let total = 0;
+  for (const { times } of cpus()) {
+    idle += times.idle;
+    total += times.user + times.nice + times.sys + times.idle + times.irq;
+  }
+  return { idle, total };
 }
 
 /** 401 or 403 without any ledger-state header (whatever the profile's prefix): a gateway's refusal, not a node's. */

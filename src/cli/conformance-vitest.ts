@@ -75,11 +75,6 @@ export function nativeImports(root: string): RegExp {
 
 /** Workers when the run waits on the network rather than on CPU: a worker runs its files one after another. */
 export const LATENCY_BOUND_WORKERS = 4;
-/**
- * A target on loopback whose first answer took this long sits behind something slow (a proxy, an
- * emulated WAN): a node on this machine answers in a few ms, tens when the machine is loaded.
- */
-export const LATENCY_BOUND_ANSWER_MS = 100;
 
 /**
  * Worker threads for a run (--workers, else chosen here), no more than --concurrency, and one under

@@ -3,13 +3,12 @@
 // than the cores can carry only slow every run down. A run that waits on the network (a remote node, or
 // one on loopback behind something slow) spends most of its time idle, so such runs can all go at once,
 // up to a bound that keeps memory in check (a run holds about 300 MB). Each target is classed by the
-// same rule a one-node run uses to choose its workers (ledger-conformance.ts: remote, or a loopback
-// answer slower than LATENCY_BOUND_ANSWER_MS); the two kinds run side by side, each with its own bound.
+// probe a one-node run uses to choose its workers (conformance-target.ts latencyBound: remote, or slow
+// answers on loopback once warm); the two kinds run side by side, each with its own bound.
 
 import { availableParallelism } from "node:os";
 import { isLoopbackUrl } from "../harness/config.ts";
-import { LATENCY_BOUND_ANSWER_MS } from "./conformance-vitest.ts";
-import { PROBE_TIMEOUT_MS, probeTarget } from "./conformance-target.ts";
+import { PROBE_TIMEOUT_MS, probeTarget, type ProbeOptions } from "./conformance-target.ts";
 
 export type RunBound = "cpu" | "latency";
 
@@ -35,19 +34,12 @@ export function workersPerRun(bound: RunBound): number {
   return bound === "latency" ? 2 : 1;
 }
 
-/** Probes of a loopback target: one answer can be quick by chance behind a jittery link, so up to this many. */
-const PROBES = 3;
-
 /**
- * A remote target is latency-bound without asking it; a loopback one when one of a few probes answers
- * slowly. A target whose probe fails counts as CPU-bound (the default): its own run says why it failed.
+ * A remote target is latency-bound without asking it; a loopback one as its probe finds it. A target whose
+ * probe fails counts as CPU-bound (the default): its own run says why it failed.
  */
-export async function runBoundOf(url: string): Promise<RunBound> {
+export async function runBoundOf(url: string, options: Pick<ProbeOptions, "cpuTime"> = {}): Promise<RunBound> {
   if (!isLoopbackUrl(url)) return "latency";
-  for (let i = 0; i < PROBES; i++) {
-    const probe = await probeTarget(url, PROBE_TIMEOUT_MS);
-    if (!probe.ok) return "cpu";
-    if (probe.answerMs >= LATENCY_BOUND_ANSWER_MS) return "latency";
-  }
-  return "cpu";
+  const probe = await probeTarget(url, PROBE_TIMEOUT_MS, options);
+  return probe.ok && probe.latencyBound ? "latency" : "cpu";
 }

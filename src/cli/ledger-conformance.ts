@@ -12,7 +12,7 @@ import { applyBaseline, exitCode, notStartedOutcome, parseBaseline, type RunOutc
 import type { JunitCase } from "../../reporters/junit-report.ts";
 import { RequirementReporter } from "../../reporters/requirement-reporter.ts";
 import { escapeControls } from "../../reporters/escape-controls.ts";
-import { checkTimeoutMs, isLoopbackUrl } from "../harness/config.ts";
+import { checkTimeoutMs } from "../harness/config.ts";
 import { ConfigurationError } from "../harness/configuration-error.ts";
 import { ApiContract } from "../harness/openapi.ts";
 import { loadRequirementAliases, type RequirementAliases } from "../harness/requirement-aliases.ts";
@@ -24,7 +24,7 @@ import { resolveTarget, runConfigOf } from "./conformance-setup.ts";
 import { startAllureGenerator, type AllureGenerator } from "./conformance-allure.ts";
 import { probeTarget } from "./conformance-target.ts";
 import type { EmbeddedNode } from "./embedded-node.ts";
-import { concurrencyPerWorker, LATENCY_BOUND_ANSWER_MS, preloadSuiteRunner, runSuites, suiteWorkers } from "./conformance-vitest.ts";
+import { concurrencyPerWorker, preloadSuiteRunner, runSuites, suiteWorkers } from "./conformance-vitest.ts";
 import { runFleet } from "./fleet-run.ts";
 import { readTargetsFile, targetsFromUrls } from "./fleet-targets.ts";
 import { mergeCommand } from "./merge-command.ts";
@@ -183,9 +183,9 @@ async function main(argv: readonly string[], started: Promise<EmbeddedNode> | un
         if (!allureOff) allureGenerator ??= startAllureGenerator(runScratch);
       },
     };
-    // Remote, or slow to answer its probe: the run will wait on the network, not on this machine's CPU.
+    // Remote, or slow to answer once warm: the run will wait on the network, not on this machine's CPU.
     // (The embedded node shares this process's CPU: never latency-bound.)
-    const latencyBound = node === undefined && (!isLoopbackUrl(target) || probe.answerMs >= LATENCY_BOUND_ANSWER_MS);
+    const latencyBound = node === undefined && probe.latencyBound;
     const workers = suiteWorkers(args.concurrency, { rateLimited: args.rateLimit !== undefined, latencyBound, ...(args.workers === undefined ? {} : { asked: args.workers }) });
     const perWorker = concurrencyPerWorker(args.concurrency, workers);
     const recordDir = args.record ? join(runScratch, "exchanges") : undefined;
