@@ -53,12 +53,6 @@ export type ProbeResult =
     }
   | { readonly ok: false; readonly reason: string; readonly requests: number; readonly retries: number };
 
-/**
- * TCP first (can we reach it at all?), then GET /-/healthy (does it speak HTTP?). When that answers 401
- * or 403, a second read (GET /estimate_gas_price) tells a gateway that wants credentials from a node
- * that refuses one endpoint: 403 is a status the spec gives some operations, but not both reads
- * refused, and neither answer with the ledger-state headers every node answer carries (§2.7).
- */
 export interface ProbeOptions {
   readonly secretHeaders?: SecretHeaders;
   readonly connectTimeoutMs?: number;
@@ -66,6 +60,12 @@ export interface ProbeOptions {
   readonly cpuTime?: () => CpuTime;
 }
 
+/**
+ * TCP first (can we reach it at all?), then GET /-/healthy (does it speak HTTP?). When that answers 401
+ * or 403, a second read (GET /estimate_gas_price) tells a gateway that wants credentials from a node
+ * that refuses one endpoint: 403 is a status the spec gives some operations, but not both reads
+ * refused, and neither answer with the ledger-state headers every node answer carries (§2.7).
+ */
 export async function probeTarget(target: string, timeoutMs: number, options: ProbeOptions = {}): Promise<ProbeResult> {
   const connectTimeoutMs = options.connectTimeoutMs ?? PROBE_TIMEOUT_MS;
   // The probe sends the --header headers too: a gateway's credentials are what it checks first.
