@@ -123,10 +123,10 @@ export async function probeTarget(target: string, timeoutMs: number, options: Pr
 }
 
 /**
- * Whether one of up to TIMED_ANSWERS answers takes LATENCY_BOUND_ANSWER_MS or more while the machine's
- * CPU was left idle by other processes at least MIN_IDLE_SHARE of the time, or SLOW_LINK_ANSWER_MS or more. The first slow answer
- * decides, so that a slow target costs the probe one more answer's time; a read with no answer ends the
- * timing.
+ * Whether one of up to TIMED_ANSWERS answers takes LATENCY_BOUND_ANSWER_MS or more while other processes
+ * left at least MIN_IDLE_SHARE of the machine's CPU idle, or SLOW_LINK_ANSWER_MS or more. The first slow
+ * answer decides, so that a slow target costs the probe one more answer's time; a read with no answer
+ * ends the timing.
  */
 async function answersSlowlyWhileIdle(read: () => Promise<HttpResponse>, cpuTime: () => CpuTime): Promise<boolean> {
   const before = cpuTime();

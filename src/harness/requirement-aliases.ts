@@ -2,7 +2,7 @@
 // requirement, so that a baseline file or --only naming an id from before a merge or a rename keeps working.
 
 import { readFileSync } from "node:fs";
-import { parsePackageYaml } from "../parsed-yaml.ts";
+import { parsePackageYaml, parseYaml } from "../parsed-yaml.ts";
 import { CatalogError, REQUIREMENT_ID_PATTERN } from "./requirements.ts";
 import { packagePath } from "../package-root.ts";
 
@@ -11,10 +11,10 @@ export const DEFAULT_ALIASES_PATH = packagePath("schemas", "requirement-aliases.
 export type RequirementAliases = ReadonlyMap<string, string>;
 
 /** Parses the table's text: a YAML mapping of requirement ids to requirement ids, none an alias of an alias. */
-export function parseRequirementAliases(text: string, source = "aliases"): RequirementAliases {
+export function parseRequirementAliases(text: string, source = "aliases", parse: (text: string) => unknown = parseYaml): RequirementAliases {
   let data: unknown;
   try {
-    data = parsePackageYaml(text);
+    data = parse(text);
   } catch (e) {
     throw new CatalogError(`${source}: not YAML: ${(e as Error).message}`);
   }
@@ -36,7 +36,8 @@ export function loadRequirementAliases(path: string = DEFAULT_ALIASES_PATH): Req
   } catch (e) {
     throw new CatalogError(`cannot read ${path}: ${(e as Error).message}`);
   }
-  return parseRequirementAliases(text, path);
+  // The table is the package's (or the user's own): its parse is kept between runs, as the catalog's.
+  return parseRequirementAliases(text, path, parsePackageYaml);
 }
 
 /** The id that holds `id`'s requirement today: its alias's target, else itself. */
