@@ -20,7 +20,8 @@ export interface Comparison {
 export async function prepareComparison(compareTo: string, compareFixtures: string | undefined, timeoutMs: number): Promise<Comparison> {
   const fixtures = compareFixtures === undefined ? undefined : loadFixturesFile(compareFixtures);
   const url = normalizeTarget(compareTo);
-  const probe = await probeTarget(url, timeoutMs);
+  // Only whether it can be tested: the compared node's answers choose no workers.
+  const probe = await probeTarget(url, timeoutMs, { timeAnswers: false });
   if (!probe.ok) throw new ConfigurationError(`--compare-to: ${probe.reason}`);
   return { compareTo: url, ...(fixtures === undefined ? {} : { fixtures }) };
 }

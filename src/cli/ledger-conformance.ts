@@ -142,7 +142,9 @@ async function main(argv: readonly string[], started: Promise<EmbeddedNode> | un
         ...(differential === undefined ? {} : { differential }),
       });
 
-    const probe = await probeTarget(target, args.timeoutMs, { secretHeaders: args.secretHeaders });
+    // Its answers are timed only when they choose the run's workers (below).
+    const timeAnswers = node === undefined && args.rateLimit === undefined && args.workers === undefined;
+    const probe = await probeTarget(target, args.timeoutMs, { secretHeaders: args.secretHeaders, timeAnswers });
     phases.end("probe");
     if (!probe.ok) {
       // Nothing can be tested: exit 2 as for a usage error, with the reports saying why.

@@ -71,6 +71,12 @@ describe("the probe's timing of a loopback target", () => {
     expect(await probeTarget(target.url, 5_000, { cpuTime: busyMachine })).toMatchObject({ ok: true, latencyBound: true });
   });
 
+  it("times nothing when the run's workers do not depend on it (--workers, --rate-limit, the embedded node)", async () => {
+    const target = await serving(() => SLOW);
+    expect(await probeTarget(target.url, 5_000, { timeAnswers: false, cpuTime: idleMachine() })).toMatchObject({ ok: true, requests: 1, latencyBound: false });
+    expect(target.answers()).toBe(1);
+  });
+
   it("counts the timed answers among the run's requests", async () => {
     const target = await serving(() => 0);
     expect(await probeTarget(target.url, 5_000)).toMatchObject({ ok: true, requests: 1 + TIMED_ANSWERS, latencyBound: false });
