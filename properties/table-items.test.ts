@@ -5,7 +5,10 @@
 //
 // A 200 counts as the item only when its body is a value of value_type, and the fixture's key, which
 // the fixtures say is present, must be answered with its item: a node answering 404 (or 200 `{}`) to
-// everything shows nothing. The code law has something to judge only when a key was absent (404).
+// everything shows nothing. So the fixture's key is the key law's first case whatever the seed (only
+// generated, it came up in about one case in five, and a run of 25 could meet it in none: then the law
+// passed against a server answering 404 to everything). The code law has something to judge only when
+// a key was absent (404).
 
 import fc from "fast-check";
 import { CheckNotApplicable, describeEndpoint, errorCodeOf, law, undecided, type CheckContext, type HttpResponse, type TableFixture } from "../src/harness/index.ts";
@@ -50,7 +53,7 @@ function itemRequest(t: CheckContext, table: TableFixture, key: unknown): Promis
 }
 
 describeEndpoint("get_table_item", () => {
-  law("4.2/table-key-law", { numRuns: 25 }, table, (s) => s.keys, async (t, key, { table }) => {
+  law("4.2/table-key-law", { numRuns: 25, examples: (): Key[] => [{ fixture: true }] }, table, (s) => s.keys, async (t, key, { table }) => {
     if (key.fixture) {
       const res = await itemRequest(t, table, table.key);
       t.expect(res.status === 200, `200 with the item: ${JSON.stringify(table.key)} is the fixture's key, present in table ${table.handle}`, res);

@@ -19,7 +19,7 @@ import type { Failure, RequestRecord } from "./results.ts";
 /** Requests a second at which the default budgets leave ample room (a property sends a few hundred at most). */
 const FULL_SPEED_RPS = 40;
 
-export interface LawOptions {
+export interface LawOptions<S = unknown, T = unknown> {
   /** Runs at --depth 1; --depth N multiplies them. */
   readonly numRuns: number;
   /**
@@ -30,6 +30,11 @@ export interface LawOptions {
   readonly budgetMs?: number;
   /** The cases depend on one another's order: they run one by one. */
   readonly inOrder?: boolean;
+  /**
+   * Cases run before the generated ones whatever the seed (fast-check's examples): those without which
+   * the law would show nothing, such as a value the fixtures say is present.
+   */
+  readonly examples?: (setup: S) => readonly T[];
 }
 
 /** What a run returns when its case could decide nothing about the requirement, and why. */
@@ -51,7 +56,7 @@ export type LawPredicate<S, T> = (t: CheckContext, value: T, setup: S) => Promis
  */
 export function law<S, T>(
   id: string,
-  options: LawOptions,
+  options: LawOptions<S, T>,
   setup: (t: CheckContext) => Promise<S>,
   arbitrary: (setup: S) => fc.Arbitrary<T>,
   predicate: LawPredicate<S, T>,
@@ -75,7 +80,7 @@ export function law<S, T>(
         if (outcome === undefined) decided += 1;
         else reason = outcome.undecided;
       },
-      { numRuns: options.numRuns, budgetMs, concurrency: options.inOrder ? 1 : (t.config.concurrency ?? 1) },
+      { numRuns: options.numRuns, budgetMs, concurrency: options.inOrder ? 1 : (t.config.concurrency ?? 1), examples: options.examples?.(prepared) ?? [] },
     );
     if (failure) throw new CheckFailure(failure);
     if (decided === 0) throw new CheckNotApplicable(`no generated case could decide the law; the last one: ${reason}`);
@@ -90,7 +95,7 @@ export async function runProperty<T>(
   t: CheckContext,
   arbitrary: fc.Arbitrary<T>,
   predicate: PropertyFn<T>,
-  options: { numRuns: number; budgetMs?: number; concurrency?: number },
+  options: { numRuns: number; budgetMs?: number; concurrency?: number; examples?: readonly T[] },
 ): Promise<Failure | undefined> {
   const config = t.config;
   const numRuns = Math.max(1, Math.round(options.numRuns * config.depth));
@@ -98,9 +103,10 @@ export async function runProperty<T>(
   const replayPath = config.only === t.requirement.id ? config.replayPath : undefined;
   // One seed for both passes, so that the one-by-one pass tries the cases the concurrent one did.
   const seed = config.seed ?? fc.readConfigureGlobal().seed ?? Math.floor(Math.random() * 0x7fffffff);
+  const examples = options.examples ?? [];
   let unconfirmed: ConcurrentFailure | undefined;
   if ((options.concurrency ?? 1) > 1 && replayPath === undefined) {
-    const outcome = await runCasesConcurrently(t, fc.sample(arbitrary, { seed, numRuns }), predicate, options.concurrency as number, budgetMs);
+    const outcome = await runCasesConcurrently(t, [...examples, ...fc.sample(arbitrary, { seed, numRuns })], predicate, options.concurrency as number, budgetMs);
     if (outcome === undefined) return undefined;
     if (outcome.error instanceof CheckSkipped) throw outcome.error;
     unconfirmed = outcome;
@@ -126,6 +132,7 @@ export async function runProperty<T>(
   const details = await fc.check(property, {
     numRuns,
     seed,
+    ...(examples.length === 0 ? {} : { examples: examples.map((value): [T] => [value]) }),
     ...(replayPath === undefined ? {} : { path: replayPath }),
     interruptAfterTimeLimit: budgetMs,
     markInterruptAsFailure: false,
