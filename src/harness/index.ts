@@ -46,9 +46,10 @@
  *     ...t.expect…;                        // a failed assertion is the counterexample fast-check shrinks
  *     return undecided("the window held one summary");  // when this case can decide nothing
  *   });
- * - `law(id, { numRuns, budgetMs?, inOrder? }, setup, arbitrary, predicate)`: `setup(t)` runs once (it may call
- *   t.needsFixture or end the check skipped); then the predicate runs on the values of
- *   `arbitrary(setup)`, concurrently unless `inOrder` (a case must not depend on another's having run).
+ * - `law(id, { numRuns, budgetMs?, inOrder?, examples? }, setup, arbitrary, predicate)`: `setup(t)` runs once (it may
+ *   call t.needsFixture or end the check skipped); then the predicate runs on `examples(setup)` (cases the
+ *   law cannot show anything without, whatever the seed) and the values of `arbitrary(setup)`,
+ *   concurrently unless `inOrder` (a case must not depend on another's having run).
  *   Registered as a check of `id` with variant "property", under the same rules.
  *   --depth multiplies runs and budget, --seed fixes the seed (else one seed per run, printed), and a
  *   failure reports seed, shrunk path, counterexample, its requests' curl lines and a replay command.
