@@ -161,7 +161,7 @@ export interface CpuTime {
 }
 
 /** The machine's CPU time from os.cpus() (ticks of 10 ms), and this process's from process.cpuUsage(). */
-export function machineCpuTime(): CpuTime {
+function machineCpuTime(): CpuTime {
   let idle = 0;
   let total = 0;
   for (const { times } of cpus()) {

@@ -8,7 +8,7 @@
 
 import { availableParallelism } from "node:os";
 import { isLoopbackUrl } from "../harness/config.ts";
-import { PROBE_TIMEOUT_MS, probeTarget, type ProbeOptions } from "./conformance-target.ts";
+import { PROBE_TIMEOUT_MS, probeTarget } from "./conformance-target.ts";
 
 export type RunBound = "cpu" | "latency";
 
@@ -38,8 +38,8 @@ export function workersPerRun(bound: RunBound): number {
  * A remote target is latency-bound without asking it; a loopback one as its probe finds it. A target whose
  * probe fails counts as CPU-bound (the default): its own run says why it failed.
  */
-export async function runBoundOf(url: string, options: Pick<ProbeOptions, "cpuTime"> = {}): Promise<RunBound> {
+export async function runBoundOf(url: string): Promise<RunBound> {
   if (!isLoopbackUrl(url)) return "latency";
-  const probe = await probeTarget(url, PROBE_TIMEOUT_MS, options);
+  const probe = await probeTarget(url, PROBE_TIMEOUT_MS);
   return probe.ok && probe.latencyBound ? "latency" : "cpu";
 }

@@ -6,17 +6,18 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CPU_BOUND_RUNS, LATENCY_BOUND_RUNS, runBoundOf, runsAtOnce, workersPerRun } from "../../src/cli/fleet-parallelism.ts";
-import { LATENCY_BOUND_ANSWER_MS } from "../../src/cli/conformance-target.ts";
+import { SLOW_LINK_ANSWER_MS } from "../../src/cli/conformance-target.ts";
 
 let slow: Server;
 let slowUrl: string;
 let requests = 0;
 
 beforeAll(async () => {
-  // Answers every request well after the threshold, as a node behind a slow link does.
+  // Answers every request after the time that is a slow link's whatever this machine is doing (the
+  // finer rules of the probe's timing are target-probe-timing.test.ts's).
   slow = createServer((_req, res) => {
     requests += 1;
-    setTimeout(() => res.writeHead(200, { "content-type": "application/json" }).end("{}"), 3 * LATENCY_BOUND_ANSWER_MS);
+    setTimeout(() => res.writeHead(200, { "content-type": "application/json" }).end("{}"), SLOW_LINK_ANSWER_MS + 100);
   });
   await new Promise<void>((resolve) => slow.listen(0, "127.0.0.1", resolve));
   slowUrl = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/v1`;
@@ -42,9 +43,7 @@ describe("a fleet's parallelism", () => {
 
   it("classes a loopback target that answers slowly latency-bound, after probing it", async () => {
     const before = requests;
-    // On a machine whose CPU stays idle: slow answers there are the link's.
-    let idle = 0;
-    expect(await runBoundOf(slowUrl, { cpuTime: () => ({ idle: (idle += 1000), total: idle, own: 0 }) })).toBe("latency");
+    expect(await runBoundOf(slowUrl)).toBe("latency");
     expect(requests).toBeGreaterThan(before);
   });
 
