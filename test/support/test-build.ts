@@ -1,9 +1,9 @@
 // The command as the tests run it: compiled once per `npm test` (vitest's globalSetup, below) into
-// TEST_BUILD, as `npm run build` compiles dist/ for the package, and started from there. From the
-// sources, every one of the ~70 command processes the tests start spends ~1.3 CPU-s more (tsx's loader
-// thread resolving and transforming the command's modules, the node's thread doing the same), ~90 CPU-s
-// of a run of the tests, where compiling takes ~17. The checkout's own bins, which run the sources
-// through tsx, are tested by test/package/checkout-bins.test.ts; the packed package's, by
+// TEST_BUILD, as `npm run build` compiles dist/ for the package (scripts/compile.mjs, ~4 CPU-s), and
+// started from there. From the sources, every one of the ~70 command processes the tests start spends
+// ~1.3 CPU-s more (tsx's loader thread resolving and transforming the command's modules, the node's
+// thread doing the same), ~90 CPU-s of a run of the tests. The checkout's own bins, which run the
+// sources through tsx, are tested by test/package/checkout-bins.test.ts; the packed package's, by
 // packed-install.test.ts.
 //
 // Its own directory, not dist/: `npm pack` (packed-install.test.ts) compiles dist/ anew, removing it
@@ -11,8 +11,7 @@
 // the package's data (schemas/, baselines/, spec/) at its parent (src/package-root.ts).
 
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -28,7 +27,7 @@ export function compiledEntry(name: string): string {
 
 /** What the build compiles (tsconfig.build.json's include) and what decides how (the configs). */
 const SOURCE_DIRS = ["src", "suites", "properties", "reporters"];
-const CONFIGS = ["tsconfig.json", "tsconfig.build.json", "package.json"];
+const CONFIGS = ["tsconfig.json", "tsconfig.build.json", "package.json", "scripts/compile.mjs"];
 /** Written last by a build: the newest source mtime it compiled. */
 const STAMP = join(TEST_BUILD, ".built-from");
 
@@ -49,10 +48,8 @@ function newestSourceMtime(): number {
 export function compileCommand(): void {
   const sources = newestSourceMtime();
   if (existsSync(STAMP) && readFileSync(STAMP, "utf8") === String(sources)) return;
-  // A removed or renamed suite file must not live on in the build.
-  rmSync(TEST_BUILD, { recursive: true, force: true });
-  const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
-  execFileSync(process.execPath, [tsc, "-p", "tsconfig.build.json", "--outDir", TEST_BUILD], { cwd: ROOT, stdio: "inherit", timeout: 300_000 });
+  // It empties the directory first: a removed or renamed suite file must not live on in the build.
+  execFileSync(process.execPath, [join(ROOT, "scripts", "compile.mjs"), TEST_BUILD], { cwd: ROOT, stdio: "inherit", timeout: 300_000 });
   writeFileSync(STAMP, String(sources));
 }
 
