@@ -99,7 +99,7 @@ export function check(id: string, a: CheckFn | CheckOptions, b?: CheckFn): void 
     config?.selection === undefined ? undefined : whyNotSelected(config.selection, { file: TestRunner.getCurrentSuite().file?.name ?? "", name, level: requirement.level });
   const taskMeta = { requirement: requirement.id, ...(notSelected === undefined ? {} : { notSelected }) };
   test(name, { timeout, meta: taskMeta, ...(notSelected === undefined ? {} : { skip: true }) }, async (ctx) => {
-    const h = harness();
+    const h = harness(ctx.task.file.filepath);
     const meta: ConformanceMeta = { results: [], requests: [] };
     ctx.task.meta.conformance = meta;
     // When the run is cancelled (--max-duration, a signal) vitest aborts every running check's signal

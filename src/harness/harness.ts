@@ -1,7 +1,9 @@
-// What a worker builds once and every check shares: the run configuration, the OpenAPI contract, the
-// requirement catalog, the HTTP client and the ledger tracker.
+// What a worker builds once per run and every check of the run shares: the run configuration, the
+// OpenAPI contract, the requirement catalog, the HTTP client and the ledger tracker. A worker serves
+// one run (the command's), or several, each told apart by the folder its suite files are in
+// (runsByFolder: the fault self-check); the catalog, and a contract per header prefix, serve them all.
 
-import { inject } from "vitest";
+import { inject, TestRunner } from "vitest";
 import type { RunConfig } from "./config.ts";
 import { HttpClient } from "./http-client.ts";
 import { LedgerTracker } from "./ledger-tracker.ts";
@@ -19,7 +21,8 @@ export interface Harness {
   readonly recorder?: ExchangeRecorder;
 }
 
-let shared: Harness | undefined;
+/** By run: "" for the worker's one run (runConfig), else the folder of the run's files (runsByFolder). */
+const harnesses = new Map<string, Harness>();
 let sharedCatalog: RequirementCatalog | undefined;
 /** Compiled contracts by header prefix: a worker compiles schemas/openapi.yaml once, under its run's prefix. */
 const contracts = new Map<string, ApiContract>();
@@ -37,7 +40,7 @@ function contractUnder(headerPrefix: string | undefined): ApiContract {
 /** The worker's contract, for checks at collection time: the run's (the document's own names outside a run, in unit tests). */
 export function contractForCollection(): ApiContract {
   // Not through harness(): building the harness asks catalog(), which comes back here.
-  return contractUnder(providedConfigOrUndefined()?.profile.headerPrefix);
+  return contractUnder(providedRun(fileBeingCollected())?.config.profile.headerPrefix);
 }
 
 export function catalog(): RequirementCatalog {
@@ -67,32 +70,54 @@ export function createHarness(config: RunConfig, options: { contract?: ApiContra
 /** The run's configuration while checks are collected, or undefined outside a run (a unit test loading a file). */
 export function configAtCollection(): RunConfig | undefined {
   try {
-    return harness().config;
+    return harness(fileBeingCollected()).config;
   } catch {
     return undefined;
   }
 }
 
-/** The configuration the command provided to this worker (vitest's provided context), or undefined outside a run. */
-function providedConfigOrUndefined(): RunConfig | undefined {
+/** The file whose checks are being registered (absolute path) while vitest collects it; else undefined. */
+function fileBeingCollected(): string | undefined {
   try {
-    return inject("runConfig");
+    return TestRunner.getCurrentSuite()?.file?.filepath;
+  } catch {
+    // vitest throws when no file is being collected (a check running, a unit test).
+    return undefined;
+  }
+}
+
+/**
+ * The run the command provided to this worker for `file` (vitest's provided context): its own folder's
+ * under runsByFolder, else the worker's one run; undefined outside a run.
+ */
+function providedRun(file: string | undefined): { readonly key: string; readonly config: RunConfig } | undefined {
+  try {
+    const runs = inject("runsByFolder");
+    if (runs !== undefined) {
+      const folder = file === undefined ? undefined : Object.keys(runs).find((f) => file.startsWith(`${f}/`));
+      return folder === undefined ? undefined : { key: folder, config: runs[folder] as RunConfig };
+    }
+    const config = inject("runConfig");
+    return config === undefined ? undefined : { key: "", config };
   } catch {
     return undefined;
   }
 }
 
-/** The configuration the command provided to this worker; throws a clear error outside a run. */
-function providedConfig(): RunConfig {
-  const config = providedConfigOrUndefined();
-  if (config === undefined) {
-    throw new Error("no run configuration: conformance suites run through `npm run conformance` (or npx ledger-conformance), which describes the target to them");
+/**
+ * The harness of the run that `file` (a suite file's absolute path) belongs to, built on first use from
+ * the provided run configuration; throws a clear error outside a run.
+ */
+export function harness(file: string | undefined): Harness {
+  const run = providedRun(file);
+  if (run === undefined) {
+    const of = file === undefined ? "" : ` for ${file}`;
+    throw new Error(`no run configuration${of}: conformance suites run through \`npm run conformance\` (or npx ledger-conformance), which describes the target to them`);
   }
-  return config;
-}
-
-/** The worker's harness, built on first use from the provided run configuration. */
-export function harness(): Harness {
-  shared ??= createHarness(providedConfig());
-  return shared;
+  let h = harnesses.get(run.key);
+  if (h === undefined) {
+    h = createHarness(run.config);
+    harnesses.set(run.key, h);
+  }
+  return h;
 }

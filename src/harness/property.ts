@@ -102,7 +102,7 @@ export async function runProperty<T>(
   const budgetMs = options.budgetMs ?? 120_000;
   const replayPath = config.only === t.requirement.id ? config.replayPath : undefined;
   // One seed for both passes, so that the one-by-one pass tries the cases the concurrent one did.
-  const seed = config.seed ?? fc.readConfigureGlobal().seed ?? Math.floor(Math.random() * 0x7fffffff);
+  const seed = useRunSeed(config);
   const examples = options.examples ?? [];
   let unconfirmed: ConcurrentFailure | undefined;
   if ((options.concurrency ?? 1) > 1 && replayPath === undefined) {

@@ -1,24 +1,25 @@
 // One fast-check seed for the whole run, printed once, so that every run can be replayed (issue:
-// "every run prints its seed"). runProperty passes --seed to fast-check when it is given; otherwise
-// fast-check would pick a fresh seed per property and report it only on failure. So when no --seed was
-// given this derives one seed from the run's private state directory (the same for every worker of the
-// run, different for every run) and installs it as fast-check's global default seed, which fc.check
-// uses whenever its own parameters name none. The first worker to get here prints it; a failure's replay command names the same seed.
+// "every run prints its seed"). It is --seed when given; otherwise one derived from the run's private
+// state directory (the same for every worker of the run, different for every run). runProperty passes
+// it to fast-check explicitly: a worker may serve several runs (runsByFolder), so it is kept per run,
+// never installed as fast-check's global default. The first worker to get here prints it; a failure's
+// replay command names the same seed.
 
 import { createHash } from "node:crypto";
 import { closeSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import fc from "fast-check";
 import type { RunConfig } from "./config.ts";
 
-let installed: number | undefined;
+/** Seeds by run (its state directory; "" for a run without one). */
+const seeds = new Map<string, number>();
 
-/** Installs the run's seed as fast-check's default (once per worker) and prints it (once per run). */
+/** The run's seed; printed once per run, by the first worker to ask. */
 export function useRunSeed(config: RunConfig): number {
-  if (installed !== undefined) return installed;
+  const key = config.stateDir ?? "";
+  const known = seeds.get(key);
+  if (known !== undefined) return known;
   const seed = config.seed ?? seedOf(config.stateDir);
-  if (config.seed === undefined) fc.configureGlobal({ ...fc.readConfigureGlobal(), seed });
-  installed = seed;
+  seeds.set(key, seed);
   if (firstInRun(config.stateDir)) {
     const source = config.seed === undefined ? "chosen for this run" : "from --seed";
     // Straight to the file descriptor: vitest does not pass a worker's process.stdout on to the command's output.

@@ -1,18 +1,21 @@
 // Many conformance runs in one vitest instance: each run (a target, its profile, its fixtures, the
-// suite files it needs, a baseline) is a vitest project with its own provided run configuration, so
-// its workers' harness reaches its target alone, and its results go to a RequirementReporter of its
-// own; every run's outcome is then made as the command makes it (baseline applied, exit status,
-// summary.json). One process, one vite server and one transform of the suite for all the runs, where
-// the command as a child process per run paid its start-up (tsx, vitest, the reporters) every time.
-// The workers run the suites compiled, as the tests' command does (.test-dist, test-build.ts), and
-// import the harness natively (nativeImports), not module by module from this process, which also
-// serves the runs' nodes. The command itself, end to end, is what test/self-check/clean-node.test.ts runs.
+// suite files it needs, a baseline) gets a folder of its own holding a copy of the compiled suite files,
+// and its run configuration is provided under that folder (runsByFolder, src/harness/config.ts); its
+// results go to a RequirementReporter of its own; every run's outcome is then made as the command makes
+// it (baseline applied, exit status, summary.json). One process, one vite server, and one worker thread
+// for all the runs: the harness, the codec and their packages load once, where a worker per run (a
+// vitest project each, which vitest never shares a worker between) loaded them again for every run,
+// about 0.8 CPU-s each. The workers run the suites compiled, as the tests' command does (.test-dist,
+// test-build.ts), and import the harness natively (nativeImports), not module by module from this
+// process, which also serves the runs' nodes. The command itself, end to end, is what
+// test/self-check/clean-node.test.ts runs.
 
-import { mkdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { join, relative } from "node:path";
 import { Writable } from "node:stream";
 import type { SerializedError } from "vitest";
 import { createVitest, type Reporter, type TestCase, type TestModule, type TestRunEndReason } from "vitest/node";
+import type { RunConfig } from "../../src/harness/config.ts";
 import { applyBaseline, exitCode, parseBaseline } from "../../reporters/aggregate.ts";
 import { RequirementReporter } from "../../reporters/requirement-reporter.ts";
 import { buildSummary, type Summary } from "../../reporters/summary.ts";
@@ -46,7 +49,7 @@ export interface SuiteRunResult {
   /** What the command would exit with. */
   readonly exitCode: number;
   readonly summary: Summary;
-  /** From the first file of the run starting to its last ending (runs overlap). */
+  /** Its files' time in the worker, from each one's start to its end (the runs' files take turns). */
   readonly durationMs: number;
 }
 
@@ -57,13 +60,14 @@ export interface SuiteRunOptions {
   readonly maxDurationMs: number;
 }
 
-/** A run's worker threads: one, which runs its files one after another (runSuitesAtOnce). */
-const WORKERS_PER_RUN = 1;
+/** The folders of the build that hold suite files; each run gets its own copy of them. */
+const SUITE_FOLDERS = ["suites", "properties"] as const;
+/** The folders the suite files import from; a run's folder links to the build's own, so that they load once. */
+const SHARED_FOLDERS = ["src", "reporters"] as const;
 
 /**
- * Runs every run's files against its target in one vitest instance, one worker at a time: with one
- * worker vitest gives a run's files to one worker thread, where more workers would start several for
- * the same run, each paying the harness's imports again (parallelism comes from several processes
+ * Runs every run's files against its target in one vitest instance and one worker thread, which runs
+ * the files one after another, each with its run's harness (parallelism comes from several processes
  * each running a share: fault-runs.ts). Results by run name.
  */
 export async function runSuitesAtOnce(runs: readonly SuiteRun[], options: SuiteRunOptions): Promise<Map<string, SuiteRunResult>> {
@@ -71,53 +75,85 @@ export async function runSuitesAtOnce(runs: readonly SuiteRun[], options: SuiteR
   const aliases = loadRequirementAliases();
   const startedAt = new Date();
   const reporters = new Map<string, RequirementReporter>();
-  const timings = new Map<string, { first: number; last: number }>();
-  const projects = runs.map((run, i) => {
-    const args = parseConformanceArgs(["--target", run.target, "--profile", run.profile, "--quiet", ...(run.baseline === undefined ? [] : ["--baseline", run.baseline])]) as ConformanceArgs;
-    const stateDir = join(options.scratch, `run-${i}`, "state");
-    mkdirSync(stateDir, { recursive: true });
-    const selection = selectionOf(args, run.files, aliases);
-    // One worker a run: the run's whole --concurrency is that worker's, as ledger-conformance.ts shares it.
-    // Told its worker count, as runSuites tells its workers, a run keeps its ledger mark in memory.
-    const config = { ...runConfigOf(args, { target: run.target, fixtures: run.fixtures }, { stateDir, bodiesDir: join(options.scratch, `run-${i}`, "bodies") }, selection), concurrency: args.concurrency, workers: WORKERS_PER_RUN };
-    const compiledFiles = run.files.map(compiledSuiteFile);
-    reporters.set(run.name, new RequirementReporter({ catalog, quiet: true, files: compiledFiles, untestedReason: "not among this run's files" }));
-    const timeoutMs = Math.max(60_000, checkTimeoutMs(args.timeoutMs));
-    return {
+  const timings = new Map<string, number>();
+  const runsByFolder: Record<string, RunConfig> = {};
+  const runOfFolder = new Map<string, string>();
+  const include: string[] = [];
+  const parsed = runs.map((run) => parseConformanceArgs(["--target", run.target, "--profile", run.profile, "--quiet", ...(run.baseline === undefined ? [] : ["--baseline", run.baseline])]) as ConformanceArgs);
+  // Inside the build, so that a copy's `../src/…` imports reach the build's own modules (through links).
+  const copies = mkdtempSync(join(TEST_BUILD, ".runs-"));
+  try {
+    runs.forEach((run, i) => {
+      const args = parsed[i] as ConformanceArgs;
+      const folder = join(copies, `run-${i}`);
+      copySuiteFolders(folder);
+      const stateDir = join(options.scratch, `run-${i}`, "state");
+      mkdirSync(stateDir, { recursive: true });
+      const selection = selectionOf(args, run.files, aliases);
+      // The run's whole --concurrency is the worker's, as ledger-conformance.ts shares it among workers.
+      // Told it has one worker, as runSuites tells its workers, a run keeps its ledger mark in memory.
+      runsByFolder[folder] = { ...runConfigOf(args, { target: run.target, fixtures: run.fixtures }, { stateDir, bodiesDir: join(options.scratch, `run-${i}`, "bodies") }, selection), concurrency: args.concurrency, workers: 1 };
+      runOfFolder.set(folder, run.name);
+      const files = run.files.map((file) => relative(TEST_BUILD, join(folder, compiledSuiteFile(file))));
+      include.push(...files);
+      reporters.set(run.name, new RequirementReporter({ catalog, quiet: true, files, untestedReason: "not among this run's files" }));
+    });
+    // The runs share the worker, and with it these: they are the command's defaults for every run here.
+    const concurrency = Math.max(...parsed.map((args) => args.concurrency));
+    const timeoutMs = Math.max(60_000, ...parsed.map((args) => checkTimeoutMs(args.timeoutMs)));
+    const project = {
       test: {
-        name: run.name,
+        name: "runs",
         root: TEST_BUILD,
-        include: compiledFiles,
-        provide: { runConfig: config },
+        include,
+        provide: { runsByFolder },
         // As the command runs them (src/cli/conformance-vitest.ts): threads, files sharing a worker's imports.
         pool: "threads" as const,
         isolate: false,
         server: { deps: { external: [nativeImports(TEST_BUILD)] } },
-        maxWorkers: WORKERS_PER_RUN,
+        maxWorkers: 1,
         // As the command runs them: the checks of a file concurrently, up to the run's --concurrency.
         sequence: { concurrent: true },
-        maxConcurrency: args.concurrency,
+        maxConcurrency: concurrency,
         testTimeout: timeoutMs,
         hookTimeout: timeoutMs,
         teardownTimeout: 5_000,
       },
     };
-  });
-  const router = new ReporterPerProject(reporters, timings);
-  const stop = () => {
-    for (const reporter of reporters.values()) reporter.stop("the self-check's time cap was reached");
-  };
-  await runInstance(projects, router, options.maxDurationMs, stop);
+    const router = new ReporterPerRun(reporters, (file) => runOfFolder.get(runFolderOf(copies, file)), timings);
+    const stop = () => {
+      for (const reporter of reporters.values()) reporter.stop("the self-check's time cap was reached");
+    };
+    await runInstance([project], router, options.maxDurationMs, stop);
+  } finally {
+    rmSync(copies, { recursive: true, force: true });
+  }
 
   const results = new Map<string, SuiteRunResult>();
   for (const run of runs) {
     let outcome = (reporters.get(run.name) as RequirementReporter).finalize();
     if (run.baseline !== undefined) outcome = applyBaseline(outcome, parseBaseline(readFileSync(join(ROOT, run.baseline), "utf8"), run.baseline, aliases), run.baseline);
-    const timing = timings.get(run.name);
-    const durationMs = timing === undefined ? 0 : timing.last - timing.first;
+    const durationMs = timings.get(run.name) ?? 0;
     results.set(run.name, { exitCode: exitCode(outcome), summary: buildSummary(outcome, { target: run.target, startedAt, durationMs }), durationMs });
   }
   return results;
+}
+
+/**
+ * A run's folder: a copy of the build's suite folders, whose modules (the suite files and their support
+ * modules, such as the sequence numbers a sender has used) are then the run's own, and links to the
+ * folders they import, whose modules every run shares.
+ */
+function copySuiteFolders(folder: string): void {
+  mkdirSync(folder, { recursive: true });
+  for (const name of SUITE_FOLDERS) cpSync(join(TEST_BUILD, name), join(folder, name), { recursive: true });
+  for (const name of SHARED_FOLDERS) symlinkSync(join(TEST_BUILD, name), join(folder, name), "dir");
+}
+
+/** The run folder (copies/run-N) that holds `file`, an absolute path. */
+function runFolderOf(copies: string, file: string): string {
+  const [runDir] = relative(copies, file).split(/[\\/]/);
+  return join(copies, runDir ?? "");
 }
 
 /** A suite file of the checkout (suites/x.test.ts) as the command compiled for the tests has it. */
@@ -161,48 +197,53 @@ async function runInstance(projects: readonly object[], reporter: Reporter, maxD
   }
 }
 
-/** Hands every event to the reporter of the run (project) it belongs to. */
-class ReporterPerProject implements Reporter {
+/** Hands every event to the reporter of the run its file belongs to. */
+class ReporterPerRun implements Reporter {
   constructor(
     private readonly reporters: ReadonlyMap<string, RequirementReporter>,
-    private readonly timings: Map<string, { first: number; last: number }>,
+    private readonly runOf: (file: string) => string | undefined,
+    private readonly timings: Map<string, number>,
   ) {}
 
-  #of(project: { readonly name: string }): RequirementReporter {
-    const reporter = this.reporters.get(project.name);
-    if (reporter === undefined) throw new Error(`no run named ${project.name}`);
-    return reporter;
+  /** When each file started, until it ends. */
+  readonly #started = new Map<TestModule, number>();
+
+  #name(testModule: TestModule): string {
+    const name = this.runOf(testModule.moduleId);
+    if (name === undefined) throw new Error(`no run holds ${testModule.moduleId}`);
+    return name;
   }
 
-  #mark(project: { readonly name: string }): void {
-    const now = performance.now();
-    const timing = this.timings.get(project.name);
-    if (timing === undefined) this.timings.set(project.name, { first: now, last: now });
-    else timing.last = now;
+  #of(testModule: TestModule): RequirementReporter {
+    return this.reporters.get(this.#name(testModule)) as RequirementReporter;
   }
 
   onTestModuleQueued(testModule: TestModule): void {
-    this.#of(testModule.project).onTestModuleQueued(testModule);
+    this.#of(testModule).onTestModuleQueued(testModule);
+  }
+
+  onTestModuleStart(testModule: TestModule): void {
+    this.#started.set(testModule, performance.now());
   }
 
   onTestModuleCollected(testModule: TestModule): void {
-    this.#mark(testModule.project);
-    this.#of(testModule.project).onTestModuleCollected(testModule);
+    this.#of(testModule).onTestModuleCollected(testModule);
   }
 
   onTestCaseResult(testCase: TestCase): void {
-    this.#of(testCase.project).onTestCaseResult(testCase);
+    this.#of(testCase.module).onTestCaseResult(testCase);
   }
 
   onTestModuleEnd(testModule: TestModule): void {
-    this.#mark(testModule.project);
-    this.#of(testModule.project).onTestModuleEnd(testModule);
+    const started = this.#started.get(testModule);
+    const name = this.#name(testModule);
+    if (started !== undefined) this.timings.set(name, (this.timings.get(name) ?? 0) + performance.now() - started);
+    this.#of(testModule).onTestModuleEnd(testModule);
   }
 
   onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>, reason: TestRunEndReason): void {
-    // Each instance ends its own runs; an unhandled error belongs to no run in particular, so every run
-    // of that instance reports it (a run error, never a pass).
-    const names = new Set(testModules.map((m) => m.project.name));
-    for (const name of names) this.#of({ name }).onTestRunEnd(testModules.filter((m) => m.project.name === name), unhandledErrors, reason);
+    // Every run ends here, with its own files; an unhandled error belongs to no run in particular, so
+    // every run reports it (a run error, never a pass).
+    for (const [name, reporter] of this.reporters) reporter.onTestRunEnd(testModules.filter((m) => this.#name(m) === name), unhandledErrors, reason);
   }
 }
