@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { ManualClock } from "../../src/node/ledger/index.ts";
 import { conformance, expectCaught, expectClean } from "./support/conformance-run.ts";
 import { errorAnswer, jsonOf, startLawBreakingProxy, splitPath, unchanged, withJson, withQuery, type Alteration } from "./support/law-breaking-proxy.ts";
-import { referenceNodeForFile } from "./support/reference-node.ts";
+import { againstAltered, referenceNodeForFile } from "./support/reference-node.ts";
 
 const THRESHOLD = "4.7/health-threshold-law";
 const CODE = "4.7/unhealthy-code";
@@ -38,7 +38,8 @@ function shiftedThreshold(delta: bigint): Alteration {
   };
 }
 
-async function runAgainst(alteration: Alteration, only: string, extra: string[] = []) {
+/** The command against the node behind `alteration` with its clock driven, selecting `only` (a file, or an id). */
+async function commandAgainst(alteration: Alteration, only: string, extra: string[] = []) {
   const proxy = await startLawBreakingProxy(target.url, drivenClock(alteration));
   try {
     return await conformance(["--target", proxy.url, "--fixtures", target.fixtures, "--only", only, ...EXACT, ...extra]);
@@ -47,9 +48,14 @@ async function runAgainst(alteration: Alteration, only: string, extra: string[] 
   }
 }
 
+/** The run of the law `id` against the node behind `alteration` with its clock driven (batched: law-runs.ts). */
+function runAgainst(alteration: Alteration, id: string, extra: string[] = []) {
+  return againstAltered(target, drivenClock(alteration), id, [...EXACT, ...extra]);
+}
+
 describe("4.7 health threshold property", () => {
   it("holds against the reference node, at a clock tolerance of 0, with its clock driven by the test", async () => {
-    const run = await runAgainst(unchanged, "properties/health", ["--depth", "2"]);
+    const run = await commandAgainst(unchanged, "properties/health", ["--depth", "2"]);
     expectClean(run, [THRESHOLD, CODE]);
     expect(run.stdout).toMatch(/properties: seed \d+ \(chosen for this run/);
   }, 120_000);

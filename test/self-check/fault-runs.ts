@@ -3,7 +3,7 @@
 //
 // The runs are split into a few shares of about equal weight, each in a child process of its own
 // (fault-runs-command.ts), which starts its share's nodes and runs its share's files in one vitest
-// instance (suite-runs.ts): a process serves its nodes and its workers' module requests from one
+// instance (test/support/suite-runs.ts): a process serves its nodes and its workers' module requests from one
 // event loop, so one process for all the runs would keep one core busy and leave the other waiting.
 //
 // The nodes are HTTP faces over ledgers (src/node/index.ts openFace): a fault lives in its face (an
@@ -21,7 +21,7 @@ import { loadRequirements } from "../../src/harness/requirements.ts";
 import { FAULTS, openFace, startLedger, type RunningFace, type RunningLedger } from "../../src/node/index.ts";
 import { ROOT } from "../support/conformance-command.ts";
 import { sampleFilesFor, suiteFilesFor } from "./suite-files.ts";
-import { runSuitesAtOnce, type SuiteRunResult } from "./suite-runs.ts";
+import { runSuitesAtOnce, type SuiteRunResult } from "../support/suite-runs.ts";
 
 export interface FaultRun {
   readonly fault: string;

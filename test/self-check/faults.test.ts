@@ -16,7 +16,7 @@
 // with a sample of the suite first, and with the whole suite only when the sample did not prove it. The
 // runs go in child processes (test/self-check/fault-runs.ts: two shares, and the runs that wait on
 // commits beside them), each serving its faulty nodes on their own ports and running its runs in one
-// vitest instance and one worker (suite-runs.ts), instead of the command as a child process per run.
+// vitest instance and one worker (test/support/suite-runs.ts), instead of the command as a child process per run.
 
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";

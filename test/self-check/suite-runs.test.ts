@@ -1,4 +1,4 @@
-// Several runs in one vitest instance share one worker thread (suite-runs.ts, runsByFolder): each run
+// Several runs in one vitest instance share one worker thread (test/support/suite-runs.ts, runsByFolder): each run
 // must still reach its own node, read it with its own profile's header names, and get its own verdict.
 // Two clean nodes with the same seed have the same genesis, so their fixtures name the same senders:
 // both must pass their submissions. (Were the runs to share the submission support module, the second
@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startNode, type RunningNode } from "../../src/node/index.ts";
-import { runSuitesAtOnce, type SuiteRunResult } from "./suite-runs.ts";
+import { runSuitesAtOnce, type SuiteRunResult } from "../support/suite-runs.ts";
 
 const FILES = ["suites/submit-transaction-accepted.test.ts", "suites/estimate-gas-price.test.ts"];
 const SEED = "suite-runs-test";

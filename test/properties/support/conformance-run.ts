@@ -1,5 +1,6 @@
 // Runs the conformance command as a child process against a target, as a user would, and reads back
-// what it wrote: exit status, output and summary.json. Used by the property self-tests.
+// what it wrote: exit status, output and summary.json; and what the property self-tests assert of a
+// run, whether the command made it or a batch of law runs did (law-runs.ts).
 
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -3,7 +3,9 @@
 
 import { afterAll, beforeAll } from "vitest";
 import { startNode, type RunningNode, type StartNodeOptions } from "../../../src/node/index.ts";
-import { conformanceAgainst, fixturesFile, removeScratch, type ConformanceRun } from "./conformance-run.ts";
+import type { Fixtures } from "../../../src/harness/fixtures.ts";
+import { fixturesFile, removeScratch, type ConformanceRun } from "./conformance-run.ts";
+import { lawRun } from "./law-runs.ts";
 import { throughProxy, type Alteration } from "./law-breaking-proxy.ts";
 
 export interface NodeUnderTest {
@@ -11,6 +13,8 @@ export interface NodeUnderTest {
   readonly url: string;
   /** Path of a fixtures file written from the node's fixtures. */
   readonly fixtures: string;
+  /** The node's fixtures themselves. */
+  readonly fixtureData: Fixtures;
 }
 
 export function referenceNodeForFile(options: StartNodeOptions = {}): NodeUnderTest {
@@ -35,10 +39,16 @@ export function referenceNodeForFile(options: StartNodeOptions = {}): NodeUnderT
     get fixtures() {
       return started().fixtures;
     },
+    get fixtureData() {
+      return started().node.fixtures;
+    },
   };
 }
 
-/** The conformance command, selecting `only`, against `target` seen through a proxy that applies `alteration`. */
-export function againstAltered(target: NodeUnderTest, alteration: Alteration, only: string): Promise<ConformanceRun> {
-  return throughProxy(target.url, alteration, (url) => conformanceAgainst({ url, fixtures: target.fixtures }, only));
+/**
+ * The run of the law `only` (an id), with `extraArgs` as the command's other flags, against `target`
+ * seen through a proxy that applies `alteration`; batched with the file's other runs (law-runs.ts).
+ */
+export function againstAltered(target: NodeUnderTest, alteration: Alteration, only: string, extraArgs: readonly string[] = []): Promise<ConformanceRun> {
+  return throughProxy(target.url, alteration, (url) => lawRun({ url, fixtures: target.fixtureData }, only, extraArgs));
 }

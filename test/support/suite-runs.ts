@@ -29,11 +29,11 @@ import type { Fixtures } from "../../src/harness/fixtures.ts";
 import { ApiContract } from "../../src/harness/openapi.ts";
 import { loadRequirementAliases } from "../../src/harness/requirement-aliases.ts";
 import { loadRequirements } from "../../src/harness/requirements.ts";
-import { ROOT } from "../support/conformance-command.ts";
-import { TEST_BUILD } from "../support/test-build.ts";
+import { ROOT } from "./conformance-command.ts";
+import { TEST_BUILD } from "./test-build.ts";
 
 export interface SuiteRun {
-  /** Unique among the runs: the vitest project's name. */
+  /** Unique among the runs. */
   readonly name: string;
   /** Base URL including /v1. */
   readonly target: string;
@@ -43,6 +43,8 @@ export interface SuiteRun {
   readonly files: readonly string[];
   /** An expected-failures file relative to the root, as `--baseline`. */
   readonly baseline?: string;
+  /** More of the command's flags, as given to it (--only, --seed, --clock-tolerance …). */
+  readonly extraArgs?: readonly string[];
 }
 
 export interface SuiteRunResult {
@@ -79,7 +81,9 @@ export async function runSuitesAtOnce(runs: readonly SuiteRun[], options: SuiteR
   const runsByFolder: Record<string, RunConfig> = {};
   const runOfFolder = new Map<string, string>();
   const include: string[] = [];
-  const parsed = runs.map((run) => parseConformanceArgs(["--target", run.target, "--profile", run.profile, "--quiet", ...(run.baseline === undefined ? [] : ["--baseline", run.baseline])]) as ConformanceArgs);
+  const parsed = runs.map(
+    (run) => parseConformanceArgs(["--target", run.target, "--profile", run.profile, "--quiet", ...(run.baseline === undefined ? [] : ["--baseline", run.baseline]), ...(run.extraArgs ?? [])]) as ConformanceArgs,
+  );
   // Inside the build, so that a copy's `../src/…` imports reach the build's own modules (through links).
   const copies = mkdtempSync(join(TEST_BUILD, ".runs-"));
   try {
@@ -122,7 +126,7 @@ export async function runSuitesAtOnce(runs: readonly SuiteRun[], options: SuiteR
     };
     const router = new ReporterPerRun(reporters, (file) => runOfFolder.get(runFolderOf(copies, file)), timings);
     const stop = () => {
-      for (const reporter of reporters.values()) reporter.stop("the self-check's time cap was reached");
+      for (const reporter of reporters.values()) reporter.stop("the runs' time cap was reached");
     };
     await runInstance([project], router, options.maxDurationMs, stop);
   } finally {
