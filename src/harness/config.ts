@@ -68,7 +68,7 @@ declare module "vitest" {
     runConfig: RunConfig;
     /**
      * Several runs in one vitest project, by the folder that holds each run's own copy of the suite
-     * files (test/self-check/suite-runs.ts): a worker then serves them all, its modules loaded once,
+     * files (test/support/suite-runs.ts): a worker then serves them all, its modules loaded once,
      * and a check's run is the one its file's folder names. A folder is an absolute path, without a
      * trailing slash.
      */
