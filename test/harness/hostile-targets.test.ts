@@ -42,7 +42,7 @@ function expectNotStarted(reports: Reports, reason: RegExp): void {
   expect(html).toMatch(/<section class="what-failed"[^]*<span class="badge s-skipped">not run<\/span> nothing could be tested: /);
 }
 
-describe("targets the suite cannot test end with exit 2, the reports saying why", () => {
+describe.concurrent("targets the suite cannot test end with exit 2, the reports saying why", () => {
   it("a server that accepts connections and never answers", async () => {
     const silent = await track(silentServer());
     const dir = reportDir();
@@ -107,7 +107,7 @@ describe("targets the suite cannot test end with exit 2, the reports saying why"
   });
 });
 
-describe("a reference node behind a proxy that resets every 20th request", () => {
+describe.concurrent("a reference node behind a proxy that resets every 20th request", () => {
   let node: RunningNode;
   let fixtures: string;
   beforeAll(async () => {
@@ -136,7 +136,7 @@ describe("a reference node behind a proxy that resets every 20th request", () =>
   }, 120_000);
 });
 
-describe("a run cut short writes its reports and skips what did not run, never passing it", () => {
+describe.concurrent("a run cut short writes its reports and skips what did not run, never passing it", () => {
   /** A node that answers the gas and health endpoints correctly, each after 3 s. */
   let slow: Running;
   beforeAll(async () => {
@@ -181,7 +181,7 @@ describe("a run cut short writes its reports and skips what did not run, never p
   });
 });
 
-describe("what a target sends never reaches the terminal raw, and no report calls out", () => {
+describe.concurrent("what a target sends never reaches the terminal raw, and no report calls out", () => {
   it("escapes ESC sequences, BEL, CR and bidi overrides from bodies in every console line; the pages load nothing remote", async () => {
     const hostile = "\u001b[2J\u001b]0;pwned\u0007\u001b[8mhidden\r\u202e";
     const node = await track(
