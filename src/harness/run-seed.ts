@@ -10,20 +10,26 @@ import { closeSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { RunConfig } from "./config.ts";
 
-/** Seeds by run (its state directory; "" for a run without one). */
-const seeds = new Map<string, number>();
+/** The seeds chosen for runs without --seed, by run (its state directory; "" for a run without one). */
+const chosen = new Map<string, number>();
+/** The runs whose seed line this worker has seen to. */
+const announced = new Set<string>();
 
-/** The run's seed; printed once per run, by the first worker to ask. */
+/** The run's seed (--seed, else one chosen for the run); printed once per run, by the first worker to ask. */
 export function useRunSeed(config: RunConfig): number {
   const key = config.stateDir ?? "";
-  const known = seeds.get(key);
-  if (known !== undefined) return known;
-  const seed = config.seed ?? seedOf(config.stateDir);
-  seeds.set(key, seed);
-  if (firstInRun(config.stateDir)) {
-    const source = config.seed === undefined ? "chosen for this run" : "from --seed";
-    // Straight to the file descriptor: vitest does not pass a worker's process.stdout on to the command's output.
-    writeSync(config.infoFd ?? 1, `properties: seed ${seed} (${source}; replay the whole run with --seed ${seed})\n`);
+  let seed = config.seed ?? chosen.get(key);
+  if (seed === undefined) {
+    seed = seedOf(config.stateDir);
+    chosen.set(key, seed);
+  }
+  if (!announced.has(key)) {
+    announced.add(key);
+    if (firstInRun(config.stateDir)) {
+      const source = config.seed === undefined ? "chosen for this run" : "from --seed";
+      // Straight to the file descriptor: vitest does not pass a worker's process.stdout on to the command's output.
+      writeSync(config.infoFd ?? 1, `properties: seed ${seed} (${source}; replay the whole run with --seed ${seed})\n`);
+    }
   }
   return seed;
 }
