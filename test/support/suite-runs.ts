@@ -20,7 +20,6 @@ import { applyBaseline, exitCode, parseBaseline } from "../../reporters/aggregat
 import { RequirementReporter } from "../../reporters/requirement-reporter.ts";
 import { buildSummary, type Summary } from "../../reporters/summary.ts";
 import { parseConformanceArgs, type ConformanceArgs } from "../../src/cli/conformance-args.ts";
-import { moduleCacheDir } from "../../src/cli/module-cache.ts";
 import { nativeImports } from "../../src/cli/conformance-vitest.ts";
 import { runConfigOf } from "../../src/cli/conformance-setup.ts";
 import { selectionOf } from "../../src/cli/run-selection.ts";
@@ -167,7 +166,6 @@ function compiledSuiteFile(file: string): string {
 
 /** One vitest instance over `projects`, one worker at a time, cancelled at the cap. */
 async function runInstance(projects: readonly object[], reporter: Reporter, maxDurationMs: number, onCap: () => void): Promise<void> {
-  const moduleCache = moduleCacheDir(TEST_BUILD);
   const vitest = await createVitest(
     "test",
     {
@@ -179,9 +177,8 @@ async function runInstance(projects: readonly object[], reporter: Reporter, maxD
       maxWorkers: 1,
       projects: [...projects],
       reporters: [reporter],
-      // As the command does (module-cache.ts): each project transforms the suite for its own worker, and
-      // from the cache that is a read instead of ~0.25 s of vite's CPU a run.
-      ...(moduleCache === undefined ? {} : { experimental: { fsModuleCache: true, fsModuleCachePath: moduleCache } }),
+      // No transform cache on disk (the command's, module-cache.ts): what vite transforms here are the
+      // runs' copies of the suite, at paths made anew for every batch, whose entries would only pile up.
     },
     {},
     { stdout: new Writable({ write: (_chunk, _enc, done) => done() }) },
