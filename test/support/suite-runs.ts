@@ -101,7 +101,7 @@ export async function runSuitesAtOnce(runs: readonly SuiteRun[], options: SuiteR
       include.push(...files);
       reporters.set(run.name, new RequirementReporter({ catalog, quiet: true, files, untestedReason: "not among this run's files" }));
     });
-    // The runs share the worker, and with it these: they are the command's defaults for every run here.
+    // One worker for every run, so one value each: the largest of the runs' (the command's defaults, unless a run's flags set them).
     const concurrency = Math.max(...parsed.map((args) => args.concurrency));
     const timeoutMs = Math.max(60_000, ...parsed.map((args) => checkTimeoutMs(args.timeoutMs)));
     const project = {
