@@ -3,8 +3,9 @@
 //
 // The runs are split into a few shares of about equal weight, each in a child process of its own
 // (fault-runs-command.ts), which starts its share's nodes and runs its share's files in one vitest
-// instance (test/support/suite-runs.ts): a process serves its nodes and its workers' module requests from one
-// event loop, so one process for all the runs would keep one core busy and leave the other waiting.
+// instance and one worker (test/support/suite-runs.ts): a process serves its nodes and its worker's
+// module requests from one event loop, so one process for all the runs would keep one core busy and
+// leave the other waiting.
 //
 // The nodes are HTTP faces over ledgers (src/node/index.ts openFace): a fault lives in its face (an
 // engine wrapper and hooks), so faces whose runs only read share one ledger and one genesis. A run that

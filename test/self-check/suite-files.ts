@@ -28,8 +28,16 @@ export function allSuiteFiles(): string[] {
 
 /** The suite files that hold the checks of `ids` (every file when one of them is judged on every response). */
 export function suiteFilesFor(ids: readonly string[], catalog: RequirementCatalog): string[] {
+  if (ids.some((id) => catalog.get(id).endpoint === "*")) return allSuiteFiles();
+  return filesNaming(ids);
+}
+
+/**
+ * The suite files whose text names one of `ids`: the files whose checks or laws can record them, and
+ * so, under `--only` those ids, the only files with a check to run.
+ */
+export function filesNaming(ids: readonly string[]): string[] {
   const files = allSuiteFiles();
-  if (ids.some((id) => catalog.get(id).endpoint === "*")) return files;
   const texts = new Map(files.map((file) => [file, readFileSync(join(ROOT, file), "utf8")]));
   const chosen = new Set<string>();
   for (const id of ids) {

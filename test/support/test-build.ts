@@ -1,8 +1,9 @@
 // The command as the tests run it: compiled once per `npm test` (vitest's globalSetup, below) into
 // TEST_BUILD, as `npm run build` compiles dist/ for the package (scripts/compile.mjs, ~4 CPU-s), and
-// started from there. From the sources, every one of the ~70 command processes the tests start spends
-// ~1.3 CPU-s more (tsx's loader thread resolving and transforming the command's modules, the node's
-// thread doing the same), ~90 CPU-s of a run of the tests. The checkout's own bins, which run the
+// started from there. From the sources, every one of the ~55 command processes the tests start, and
+// every worker of the runs they make many to one instance (suite-runs.ts), would spend ~1.3 CPU-s more
+// (tsx's loader thread resolving and transforming the command's modules, the node's thread doing the
+// same). The checkout's own bins, which run the
 // sources through tsx, are tested by test/package/checkout-bins.test.ts; the packed package's, by
 // packed-install.test.ts.
 //

@@ -3,13 +3,15 @@
 // each with the flags the command would get (--only ID, and any others), its outcome made as the
 // command makes it. As a command process each, every run paid the command's start-up (node, vitest,
 // a worker loading the harness: about 2 CPU-s) for a law that takes about one. The command itself is
-// what the replays (pagination.test.ts), the health property's runs and clean.test.ts start.
+// what the replays (pagination.test.ts), the health property's clean run and clean.test.ts start. A
+// run holds only the files that name its id (suite-files.ts filesNaming): under --only ID no other
+// file has a check to run.
 
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Fixtures } from "../../../src/harness/fixtures.ts";
-import { ROOT } from "../../support/conformance-command.ts";
+import { filesNaming } from "../../self-check/suite-files.ts";
 import { runSuitesAtOnce } from "../../support/suite-runs.ts";
 import type { ConformanceRun } from "./conformance-run.ts";
 
@@ -54,7 +56,7 @@ async function runBatch(batch: readonly Pending[]): Promise<void> {
   const scratch = mkdtempSync(join(tmpdir(), "law-runs-"));
   try {
     const results = await runSuitesAtOnce(
-      batch.map((p) => ({ name: p.name, target: p.target, fixtures: p.fixtures, profile: "node" as const, files: filesNaming(p.only), extraArgs: ["--only", p.only, ...p.extraArgs] })),
+      batch.map((p) => ({ name: p.name, target: p.target, fixtures: p.fixtures, profile: "node" as const, files: filesNaming([p.only]), extraArgs: ["--only", p.only, ...p.extraArgs] })),
       { scratch, maxDurationMs: BATCH_MAX_MS },
     );
     for (const p of batch) {
@@ -79,16 +81,4 @@ async function runBatch(batch: readonly Pending[]): Promise<void> {
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
-}
-
-/** The suite and property files whose text names the id: with --only ID, no other file's checks run. */
-function filesNaming(id: string): string[] {
-  const files = ["suites", "properties"].flatMap((dir) =>
-    readdirSync(join(ROOT, dir))
-      .filter((file) => file.endsWith(".test.ts"))
-      .map((file) => `${dir}/${file}`),
-  );
-  const naming = files.filter((file) => readFileSync(join(ROOT, file), "utf8").includes(`"${id}"`));
-  if (naming.length === 0) throw new Error(`no suite or property file names ${id}`);
-  return naming;
 }
