@@ -18,7 +18,7 @@ import type { DifferentialResult } from "../harness/differential/differential-ru
 import { escapeControls } from "../../reporters/escape-controls.ts";
 import { ConfigurationError } from "../harness/configuration-error.ts";
 import type { ReportFormat } from "./conformance-args.ts";
-import { generateAllureReport, type AllureGenerator } from "./conformance-allure.ts";
+import { generateAllureReport, type AllureGenerator, type AllureOutcome } from "./conformance-allure.ts";
 import { forTerminal } from "./terminal.ts";
 import type { ReportLayout } from "./report-layout.ts";
 import type { PhaseClock } from "./run-phases.ts";
@@ -48,6 +48,11 @@ export interface ReportInput {
   readonly phases?: PhaseClock;
 }
 
+/** The Allure page's title. */
+export function allureTitle(target: string): string {
+  return `ledger-conformance: ${target}`;
+}
+
 export async function writeReports(input: ReportInput): Promise<void> {
   const { layout, outcome, target, startedAt, durationMs, exitCode, phases } = input;
   layout.create();
@@ -58,16 +63,20 @@ export async function writeReports(input: ReportInput): Promise<void> {
   const markdown = renderMarkdownSummary({ outcome, target });
   writeFileSync(layout.summaryMarkdown, markdown);
   let allureHref: string | undefined;
+  // The Allure page is made in its own process: the spec page is written meanwhile.
+  let allurePage: Promise<AllureOutcome> | undefined;
   if ("resultsDir" in input.allure) {
     input.say("writing the Allure report…");
-    const name = `ledger-conformance: ${target}`;
     const { resultsDir, generator } = input.allure;
-    const allure = await (generator === undefined ? generateAllureReport(resultsDir, layout.allureDir, name) : generator.generate(resultsDir, layout.allureDir, name));
+    allurePage = generator === undefined ? generateAllureReport(resultsDir, layout.allureDir, allureTitle(target)) : generator.generate(resultsDir);
+  }
+  writeFileSync(layout.specPage, renderSpecPage(readSpec()));
+  if (allurePage !== undefined) {
+    const allure = await allurePage;
     if (allure.ok) allureHref = layout.allureHref;
     else process.stderr.write(escapeControls(`ledger-conformance: warning: no Allure report: ${allure.reason}\n`));
   }
   phases?.end("allure");
-  writeFileSync(layout.specPage, renderSpecPage(readSpec()));
   const html = renderHtmlReport({ outcome, target, startedAt, durationMs, exitCode, ...(allureHref === undefined ? {} : { allureHref }) });
   writeFileSync(layout.htmlIndex, differential === undefined ? html : withSections(html, [renderDifferencesSection(differential)]));
   phases?.end("reports");
