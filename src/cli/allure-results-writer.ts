@@ -1,8 +1,8 @@
 // The allure-vitest reporter, writing its results without fsync, and with a check's labels and evidence
 // made here rather than in the workers. Its stock writer publishes every file atomically and fsyncs it
 // (a temporary file, fsync, rename): about 2 s at the end of a conformance run for its ~300 files. Here
-// the results directory is the run's private scratch, read by the Allure generator as the files are
-// written (each path is given to `onWritten`) and deleted with the run, so plain writes are enough.
+// the results directory is the run's private scratch, read by the Allure generator right after the run
+// and deleted with the run, so plain writes are enough.
 
 import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -12,55 +12,40 @@ import { FileSystemWriter } from "allure-js-commons/sdk/reporter";
 import type { RequirementCatalog } from "../harness/requirements.ts";
 import { allureEvidence } from "./allure-evidence.ts";
 
-/** Told each file once it is written: the Allure generator reads it while the run goes on. */
-export type OnWritten = (file: string) => void;
-
 class ScratchWriter extends FileSystemWriter {
   readonly #dir: string;
-  readonly #onWritten: OnWritten;
 
-  constructor(resultsDir: string, onWritten: OnWritten) {
+  constructor(resultsDir: string) {
     super({ resultsDir });
     this.#dir = resultsDir;
-    this.#onWritten = onWritten;
     mkdirSync(resultsDir, { recursive: true });
   }
 
   override writeResult(result: { uuid: string }): void {
-    this.#write(`${result.uuid}-result.json`, JSON.stringify(result));
+    writeFileSync(join(this.#dir, `${result.uuid}-result.json`), JSON.stringify(result));
   }
 
   override writeGroup(result: { uuid: string }): void {
-    this.#write(`${result.uuid}-container.json`, JSON.stringify(result));
+    writeFileSync(join(this.#dir, `${result.uuid}-container.json`), JSON.stringify(result));
   }
 
   override writeAttachment(distFileName: string, content: Buffer): void {
-    this.#write(distFileName, content);
+    writeFileSync(join(this.#dir, distFileName), content);
   }
 
   override writeAttachmentFromPath(distFileName: string, from: string): void {
-    const file = join(this.#dir, distFileName);
-    copyFileSync(from, file);
-    this.#onWritten(file);
-  }
-
-  #write(name: string, content: string | Buffer): void {
-    const file = join(this.#dir, name);
-    writeFileSync(file, content);
-    this.#onWritten(file);
+    copyFileSync(from, join(this.#dir, distFileName));
   }
 }
 
 export class AllureResultsReporter extends AllureVitestReporter {
   readonly #resultsDir: string;
   readonly #catalog: RequirementCatalog;
-  readonly #onWritten: OnWritten;
 
-  constructor(resultsDir: string, catalog: RequirementCatalog, onWritten: OnWritten = () => undefined) {
+  constructor(resultsDir: string, catalog: RequirementCatalog) {
     super({ resultsDir });
     this.#resultsDir = resultsDir;
     this.#catalog = catalog;
-    this.#onWritten = onWritten;
     // No Allure runtime in the workers: allure-vitest would add its setup file and wrap the runner of
     // every project so that each check labels itself (about 1 CPU-s of a whole-suite run, most of it in
     // the worker that runs the checks). Its two steps are private in its types: switched off here, on
@@ -83,7 +68,7 @@ export class AllureResultsReporter extends AllureVitestReporter {
     super.onInit(vitest);
     // The runtime is private in allure-vitest's types; its writer is the one field replaced.
     const runtime = (this as unknown as { allureReporterRuntime?: { writer: unknown } }).allureReporterRuntime;
-    if (runtime !== undefined) runtime.writer = new ScratchWriter(this.#resultsDir, this.#onWritten);
+    if (runtime !== undefined) runtime.writer = new ScratchWriter(this.#resultsDir);
   }
 
   // allure-vitest writes every result at the run's end (0.4-0.7 s of this process's CPU between the last

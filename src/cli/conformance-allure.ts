@@ -1,31 +1,28 @@
-// Allure 3's single-file HTML report from the allure-results the allure-vitest reporter wrote: the page
-// `allure awesome RESULTS -o OUT --single-file` makes, built by the classes that command uses
-// (AllureReport from @allurereport/core with the awesome plugin: allure dist/commands/awesome.js), in a
-// child process with a time limit. A failure here is reported as a warning: the requirement matrix and
-// summary.json do not depend on it.
+// Allure 3's single-file HTML report from the allure-results the allure-vitest reporter wrote:
+// `allure awesome RESULTS -o OUT --single-file`, run as a child process with a time limit. A failure
+// here is reported as a warning: the requirement matrix and summary.json do not depend on it.
 //
-// The child is started when the first check starts (startAllureGenerator), at a lower priority. It
-// loads allure's modules while the checks run, with the CPU they leave, and reads each results file as
-// the command writes it (read), so that once the run ends only the page is left to make (generate):
-// about 0.75 s in the child, where reading the ~550 files first took 0.3 s more.
+// The child is started before the checks run (startAllureGenerator) and loads allure's modules (about
+// half of its time) while they do, on a core the run leaves idle much of the time; once the results
+// are written it is told the command line on its stdin and runs allure's CLI with it.
 //
 // The child works in the run's scratch directory, never in the directory the command was started in,
-// and sees no git repository. allure reads a configuration file from its working directory (allurerc.js,
-// .mjs, .json, .yaml …: @allurereport/core dist/config.js), which would run a project's own Allure set-up
-// (plugins, uploads) on this report. Outside a known CI it also reads `git remote get-url origin` and the
-// branch (@allurereport/ci dist/detectors/local.js) and writes them into the page: an origin URL can hold
-// credentials (https://user:token@host/…), and the page is about the node under test, not about the
-// repository the command runs in.
+// and sees no git repository. allure's CLI reads a configuration file from its working directory
+// (allurerc.js, .mjs, .json, .yaml …: @allurereport/core dist/config.js), which would run a project's
+// own Allure set-up (plugins, uploads) on this report. Outside a known CI it also reads `git remote
+// get-url origin` and the branch (@allurereport/ci dist/detectors/local.js) and writes them into the
+// page: an origin URL can hold credentials (https://user:token@host/…), and the page is about the node
+// under test, not about the repository the command runs in.
 
 import { spawn } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { devNull, setPriority } from "node:os";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { devNull } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const ALLURE_TIMEOUT_MS = 120_000;
 
-/** allure's package exports no cli.js, so find it beside the package's main module: the child resolves allure's own modules from there. */
+/** allure's package exports no cli.js, so find it beside the package's main module. */
 function allureCli(): string {
   const main = fileURLToPath(import.meta.resolve("allure"));
   let dir = dirname(main);
@@ -34,60 +31,40 @@ function allureCli(): string {
 }
 
 /**
- * The child's program, given allure's cli.js, the output directory and the report's name: start the
- * report as `allure awesome --single-file` would; then, one JSON line at a time on stdin, `{"read":
- * FILE}` reads a results file into it and `{"done":true}` writes the page and leaves. An stdin that
- * ends before "done" leaves without a page.
+ * The child's program: load allure's commands now; on a JSON array of arguments on stdin, run allure's
+ * CLI with them; on an empty stdin, leave. allure's CLI reads process.argv when it is imported, so the
+ * arguments go into that same array first.
  */
 const GENERATOR_SCRIPT = `
-import { createRequire } from "node:module";
-import { createInterface } from "node:readline";
 import { pathToFileURL } from "node:url";
-const [cli, output, name] = process.argv.slice(1);
-const fromAllure = (id) => import(pathToFileURL(createRequire(cli).resolve(id)).href);
-const started = (async () => {
-  const [{ AllureReport, readConfig }, { default: AwesomePlugin }] = await Promise.all([fromAllure("@allurereport/core"), fromAllure("@allurereport/plugin-awesome")]);
-  const config = await readConfig(process.cwd(), undefined, { output, name });
-  const options = { singleFile: true, groupBy: ["parentSuite", "suite", "subSuite"] };
-  config.plugins = [{ id: "awesome", enabled: true, options, plugin: new AwesomePlugin(options) }];
-  const report = new AllureReport(config);
-  await report.start();
-  return report;
-})();
-let steps = started;
-const fail = (e) => { process.stderr.write(String(e && e.stack || e) + "\\n"); process.exit(1); };
-createInterface({ input: process.stdin })
-  .on("line", (line) => {
-    const message = JSON.parse(line);
-    steps = steps.then(async (report) => {
-      if (message.read !== undefined) await report.readFile(message.read);
-      if (message.done === true) { await report.done(); process.exit(0); }
-      return report;
-    }).catch(fail);
-  })
-  .on("close", () => steps.then(() => process.exit(0), fail));
+const cli = process.argv[1];
+const preload = import(new URL("dist/commands/index.js", pathToFileURL(cli)).href).catch(() => undefined);
+let input = "";
+process.stdin.setEncoding("utf8");
+process.stdin.on("data", (d) => { input += d; });
+process.stdin.on("end", async () => {
+  if (input.trim() === "") return;
+  await preload;
+  process.argv.splice(1, process.argv.length, cli, ...JSON.parse(input));
+  await import(pathToFileURL(cli).href);
+});
 `;
 
 export type AllureOutcome = { ok: true; index: string } | { ok: false; reason: string };
 
 export interface AllureGenerator {
-  /** Reads a results file now, while the run goes on (its writer calls this for each file it writes). */
-  read(file: string): void;
-  /** Reads what `resultsDir` holds that read was not given, and writes the report; once only. */
-  generate(resultsDir: string): Promise<AllureOutcome>;
+  /** Writes the report; once only. */
+  generate(resultsDir: string, outDir: string, reportName: string): Promise<AllureOutcome>;
   /** Lets the child go without a report (the run ended another way). */
   dispose(): void;
 }
 
 /**
  * Starts the generator's child process now, so that its modules load while the run goes on. `workDir`:
- * its working directory, one of the run's own (the scratch directory that holds the results); `outDir`
- * and `reportName`: the page's directory and title.
+ * its working directory, one of the run's own (the scratch directory that holds the results).
  */
-export function startAllureGenerator(workDir: string, outDir: string, reportName: string): AllureGenerator {
-  // Absolute: the child does not work where the command was started.
-  const out = resolve(outDir);
-  const child = spawn(process.execPath, ["--input-type=module", "-e", GENERATOR_SCRIPT, allureCli(), out, reportName], {
+export function startAllureGenerator(workDir: string): AllureGenerator {
+  const child = spawn(process.execPath, ["--input-type=module", "-e", GENERATOR_SCRIPT, allureCli()], {
     cwd: workDir,
     stdio: ["pipe", "pipe", "pipe"],
     // GIT_DIR names no repository, so that git finds none, wherever the scratch directory is.
@@ -102,20 +79,11 @@ export function startAllureGenerator(workDir: string, outDir: string, reportName
     child.once("close", (code, signal) => resolve({ code, signal }));
   });
   child.stdin.on("error", () => undefined);
-  lowerPriority(child.pid);
-  const sent = new Set<string>();
-  const read = (file: string) => {
-    const path = resolve(file);
-    if (sent.has(path) || child.stdin.writableEnded) return;
-    sent.add(path);
-    child.stdin.write(`${JSON.stringify({ read: path })}\n`);
-  };
   return {
-    read,
-    generate: (resultsDir) => {
-      // The files written before the generator started, or by a writer that did not say.
-      if (existsSync(resultsDir)) for (const name of readdirSync(resultsDir).sort()) read(join(resultsDir, name));
-      child.stdin.end(`${JSON.stringify({ done: true })}\n`);
+    generate: (resultsDir, outDir, reportName) => {
+      // Absolute: the child does not work where the command was started.
+      const out = resolve(outDir);
+      child.stdin.end(JSON.stringify(["awesome", resolve(resultsDir), "-o", out, "--single-file", "--report-name", reportName]));
       return awaitReport(child, ended, out, () => output);
     },
     dispose: () => {
@@ -124,28 +92,9 @@ export function startAllureGenerator(workDir: string, outDir: string, reportName
   };
 }
 
-/**
- * The child's niceness while the run goes on. Its loading and reading use CPU the checks, the workers
- * and the embedded node would otherwise get: at nice 10 it takes what they leave (CFS weighs it 110
- * against their 1024), and at the end, when it makes the page, nothing else wants the CPU. Not 19: on
- * a machine busy with other work the page would then wait on all of it. The run's default, compiled,
- * on 2 cores: 0.91x the wall time (6 pairs), where reading as the files are written without it gained
- * nothing (the checks slowed by what the page's end gained).
- */
-const GENERATOR_NICENESS = 10;
-
-function lowerPriority(pid: number | undefined): void {
-  if (pid === undefined) return;
-  try {
-    setPriority(pid, GENERATOR_NICENESS);
-  } catch {
-    // Not permitted here: the page is made at the command's own priority.
-  }
-}
-
 /** The report in one step, the generator working in the directory that holds `resultsDir`. */
 export async function generateAllureReport(resultsDir: string, outDir: string, reportName: string): Promise<AllureOutcome> {
-  return startAllureGenerator(dirname(resolve(resultsDir)), outDir, reportName).generate(resultsDir);
+  return startAllureGenerator(dirname(resolve(resultsDir))).generate(resultsDir, outDir, reportName);
 }
 
 async function awaitReport(

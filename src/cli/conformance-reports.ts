@@ -48,11 +48,6 @@ export interface ReportInput {
   readonly phases?: PhaseClock;
 }
 
-/** The Allure page's title. */
-export function allureTitle(target: string): string {
-  return `ledger-conformance: ${target}`;
-}
-
 export async function writeReports(input: ReportInput): Promise<void> {
   const { layout, outcome, target, startedAt, durationMs, exitCode, phases } = input;
   layout.create();
@@ -67,8 +62,9 @@ export async function writeReports(input: ReportInput): Promise<void> {
   let allurePage: Promise<AllureOutcome> | undefined;
   if ("resultsDir" in input.allure) {
     input.say("writing the Allure report…");
+    const name = `ledger-conformance: ${target}`;
     const { resultsDir, generator } = input.allure;
-    allurePage = generator === undefined ? generateAllureReport(resultsDir, layout.allureDir, allureTitle(target)) : generator.generate(resultsDir);
+    allurePage = generator === undefined ? generateAllureReport(resultsDir, layout.allureDir, name) : generator.generate(resultsDir, layout.allureDir, name);
   }
   writeFileSync(layout.specPage, renderSpecPage(readSpec()));
   if (allurePage !== undefined) {

@@ -10,7 +10,6 @@ import type { Reporter } from "vitest/node";
 import type { RunConfig } from "../harness/config.ts";
 import type { RequirementCatalog } from "../harness/requirements.ts";
 import { COMPILED, SUITE_FILE_SUFFIX } from "../package-root.ts";
-import type { OnWritten } from "./allure-results-writer.ts";
 import { moduleCacheDir } from "./module-cache.ts";
 
 /**
@@ -47,9 +46,8 @@ export interface SuiteRunInput {
   /**
    * Where allure-vitest writes its results for the Allure page, with the catalog that labels them;
    * none when there will be no page (LEDGER_CONFORMANCE_ALLURE=off): then no Allure reporter.
-   * `onWritten` is told each file the reporter writes.
    */
-  readonly allure?: { readonly resultsDir: string; readonly catalog: RequirementCatalog; readonly onWritten?: OnWritten };
+  readonly allure?: { readonly resultsDir: string; readonly catalog: RequirementCatalog };
   /** vitest's own test timeout; checks set their own below it. */
   readonly testTimeoutMs: number;
   readonly maxDurationMs: number;
@@ -131,7 +129,7 @@ export async function runSuites(input: SuiteRunInput): Promise<SuiteRunResult> {
     }
   };
   const { createVitest } = await loadVitestNode();
-  const allureReporters = input.allure === undefined ? [] : [new (await loadAllureWriter()).AllureResultsReporter(input.allure.resultsDir, input.allure.catalog, input.allure.onWritten)];
+  const allureReporters = input.allure === undefined ? [] : [new (await loadAllureWriter()).AllureResultsReporter(input.allure.resultsDir, input.allure.catalog)];
   const cacheDir = moduleCacheDir(input.root);
   const creating = createVitest(
     "test",

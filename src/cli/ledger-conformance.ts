@@ -19,7 +19,7 @@ import { loadRequirementAliases, type RequirementAliases } from "../harness/requ
 import { filesToLoad } from "../harness/selection.ts";
 import { loadRequirements, type RequirementCatalog } from "../harness/requirements.ts";
 import { parseConformanceArgs, USAGE, UsageError, type ConformanceArgs } from "./conformance-args.ts";
-import { allureTitle, writeReports, type ReportInput } from "./conformance-reports.ts";
+import { writeReports, type ReportInput } from "./conformance-reports.ts";
 import { resolveTarget, runConfigOf } from "./conformance-setup.ts";
 import { startAllureGenerator, type AllureGenerator } from "./conformance-allure.ts";
 import { probeTarget } from "./conformance-target.ts";
@@ -182,7 +182,7 @@ async function main(argv: readonly string[], started: Promise<EmbeddedNode> | un
     // from the workers' start.
     const startAllureAtFirstCheck = {
       onTestCaseReady: () => {
-        if (!allureOff) allureGenerator ??= startAllureGenerator(runScratch, layout.allureDir, allureTitle(target));
+        if (!allureOff) allureGenerator ??= startAllureGenerator(runScratch);
       },
     };
     // Remote, or slow to answer once warm: the run will wait on the network, not on this machine's CPU.
@@ -203,7 +203,7 @@ async function main(argv: readonly string[], started: Promise<EmbeddedNode> | un
       files: files.length === allFiles.length ? [] : files,
       requirementReporter: reporter,
       reporters: [progress, phaseReporter, startAllureAtFirstCheck],
-      ...(allureOff ? {} : { allure: { resultsDir: allureResults, catalog, onWritten: (file: string) => allureGenerator?.read(file) } }),
+      ...(allureOff ? {} : { allure: { resultsDir: allureResults, catalog } }),
       testTimeoutMs: Math.max(60_000, checkTimeoutMs(args.timeoutMs)),
       maxDurationMs: args.maxDurationMs,
       maxWorkers: workers,

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { generateAllureReport, startAllureGenerator } from "../../src/cli/conformance-allure.ts";
+import { generateAllureReport } from "../../src/cli/conformance-allure.ts";
 import { allurePageText } from "../support/allure-page-text.ts";
 
 const TOKEN = "ghp_0123456789abcdefSECRET";
@@ -25,19 +25,13 @@ function projectRepository(): { dir: string; marker: string } {
   return { dir, marker };
 }
 
-/** One passed result for `requirement`, as allure-vitest writes them, in `dir`; its file's path. */
-function writeResult(dir: string, uuid: string, requirement: string): string {
-  mkdirSync(dir, { recursive: true });
-  const now = Date.now();
-  const file = join(dir, `${uuid}-result.json`);
-  writeFileSync(file, JSON.stringify({ uuid, name: `${requirement} holds`, fullName: `suite ${requirement}`, status: "passed", stage: "finished", start: now, stop: now, labels: [{ name: "story", value: requirement }], steps: [], attachments: [], parameters: [], links: [] }));
-  return file;
-}
-
-/** A run's results directory with one passed result. */
+/** One passed result, as allure-vitest writes them. */
 function results(): string {
   const dir = join(scratch, "run", "allure-results");
-  writeResult(dir, "5c0e2a34-9a3e-4d5e-8f43-0d6b1f1d2c3a", "4.6/gas-estimate-object");
+  mkdirSync(dir, { recursive: true });
+  const uuid = "5c0e2a34-9a3e-4d5e-8f43-0d6b1f1d2c3a";
+  const now = Date.now();
+  writeFileSync(join(dir, `${uuid}-result.json`), JSON.stringify({ uuid, name: "4.6/gas-estimate-object holds", fullName: "estimate_gas_price 4.6/gas-estimate-object", status: "passed", stage: "finished", start: now, stop: now, labels: [{ name: "story", value: "4.6/gas-estimate-object" }], steps: [], attachments: [], parameters: [], links: [] }));
   return dir;
 }
 
@@ -61,18 +55,5 @@ describe("the Allure page", () => {
     expect.soft(page, "the origin URL's token").not.toContain(TOKEN);
     expect.soft(page, "the origin's repository").not.toContain("acme-labs");
     expect(existsSync(project.marker), "the project's allurerc.mjs was not run").toBe(false);
-  }, 60_000);
-
-  it("holds the results read while the run went on and those its writer did not announce", async () => {
-    const dir = join(scratch, "incremental", "allure-results");
-    mkdirSync(dir, { recursive: true });
-    const generator = startAllureGenerator(join(scratch, "incremental"), join(scratch, "incremental", "page"), "conformance");
-    generator.read(writeResult(dir, "0b7f5a0e-1d3c-4f7e-9a51-2c8d6e4b3a10", "4.1/ledger-info-object"));
-    writeResult(dir, "7e3c9d21-5b4a-4c8e-8f6d-1a2b3c4d5e6f", "4.5/transactions-page");
-    const outcome = await generator.generate(dir);
-    expect(outcome, JSON.stringify(outcome)).toMatchObject({ ok: true });
-    const page = allurePageText(readFileSync(join(scratch, "incremental", "page", "index.html"), "utf8"));
-    expect.soft(page, "the result read during the run").toContain("4.1/ledger-info-object");
-    expect.soft(page, "the result found in the directory at the end").toContain("4.5/transactions-page");
   }, 60_000);
 });
