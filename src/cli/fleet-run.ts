@@ -67,13 +67,16 @@ export async function runFleet(input: FleetRunInput): Promise<number> {
   input.interrupt.addEventListener("abort", onInterrupt, { once: true });
 
   const bounds = await Promise.all(input.targets.map((t) => runBoundOf(t.url)));
-  const pools = (["latency", "cpu"] as const).map((bound: RunBound) => ({ bound, queue: input.targets.flatMap((target, index): Queued[] => (bounds[index] === bound ? [{ target, index }] : [])) }));
+  const pools = (["latency", "cpu"] as const).map((bound: RunBound) => {
+    const queue = input.targets.flatMap((target, index): Queued[] => (bounds[index] === bound ? [{ target, index }] : []));
+    return { bound, queue, together: Math.min(runsAtOnce(bound), queue.length) };
+  });
   input.say(pools.filter((p) => p.queue.length > 0).map((p) => `${p.queue.length} ${p.bound}-bound, up to ${runsAtOnce(p.bound)} at once`).join("; "));
 
   const nodes: MatrixNode[] = [];
   try {
     const finished: MatrixNode[] = new Array(input.targets.length);
-    const worker = async (queue: Queued[]) => {
+    const worker = async ({ bound, queue, together }: (typeof pools)[number]) => {
       for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
         const { target, index } = next;
         const dir = join(layout.dir, "targets", target.name);
@@ -81,13 +84,13 @@ export async function runFleet(input: FleetRunInput): Promise<number> {
         mkdirSync(dir, { recursive: true });
         const node = input.interrupt.aborted
           ? stoppedNode(target, input.catalog, String(input.interrupt.reason), startedAt)
-          : await runNode({ ...target, fixtures: target.fixtures ?? input.fixtures, profile: target.profile ?? input.profile }, dir, withWorkers(shared, bounds[index] as RunBound), running, input.catalog);
+          : await runNode({ ...target, fixtures: target.fixtures ?? input.fixtures, profile: target.profile ?? input.profile }, dir, withWorkers(shared, workersPerRun(bound, together)), running, input.catalog);
         finished[index] = node;
         input.say(`${node.exitCode === 0 ? "✓" : "✗"} ${target.name}: exit ${node.exitCode}, ${node.summary.counts.failed} failed, ${node.summary.counts.warned} warned, ${node.summary.counts.passed} passed (${(node.summary.durationMs / 1000).toFixed(1)} s)`);
       }
     };
     // Each kind of run has its own bound, and the two kinds go side by side.
-    const workers = pools.flatMap(({ bound, queue }) => Array.from({ length: Math.min(runsAtOnce(bound), queue.length) }, () => worker(queue)));
+    const workers = pools.flatMap((pool) => Array.from({ length: pool.together }, () => worker(pool)));
     await Promise.all(workers);
     nodes.push(...finished);
   } finally {
@@ -99,9 +102,9 @@ export async function runFleet(input: FleetRunInput): Promise<number> {
 }
 
 /** The flags of a node's run: --workers as the fleet gives it (workersPerRun), unless the command line gives it. */
-function withWorkers(shared: readonly string[], bound: RunBound): readonly string[] {
+function withWorkers(shared: readonly string[], workers: number): readonly string[] {
   const given = shared.some((arg) => arg === "--workers" || arg.startsWith("--workers="));
-  return given ? shared : [...shared, "--workers", String(workersPerRun(bound))];
+  return given ? shared : [...shared, "--workers", String(workers)];
 }
 
 /** One node's run, as a child process of this same command; its summary, or why there is none. */

@@ -4,8 +4,10 @@
 
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { availableParallelism } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CPU_BOUND_RUNS, LATENCY_BOUND_RUNS, runBoundOf, runsAtOnce, workersPerRun } from "../../src/cli/fleet-parallelism.ts";
+import { CPU_BOUND_RUNS, LATENCY_BOUND_RUNS, LATENCY_BOUND_WORKERS_PER_CORE, runBoundOf, runsAtOnce, workersPerRun } from "../../src/cli/fleet-parallelism.ts";
+import { LATENCY_BOUND_WORKERS } from "../../src/cli/conformance-vitest.ts";
 import { SLOW_LINK_ANSWER_MS } from "../../src/cli/conformance-target.ts";
 
 let slow: Server;
@@ -31,9 +33,18 @@ describe("a fleet's parallelism", () => {
     expect(LATENCY_BOUND_RUNS).toBeGreaterThan(CPU_BOUND_RUNS);
   });
 
-  it("gives a node's run in a fleet two workers when it waits on the network, one when bound by CPU", () => {
-    expect(workersPerRun("latency")).toBe(2);
-    expect(workersPerRun("cpu")).toBe(1);
+  it("gives a node's run in a fleet one worker when bound by CPU, and when it waits on the network its share of what the cores carry", () => {
+    const carried = availableParallelism() * LATENCY_BOUND_WORKERS_PER_CORE;
+    expect(workersPerRun("cpu", 1)).toBe(1);
+    expect(workersPerRun("cpu", 10)).toBe(1);
+    // Few runs at once: each as many as a run alone gets.
+    expect(workersPerRun("latency", 1)).toBe(LATENCY_BOUND_WORKERS);
+    // Many: never more workers in all than the cores carry, and never none.
+    expect(workersPerRun("latency", carried * 4)).toBe(1);
+    for (let together = 1; together <= 40; together++) {
+      const workers = workersPerRun("latency", together);
+      expect(workers >= 1 && workers <= LATENCY_BOUND_WORKERS && (workers === 1 || workers * together <= carried), `${together} runs: ${workers} workers each`).toBe(true);
+    }
   });
 
   it("classes a remote target latency-bound without contacting it", async () => {
