@@ -2,7 +2,7 @@
 // reports saying why), usage errors exit 2, and against a small local node the three reports are
 // written, the baseline and --only work. Hostile targets are hostile-targets.test.ts.
 
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { allurePageText } from "../support/allure-page-text.ts";
@@ -77,7 +77,7 @@ describe("ledger-conformance", () => {
     // Offline: nothing is fetched from anywhere.
     expect(html).not.toMatch(/(src|href)="(https?:)?\/\//);
     expect(html).toContain('href="allure/index.html"');
-    // The Allure page holds the run's results, read while the run went on or at its end.
+    // The Allure page holds the run's results.
     expect(allurePageText(readFileSync(join(dir, "html", "allure", "index.html"), "utf8"))).toContain("4.6/gas-estimate-bcs");
     expect(r.stdout).toMatch(/requirements by endpoint/);
     expect(r.stdout).toMatch(/FAIL 4\.6\/gas-estimate-bcs/);
