@@ -53,7 +53,7 @@ export interface SuiteRunInput {
   readonly maxDurationMs: number;
   /** Worker threads (suiteWorkers); default vitest's. */
   readonly maxWorkers?: number;
-  /** Checks of a file run at once in a worker (its share of --concurrency); default 1, one by one. */
+  /** Checks of a file run at once in a worker (its share of --concurrency, or all of it when the workers share it); default 1, one by one. */
   readonly maxConcurrency?: number;
   /** Aborted when the command is told to stop (SIGTERM, SIGINT): the run is cancelled like at the cap. */
   readonly interrupt?: AbortSignal;

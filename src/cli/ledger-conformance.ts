@@ -13,6 +13,7 @@ import type { JunitCase } from "../../reporters/junit-report.ts";
 import { RequirementReporter } from "../../reporters/requirement-reporter.ts";
 import { escapeControls } from "../../reporters/escape-controls.ts";
 import { checkTimeoutMs } from "../harness/config.ts";
+import { shareInFlightLimit, sharedSlots } from "../harness/shared-in-flight-limit.ts";
 import { ConfigurationError } from "../harness/configuration-error.ts";
 import { ApiContract } from "../harness/openapi.ts";
 import { loadRequirementAliases, type RequirementAliases } from "../harness/requirement-aliases.ts";
@@ -189,11 +190,18 @@ async function main(argv: readonly string[], started: Promise<EmbeddedNode> | un
     // (The embedded node shares this process's CPU: never latency-bound.)
     const latencyBound = node === undefined && probe.latencyBound;
     const workers = suiteWorkers(args.concurrency, { rateLimited: args.rateLimit !== undefined, latencyBound, ...(args.workers === undefined ? {} : { asked: args.workers }) });
-    const perWorker = concurrencyPerWorker(args.concurrency, workers);
+    // Several workers keep within --concurrency together: a slot of its own each, and the others shared
+    // through memory, so that one may send up to all of them while the others have less to send
+    // (shared-in-flight-limit.ts). With no more slots than workers, each has its share alone.
+    const slots = sharedSlots(args.concurrency, workers);
+    const sharedInFlight = slots > 0;
+    if (sharedInFlight) shareInFlightLimit(stateDir, slots);
+    const perWorker = sharedInFlight ? args.concurrency : concurrencyPerWorker(args.concurrency, workers);
     const recordDir = args.record ? join(runScratch, "exchanges") : undefined;
     const config = {
       ...runConfigOf(args, resolved, { stateDir, bodiesDir: layout.bodiesDir }, selection),
       concurrency: perWorker,
+      ...(sharedInFlight ? { sharedInFlight } : {}),
       ...(recordDir === undefined ? {} : { recordDir }),
     };
     const run = await runSuites({
@@ -204,7 +212,7 @@ async function main(argv: readonly string[], started: Promise<EmbeddedNode> | un
       requirementReporter: reporter,
       reporters: [progress, phaseReporter, startAllureAtFirstCheck],
       ...(allureOff ? {} : { allure: { resultsDir: allureResults, catalog } }),
-      testTimeoutMs: Math.max(60_000, checkTimeoutMs(args.timeoutMs)),
+      testTimeoutMs: Math.max(60_000, checkTimeoutMs(args.timeoutMs, sharedInFlight ? workers : 1)),
       maxDurationMs: args.maxDurationMs,
       maxWorkers: workers,
       maxConcurrency: perWorker,

@@ -7,7 +7,7 @@ import { CheckContext, CheckFailure, CheckNotApplicable, CheckSkipped, traceOf }
 import { formatFailure } from "./failure-message.ts";
 import { catalog, configAtCollection, contractForCollection, harness, type Harness } from "./harness.ts";
 import type { Requirement } from "./requirements.ts";
-import { checkTimeoutMs, DEFAULT_TIMEOUT_MS } from "./config.ts";
+import { checkTimeoutMs, DEFAULT_TIMEOUT_MS, workersSharingSlots } from "./config.ts";
 import { failingStatus, type CheckResult, type ConformanceMeta } from "./results.ts";
 import { redactDeep, secretTexts } from "./secrets.ts";
 import { whyNotSelected } from "./selection.ts";
@@ -92,7 +92,7 @@ export function check(id: string, a: CheckFn | CheckOptions, b?: CheckFn): void 
     throw new Error(`check(${id}): the requirement is about ${requirement.endpoint}, not ${currentEndpoint}`);
   }
   const config = configAtCollection();
-  const timeout = options.timeoutMs ?? checkTimeoutMs(config?.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  const timeout = options.timeoutMs ?? checkTimeoutMs(config?.timeoutMs ?? DEFAULT_TIMEOUT_MS, workersSharingSlots(config));
   const name = checkName(requirement, options.variant);
   // Left out by --only, --skip or --level: registered skipped, with the reason for the report.
   const notSelected =

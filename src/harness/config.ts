@@ -27,11 +27,17 @@ export interface RunConfig {
   /** Requests per second per worker (the command runs one worker when it is set); undefined: no limit. */
   readonly rateLimit?: number;
   /**
-   * Requests in flight at once from this worker (--concurrency shared among the workers): the bound on
-   * the HTTP client, on the checks of a file that run concurrently and on a property's concurrent
-   * cases. Undefined: one at a time.
+   * Requests in flight at once from this worker: the bound on the HTTP client, on the checks of a file
+   * that run concurrently and on a property's concurrent cases. Its share of --concurrency, or, with
+   * `sharedInFlight`, all of it. Undefined: one at a time.
    */
   readonly concurrency?: number;
+  /**
+   * The run's workers keep within --concurrency together: each client has one slot of its own and
+   * shares the others with the other workers (shared-in-flight-limit.ts, shared by the command before
+   * they start).
+   */
+  readonly sharedInFlight?: boolean;
   /** fast-check seed; undefined: random, reported on failure. */
   readonly seed?: number;
   /** fast-check replay path (with seed) of one failing case. */
@@ -95,9 +101,18 @@ export const DEFAULT_TIMEOUT_MS = 10_000;
 /** --concurrency when it is not given: requests in flight to one target at once. */
 export const DEFAULT_CONCURRENCY = 16;
 
-/** The vitest timeout of one check: six requests' worth of the per-request timeout, and a margin. */
-export function checkTimeoutMs(requestTimeoutMs: number): number {
-  return requestTimeoutMs * 6 + 5_000;
+/**
+ * The vitest timeout of one check: six requests' worth of the per-request timeout, and a margin; times
+ * the workers when they share one in-flight limit (`sharedInFlight`), as a check's requests may then wait
+ * for slots behind the other workers' requests as well as its own worker's.
+ */
+export function checkTimeoutMs(requestTimeoutMs: number, workersSharingSlots = 1): number {
+  return (requestTimeoutMs * 6 + 5_000) * Math.max(1, workersSharingSlots);
+}
+
+/** The workers whose requests a check's may wait behind: all of the run's when they share the in-flight limit. */
+export function workersSharingSlots(config: Pick<RunConfig, "sharedInFlight" | "workers"> | undefined): number {
+  return config?.sharedInFlight === true ? (config.workers ?? 1) : 1;
 }
 export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 

@@ -10,6 +10,7 @@ import { LedgerTracker } from "./ledger-tracker.ts";
 import { ApiContract } from "./openapi.ts";
 import { ExchangeRecorder } from "./recording.ts";
 import { loadRequirements, type RequirementCatalog } from "./requirements.ts";
+import { workerInFlightGate } from "./shared-in-flight-limit.ts";
 
 export interface Harness {
   readonly config: RunConfig;
@@ -57,7 +58,7 @@ export function createHarness(config: RunConfig, options: { contract?: ApiContra
       timeoutMs: config.timeoutMs,
       maxResponseBytes: config.maxResponseBytes,
       ...(config.rateLimit === undefined ? {} : { rateLimit: config.rateLimit }),
-      maxInFlight: config.concurrency ?? 1,
+      ...(config.sharedInFlight === true ? { inFlight: workerInFlightGate(config.stateDir) } : { maxInFlight: config.concurrency ?? 1 }),
       ...(config.bodiesDir === undefined ? {} : { bodiesDir: config.bodiesDir }),
       ...(config.secretHeaders === undefined ? {} : { secretHeaders: config.secretHeaders }),
     }),

@@ -6,7 +6,7 @@
 import { Agent, request as undiciRequest } from "undici";
 import { renderCurl } from "./curl.ts";
 import { redactedHeaders, type SecretHeaders } from "./secrets.ts";
-import { InFlightLimit } from "./in-flight-limit.ts";
+import { InFlightLimit, type InFlightGate } from "./in-flight-limit.ts";
 import { isRawConnectionFault, rawExchange, type RawEnding, type RawExchangeResult } from "./raw-exchange.ts";
 import type { RequestRecord } from "./results.ts";
 
@@ -161,6 +161,8 @@ export interface HttpClientOptions {
   readonly secretHeaders?: SecretHeaders;
   /** Requests in flight at once (--concurrency); the others wait. Default 1. */
   readonly maxInFlight?: number;
+  /** Instead of maxInFlight: a limit the client shares (with the run's other workers). */
+  readonly inFlight?: InFlightGate;
 }
 
 /** The kinds of failure that say the target is not answering at all (a cap or a malformed answer does not). */
@@ -174,11 +176,11 @@ export class HttpClient {
   #nextSlot = 0;
   #silentStreak = 0;
   #cancel: AbortSignal | undefined;
-  readonly #inFlight: InFlightLimit;
+  readonly #inFlight: InFlightGate;
 
   constructor(options: HttpClientOptions) {
     this.#options = options;
-    this.#inFlight = new InFlightLimit(options.maxInFlight ?? 1);
+    this.#inFlight = options.inFlight ?? new InFlightLimit(options.maxInFlight ?? 1);
     this.#agent = new Agent({
       keepAliveTimeout: 10_000,
       connect: { timeout: options.timeoutMs },

@@ -1,7 +1,13 @@
 // At most `max` tasks at once; the others wait their turn in the order they came. The HTTP client
-// bounds its requests in flight with it (--concurrency), and a property its concurrent cases.
+// bounds its requests in flight with it (--concurrency), and a property its concurrent cases. A run of
+// several workers bounds them all with one limit in shared memory (shared-in-flight-limit.ts).
 
-export class InFlightLimit {
+/** What bounds a client's requests in flight: its own limit, or one shared with the run's other workers. */
+export interface InFlightGate {
+  run<T>(task: () => Promise<T>): Promise<T>;
+}
+
+export class InFlightLimit implements InFlightGate {
   readonly max: number;
   #active = 0;
   readonly #waiting: (() => void)[] = [];
@@ -9,6 +15,11 @@ export class InFlightLimit {
   constructor(max: number) {
     if (!Number.isSafeInteger(max) || max < 1) throw new RangeError(`an in-flight limit is a positive integer, got ${max}`);
     this.max = max;
+  }
+
+  /** No task runs or waits: one given now would run at once. */
+  get idle(): boolean {
+    return this.#active === 0 && this.#waiting.length === 0;
   }
 
   /** Runs `task` once fewer than `max` others run. */

@@ -1,0 +1,106 @@
+// --concurrency for a run of several workers: one bound on the requests in flight from all of them.
+// Each worker has one slot of its own and shares the rest (--concurrency minus the workers) with the
+// others through shared memory, so that a worker whose file sends one request at a time (a submission
+// waiting on its commit) always has its slot at once, and the workers with many requests to send take
+// the slots the others leave. With a fixed share per worker (4 of 16 with 4 workers), the properties
+// behind a slow target went at a quarter of the concurrency while other workers idled: the run
+// against the reference node behind 0-300 ms per request spent 12.8 s in the pruning laws and 18.6 s in
+// the cursor laws, which alone, with 16 slots, take 3.4 s and 7.2 s. With all the slots shared and none
+// of its own, a submission's every request waited behind the others' floods: its files took twice as
+// long and ended the run.
+//
+// The shared slots go in the order they were asked for (a ticket lock that admits `max` tickets at
+// once), so a worker whose checks ask for many at once cannot keep another's waiting. The buffer
+// reaches the workers as the process's environment data (worker_threads.setEnvironmentData), which
+// every worker thread started afterwards gets; SharedArrayBuffer is shared, not copied, by that clone.
+
+import { getEnvironmentData, setEnvironmentData } from "node:worker_threads";
+import { InFlightLimit, type InFlightGate } from "./in-flight-limit.ts";
+
+/** Atomics.waitAsync: in Node since 16, in TypeScript's ES2024 library (this project's is ES2023). */
+type WaitAsync = (cells: Int32Array, index: number, value: number) => { async: false; value: string } | { async: true; value: Promise<string> };
+const waitAsync = (Atomics as unknown as { waitAsync: WaitAsync }).waitAsync;
+
+/** Int32 slots of the buffer: the next ticket to hand out, and how many admitted tickets have finished. */
+const NEXT = 0;
+const DONE = 1;
+
+export class SharedInFlightLimit implements InFlightGate {
+  readonly max: number;
+  readonly #cells: Int32Array;
+
+  constructor(buffer: SharedArrayBuffer, max: number) {
+    if (!Number.isSafeInteger(max) || max < 1) throw new RangeError(`an in-flight limit is a positive integer, got ${max}`);
+    this.max = max;
+    this.#cells = new Int32Array(buffer);
+  }
+
+  /** A buffer for a limit: share it with every worker that is to keep within the same bound. */
+  static buffer(): SharedArrayBuffer {
+    return new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT);
+  }
+
+  /** Runs `task` once its ticket is among the `max` oldest unfinished ones. */
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    const ticket = Atomics.add(this.#cells, NEXT, 1);
+    for (;;) {
+      const done = Atomics.load(this.#cells, DONE);
+      if (ticket - done < this.max) break;
+      const wait = waitAsync(this.#cells, DONE, done);
+      if (wait.async) await wait.value;
+    }
+    try {
+      return await task();
+    } finally {
+      Atomics.add(this.#cells, DONE, 1);
+      Atomics.notify(this.#cells, DONE);
+    }
+  }
+}
+
+/** A worker's bound: its own slot when it is free, else one of the slots the run's workers share. */
+export class WorkerInFlightGate implements InFlightGate {
+  readonly #own = new InFlightLimit(1);
+  readonly #shared: SharedInFlightLimit;
+
+  constructor(shared: SharedInFlightLimit) {
+    this.#shared = shared;
+  }
+
+  run<T>(task: () => Promise<T>): Promise<T> {
+    return this.#own.idle ? this.#own.run(task) : this.#shared.run(task);
+  }
+}
+
+/** Where a run's shared limit is kept in the environment data: the run's own state directory names it. */
+function environmentKey(stateDir: string): string {
+  return `ledger-conformance:in-flight:${stateDir}`;
+}
+
+/**
+ * The slots a run's workers share when each has one of its own: --concurrency minus the workers; none
+ * when there are not more slots than workers (then each has its share alone, concurrencyPerWorker).
+ */
+export function sharedSlots(concurrency: number, workers: number): number {
+  return workers > 1 ? Math.max(0, concurrency - workers) : 0;
+}
+
+/** In the command, before the workers start: `slots` shared by every worker of the run whose state is in `stateDir`. */
+export function shareInFlightLimit(stateDir: string, slots: number): void {
+  setEnvironmentData(environmentKey(stateDir), { buffer: SharedInFlightLimit.buffer(), max: slots });
+}
+
+/** In a worker: its own slot and the run's shared ones, as the command shared them. */
+export function workerInFlightGate(stateDir: string | undefined): WorkerInFlightGate {
+  return new WorkerInFlightGate(sharedInFlightLimit(stateDir));
+}
+
+/** The run's shared slots, as the command shared them. */
+export function sharedInFlightLimit(stateDir: string | undefined): SharedInFlightLimit {
+  if (stateDir === undefined) throw new Error("a shared in-flight limit belongs to a run's state directory: the run has none");
+  const shared = getEnvironmentData(environmentKey(stateDir)) as { buffer?: unknown; max?: unknown } | undefined;
+  if (!(shared?.buffer instanceof SharedArrayBuffer) || typeof shared.max !== "number") {
+    throw new Error(`no shared in-flight limit for the run in ${stateDir}: shareInFlightLimit runs before its workers start`);
+  }
+  return new SharedInFlightLimit(shared.buffer, shared.max);
+}
