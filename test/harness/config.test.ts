@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { defaultClockToleranceMs, isLoopbackUrl, normalizeHeaderPrefix, normalizeTarget } from "../../src/harness/config.ts";
+import { checkTimeoutMs, defaultClockToleranceMs, isLoopbackUrl, normalizeHeaderPrefix, normalizeTarget, workersSharingSlots } from "../../src/harness/config.ts";
 import { accountsFromEnvironment, FixturesError, loadFixturesFile, parseFixtures } from "../../src/harness/fixtures.ts";
 import { parseConformanceArgs, UsageError } from "../../src/cli/conformance-args.ts";
 
@@ -117,5 +117,15 @@ describe("command-line flags", () => {
     [["positional"]],
   ])("rejects %j as a usage error", (argv) => {
     expect(() => parseConformanceArgs(argv, {})).toThrow(UsageError);
+  });
+});
+
+describe("checkTimeoutMs", () => {
+  it("gives a check six requests' worth of the timeout and a margin, times the workers whose requests it may wait behind", () => {
+    expect(checkTimeoutMs(10_000)).toBe(65_000);
+    expect(checkTimeoutMs(10_000, workersSharingSlots({ sharedInFlight: true, workers: 4 }))).toBe(260_000);
+    // A worker with its own limit waits behind its own requests only.
+    expect(workersSharingSlots({ workers: 4 })).toBe(1);
+    expect(workersSharingSlots(undefined)).toBe(1);
   });
 });
