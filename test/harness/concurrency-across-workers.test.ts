@@ -1,7 +1,7 @@
 // --concurrency bounds a run's requests in flight however many workers it runs: each worker has a slot
 // of its own and shares the others (src/harness/shared-in-flight-limit.ts), so one busy worker may use
 // all but the other workers' own slots. The reference node behind a loopback proxy that counts the
-// requests it is answering at once (each held 20 ms, so that they overlap): a run of one file's checks
+// requests it is answering at once (each held 200 ms, so that they overlap): a run of one file's checks
 // with two workers and --concurrency 6 reaches 5 (its own slot and the 4 shared) and never more. With
 // a fixed share per worker (6 / 2 workers), the one busy worker had 3.
 
@@ -18,6 +18,8 @@ let proxy: Running;
 let fixtures: string;
 let inFlight = 0;
 let most = 0;
+/** How long the proxy holds each request: long enough that requests sent together overlap on a loaded machine. */
+const HOLD_MS = 200;
 
 beforeAll(async () => {
   fixtures = join(reportDir(), "fixtures.json");
@@ -34,7 +36,7 @@ beforeAll(async () => {
       });
       forward.on("error", () => res.destroy());
       forward.end(body);
-    }, 20);
+    }, HOLD_MS);
   });
 });
 afterAll(async () => {
