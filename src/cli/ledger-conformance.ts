@@ -12,7 +12,7 @@ import { applyBaseline, exitCode, notStartedOutcome, parseBaseline, type RunOutc
 import type { JunitCase } from "../../reporters/junit-report.ts";
 import { RequirementReporter } from "../../reporters/requirement-reporter.ts";
 import { escapeControls } from "../../reporters/escape-controls.ts";
-import { checkTimeoutMs } from "../harness/config.ts";
+import { checkTimeoutMs, workersSharingSlots } from "../harness/config.ts";
 import { shareInFlightLimit, sharedSlots } from "../harness/shared-in-flight-limit.ts";
 import { ConfigurationError } from "../harness/configuration-error.ts";
 import { ApiContract } from "../harness/openapi.ts";
@@ -212,7 +212,7 @@ async function main(argv: readonly string[], started: Promise<EmbeddedNode> | un
       requirementReporter: reporter,
       reporters: [progress, phaseReporter, startAllureAtFirstCheck],
       ...(allureOff ? {} : { allure: { resultsDir: allureResults, catalog } }),
-      testTimeoutMs: Math.max(60_000, checkTimeoutMs(args.timeoutMs, sharedInFlight ? workers : 1)),
+      testTimeoutMs: Math.max(60_000, checkTimeoutMs(args.timeoutMs, workersSharingSlots({ sharedInFlight, workers }))),
       maxDurationMs: args.maxDurationMs,
       maxWorkers: workers,
       maxConcurrency: perWorker,

@@ -73,7 +73,7 @@ export class WorkerInFlightGate implements InFlightGate {
 }
 
 /** Where a run's shared limit is kept in the environment data: the run's own state directory names it. */
-function environmentKey(stateDir: string): string {
+export function inFlightEnvironmentKey(stateDir: string): string {
   return `ledger-conformance:in-flight:${stateDir}`;
 }
 
@@ -87,7 +87,7 @@ export function sharedSlots(concurrency: number, workers: number): number {
 
 /** In the command, before the workers start: `slots` shared by every worker of the run whose state is in `stateDir`. */
 export function shareInFlightLimit(stateDir: string, slots: number): void {
-  setEnvironmentData(environmentKey(stateDir), { buffer: SharedInFlightLimit.buffer(), max: slots });
+  setEnvironmentData(inFlightEnvironmentKey(stateDir), { buffer: SharedInFlightLimit.buffer(), max: slots });
 }
 
 /** In a worker: its own slot and the run's shared ones, as the command shared them. */
@@ -98,7 +98,7 @@ export function workerInFlightGate(stateDir: string | undefined): WorkerInFlight
 /** The run's shared slots, as the command shared them. */
 export function sharedInFlightLimit(stateDir: string | undefined): SharedInFlightLimit {
   if (stateDir === undefined) throw new Error("a shared in-flight limit belongs to a run's state directory: the run has none");
-  const shared = getEnvironmentData(environmentKey(stateDir)) as { buffer?: unknown; max?: unknown } | undefined;
+  const shared = getEnvironmentData(inFlightEnvironmentKey(stateDir)) as { buffer?: unknown; max?: unknown } | undefined;
   if (!(shared?.buffer instanceof SharedArrayBuffer) || typeof shared.max !== "number") {
     throw new Error(`no shared in-flight limit for the run in ${stateDir}: shareInFlightLimit runs before its workers start`);
   }
