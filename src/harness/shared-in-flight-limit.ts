@@ -16,10 +16,7 @@
 
 import { getEnvironmentData, setEnvironmentData } from "node:worker_threads";
 import { InFlightLimit, type InFlightGate } from "./in-flight-limit.ts";
-
-/** Atomics.waitAsync: in Node since 16, in TypeScript's ES2024 library (this project's is ES2023). */
-type WaitAsync = (cells: Int32Array, index: number, value: number) => { async: false; value: string } | { async: true; value: Promise<string> };
-const waitAsync = (Atomics as unknown as { waitAsync: WaitAsync }).waitAsync;
+import { untilChanged } from "./wait-async.ts";
 
 /** Int32 slots of the buffer: the next ticket to hand out, and how many admitted tickets have finished. */
 const NEXT = 0;
@@ -46,8 +43,7 @@ export class SharedInFlightLimit implements InFlightGate {
     for (;;) {
       const done = Atomics.load(this.#cells, DONE);
       if (ticket - done < this.max) break;
-      const wait = waitAsync(this.#cells, DONE, done);
-      if (wait.async) await wait.value;
+      await untilChanged(this.#cells, DONE, done);
     }
     try {
       return await task();
