@@ -22,8 +22,6 @@ export interface RequirementReporterOptions {
   readonly untestedReason?: string;
   /** The suite files the run was to run (relative to the root), so that files vitest never started are listed too. */
   readonly files?: readonly string[];
-  /** Requests the command sent before the suites ran (the target probe), counted with theirs. */
-  readonly before?: { readonly requests: number; readonly retries: number };
 }
 
 /** What one check came to, for the progress line and junit.xml. */
@@ -47,8 +45,12 @@ export class RequirementReporter implements Reporter {
 
   constructor(options: RequirementReporterOptions) {
     this.#options = options;
-    this.#requests = options.before?.requests ?? 0;
-    this.#retries = options.before?.retries ?? 0;
+  }
+
+  /** Requests the command sent besides the suites' (the target probe), counted with theirs. */
+  countRequestsBefore(requests: number, retries: number): void {
+    this.#requests += requests;
+    this.#retries += retries;
   }
 
   /** Available after the run ended. */

@@ -3,7 +3,7 @@
 // LEDGER_CONFORMANCE_ACCOUNTS), and the RunConfig every worker reads.
 
 import { shellQuote } from "../harness/curl.ts";
-import { defaultClockToleranceMs, DEFAULT_MAX_RESPONSE_BYTES, normalizeHeaderPrefix, normalizeTarget, WIRE_PROFILES, type RunConfig } from "../harness/config.ts";
+import { defaultClockToleranceMs, DEFAULT_MAX_RESPONSE_BYTES, normalizeHeaderPrefix, normalizeTarget, WIRE_PROFILES, type RunConfig, type TargetFacts } from "../harness/config.ts";
 import { ConfigurationError } from "../harness/configuration-error.ts";
 import { REDACTED } from "../harness/secrets.ts";
 import type { CheckSelection } from "../harness/selection.ts";
@@ -45,15 +45,26 @@ export async function resolveTarget(args: ConformanceArgs, say: (line: string) =
 /** The configuration every worker reads, from the flags, the resolved target and the run's directories. */
 export function runConfigOf(
   args: ConformanceArgs,
-  resolved: ResolvedTarget,
+  resolved: Pick<ResolvedTarget, "target" | "fixtures">,
   dirs: { readonly stateDir: string; readonly bodiesDir: string },
   selection: CheckSelection,
 ): RunConfig {
-  const { target, fixtures } = resolved;
+  return { ...runConfigBesideTarget(args, dirs, selection), ...targetFactsOf(args, resolved) };
+}
+
+/** What the workers learn of the target: its URL, its fixtures, and the clock tolerance (--clock-tolerance, else its address's). */
+export function targetFactsOf(args: ConformanceArgs, resolved: Pick<ResolvedTarget, "target" | "fixtures">): TargetFacts {
+  return { target: resolved.target, fixtures: resolved.fixtures, clockToleranceMs: args.clockToleranceMs ?? defaultClockToleranceMs(resolved.target) };
+}
+
+/** The configuration but the target's facts: the flags and the run's directories. */
+export function runConfigBesideTarget(
+  args: ConformanceArgs,
+  dirs: { readonly stateDir: string; readonly bodiesDir: string },
+  selection: CheckSelection,
+): Omit<RunConfig, keyof TargetFacts | "stateDir"> & { readonly stateDir: string } {
   return {
-    target,
     profile: { ...WIRE_PROFILES[args.profile], ...(args.headerPrefix === undefined ? {} : { headerPrefix: normalizeHeaderPrefix(args.headerPrefix) }) },
-    fixtures,
     allowSubmit: args.allowSubmit,
     timeoutMs: args.timeoutMs,
     maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES,
@@ -61,7 +72,6 @@ export function runConfigOf(
     ...(args.seed === undefined ? {} : { seed: args.seed }),
     ...(args.replayPath === undefined ? {} : { replayPath: args.replayPath }),
     depth: args.depth,
-    clockToleranceMs: args.clockToleranceMs ?? defaultClockToleranceMs(target),
     stateDir: dirs.stateDir,
     bodiesDir: dirs.bodiesDir,
     replayArgs: replayArgs(args),

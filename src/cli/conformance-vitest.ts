@@ -7,7 +7,8 @@
 import { availableParallelism } from "node:os";
 import { Writable } from "node:stream";
 import type { Reporter } from "vitest/node";
-import type { RunConfig } from "../harness/config.ts";
+import { fileURLToPath } from "node:url";
+import type { ProvidedRunConfig } from "../harness/config.ts";
 import type { RequirementCatalog } from "../harness/requirements.ts";
 import { COMPILED, SUITE_FILE_SUFFIX } from "../package-root.ts";
 import { moduleCacheDir } from "./module-cache.ts";
@@ -33,8 +34,12 @@ export const SUITE_GLOBS = [`suites/**/*${SUITE_FILE_SUFFIX}`, `properties/**/*$
 
 export interface SuiteRunInput {
   readonly root: string;
-  /** What every worker's harness reads (provided to the workers as "runConfig"). */
-  readonly config: RunConfig;
+  /**
+   * What every worker's harness reads (provided to the workers as "runConfig"); without the target's
+   * facts when the command hands them over later (target-handoff.ts): then the run's setup file has
+   * each worker wait for them before a file's checks.
+   */
+  readonly config: ProvidedRunConfig;
   /** Globs of the suite files under root (default SUITE_GLOBS). */
   readonly include?: readonly string[];
   /** File filters (substrings of paths); empty: every file. */
@@ -72,6 +77,9 @@ export function nativeImports(root: string): RegExp {
   const under = root.replace(/\\/g, "/").replace(/\/$/, "").replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   return new RegExp(`^${under}/(?!.*\\.test\\.js$).*\\.js$`);
 }
+
+/** The setup file of a run whose target's facts come later: the running code's own (.ts, or .js in dist/). */
+const TARGET_HANDOFF_SETUP = fileURLToPath(new URL(`../harness/target-handoff-setup${COMPILED ? ".js" : ".ts"}`, import.meta.url));
 
 /** Workers when the run waits on the network rather than on CPU: a worker runs its files one after another. */
 export const LATENCY_BOUND_WORKERS = 4;
@@ -142,6 +150,7 @@ export async function runSuites(input: SuiteRunInput): Promise<SuiteRunResult> {
       passWithNoTests: true,
       // The workers' count goes with the configuration they read: one worker keeps its ledger mark in memory.
       provide: { runConfig: input.maxWorkers === undefined ? input.config : { ...input.config, workers: input.maxWorkers } },
+      ...("awaitsTarget" in input.config ? { setupFiles: [TARGET_HANDOFF_SETUP] } : {}),
       // Threads (forks measured the same) without per-file isolation: importing the harness, codec and
       // validators takes ~0.7 s per file when every file re-imports them; shared, a worker pays it once
       // and its HTTP client, compiled contract and ledger mark serve every file it runs.

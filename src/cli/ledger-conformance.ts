@@ -12,8 +12,9 @@ import { applyBaseline, exitCode, notStartedOutcome, parseBaseline, type RunOutc
 import type { JunitCase } from "../../reporters/junit-report.ts";
 import { RequirementReporter } from "../../reporters/requirement-reporter.ts";
 import { escapeControls } from "../../reporters/escape-controls.ts";
-import { checkTimeoutMs, workersSharingSlots } from "../harness/config.ts";
+import { checkTimeoutMs, workersSharingSlots, type ProvidedRunConfig } from "../harness/config.ts";
 import { shareInFlightLimit, sharedSlots } from "../harness/shared-in-flight-limit.ts";
+import { TargetHandoff } from "../harness/target-handoff.ts";
 import { ConfigurationError } from "../harness/configuration-error.ts";
 import { ApiContract } from "../harness/openapi.ts";
 import { loadRequirementAliases, type RequirementAliases } from "../harness/requirement-aliases.ts";
@@ -21,11 +22,11 @@ import { filesToLoad } from "../harness/selection.ts";
 import { loadRequirements, type RequirementCatalog } from "../harness/requirements.ts";
 import { parseConformanceArgs, USAGE, UsageError, type ConformanceArgs } from "./conformance-args.ts";
 import { writeReports, type ReportInput } from "./conformance-reports.ts";
-import { resolveTarget, runConfigOf } from "./conformance-setup.ts";
+import { resolveTarget, runConfigBesideTarget, runConfigOf, targetFactsOf } from "./conformance-setup.ts";
 import { startAllureGenerator, type AllureGenerator } from "./conformance-allure.ts";
 import { probeTarget } from "./conformance-target.ts";
-import type { EmbeddedNode } from "./embedded-node.ts";
-import { concurrencyPerWorker, preloadSuiteRunner, runSuites, suiteWorkers } from "./conformance-vitest.ts";
+import { testsEmbeddedNode, type EmbeddedNode } from "./embedded-node.ts";
+import { concurrencyPerWorker, preloadSuiteRunner, runSuites, suiteWorkers, type SuiteRunResult } from "./conformance-vitest.ts";
 import { runFleet } from "./fleet-run.ts";
 import { readTargetsFile, targetsFromUrls } from "./fleet-targets.ts";
 import { mergeCommand } from "./merge-command.ts";
@@ -120,12 +121,8 @@ async function main(argv: readonly string[], started: Promise<EmbeddedNode> | un
     // A fleet: a run of this command per node, then the requirement-by-node matrix (fleet-run.ts).
     const fleet = args.targetsFile !== undefined ? readTargetsFile(args.targetsFile) : args.fleet !== undefined ? targetsFromUrls(args.fleet) : undefined;
     if (fleet !== undefined) return await runFleet({ targets: fleet, argv, reportDir: args.reportDir, ...(args.fixtures === undefined ? {} : { fixtures: args.fixtures }), profile: args.profile, ...(args.format === undefined ? {} : { format: args.format }), catalog, interrupt: interrupt.signal, say });
-    const resolved = await resolveTarget(args, say, started);
-    phases.end("target");
-    node = resolved.node;
-    const { target } = resolved;
     const layout = new ReportLayout(args.reportDir);
-    const report = (outcome: RunOutcome, junitCases: readonly JunitCase[], code: number, allure: ReportInput["allure"], differential?: ReportInput["differential"]) =>
+    const report = (target: string, outcome: RunOutcome, junitCases: readonly JunitCase[], code: number, allure: ReportInput["allure"], differential?: ReportInput["differential"]) =>
       writeReports({
         layout,
         outcome,
@@ -143,30 +140,12 @@ async function main(argv: readonly string[], started: Promise<EmbeddedNode> | un
         ...(differential === undefined ? {} : { differential }),
       });
 
-    // Its answers are timed only when they choose the run's workers (below).
-    const timeAnswers = node === undefined && args.rateLimit === undefined && args.workers === undefined;
-    const probe = await probeTarget(target, args.timeoutMs, { secretHeaders: args.secretHeaders, timeAnswers });
-    phases.end("probe");
-    if (!probe.ok) {
-      // Nothing can be tested: exit 2 as for a usage error, with the reports saying why.
-      process.stderr.write(escapeControls(`ledger-conformance: ${probe.reason}\n`));
-      const outcome = notStartedOutcome(catalog, probe.reason, probe.requests, probe.retries);
-      await report(outcome, [{ file: "(target probe)", name: "the target can be tested", status: "error", durationMs: 0, detail: probe.reason }], 2, { skipped: "nothing ran" });
-      return 2;
-    }
-    say(`target ${target}${node ? " (embedded reference node)" : ""}, profile ${args.profile}: ${probe.note}`);
-    const comparison = args.compareTo === undefined ? undefined : await (await import("./compare-phase.ts")).prepareComparison(args.compareTo, args.compareFixtures, args.timeoutMs);
-
-    layout.create();
     const runScratch = mkdtempSync(join(tmpdir(), "ledger-conformance-"));
     scratch = runScratch;
     const stateDir = join(runScratch, "state");
     const allureResults = join(runScratch, "allure-results");
     mkdirSync(stateDir);
-
-    for (const line of describeSelection(selection)) say(line);
     const files = filesToLoad(selection, allFiles);
-    if (files.length === 0) throw new ConfigurationError("--skip leaves no suite file to run");
     const untestedReason = untestedReasonOf(selection);
     // On a terminal: a line of progress while files run, and colour (unless NO_COLOR).
     const progress = new ProgressLine(out, { enabled: !args.quiet && out.isTTY === true, colour: colourAllowed(out) });
@@ -176,7 +155,6 @@ async function main(argv: readonly string[], started: Promise<EmbeddedNode> | un
       write: (text) => progress.print(text),
       ...(untestedReason === undefined ? {} : { untestedReason }),
       files,
-      before: { requests: probe.requests, retries: probe.retries },
     });
     const phaseReporter = new PhaseReporter();
     // The Allure page's generator starts loading when the first check starts: earlier it would take CPU
@@ -186,39 +164,101 @@ async function main(argv: readonly string[], started: Promise<EmbeddedNode> | un
         if (!allureOff) allureGenerator ??= startAllureGenerator(runScratch);
       },
     };
-    // Remote, or slow to answer once warm: the run will wait on the network, not on this machine's CPU.
-    // (The embedded node shares this process's CPU: never latency-bound.)
-    const latencyBound = node === undefined && probe.latencyBound;
-    const workers = suiteWorkers(args.concurrency, { rateLimited: args.rateLimit !== undefined, latencyBound, ...(args.workers === undefined ? {} : { asked: args.workers }) });
-    // Several workers keep within --concurrency together: a slot of its own each, and the others shared
-    // through memory, so that one may send up to all of them while the others have less to send
-    // (shared-in-flight-limit.ts). With no more slots than workers, each has its share alone.
-    const slots = sharedSlots(args.concurrency, workers);
-    const sharedInFlight = slots > 0;
-    if (sharedInFlight) shareInFlightLimit(stateDir, slots);
-    const perWorker = sharedInFlight ? args.concurrency : concurrencyPerWorker(args.concurrency, workers);
     const recordDir = args.record ? join(runScratch, "exchanges") : undefined;
-    const config = {
-      ...runConfigOf(args, resolved, { stateDir, bodiesDir: layout.bodiesDir }, selection),
-      concurrency: perWorker,
-      ...(sharedInFlight ? { sharedInFlight } : {}),
-      ...(recordDir === undefined ? {} : { recordDir }),
+    const dirs = { stateDir, bodiesDir: layout.bodiesDir };
+    /** Cancels a run whose target did not come up: its results are not the node's. */
+    const cancelRun = new AbortController();
+    const startSuites = (workers: number, config: ProvidedRunConfig) => {
+      if (files.length === 0) throw new ConfigurationError("--skip leaves no suite file to run");
+      // Several workers keep within --concurrency together: a slot of its own each, and the others shared
+      // through memory, so that one may send up to all of them while the others have less to send
+      // (shared-in-flight-limit.ts). With no more slots than workers, each has its share alone.
+      const slots = sharedSlots(args.concurrency, workers);
+      const sharedInFlight = slots > 0;
+      if (sharedInFlight) shareInFlightLimit(stateDir, slots);
+      const perWorker = sharedInFlight ? args.concurrency : concurrencyPerWorker(args.concurrency, workers);
+      return runSuites({
+        root: CODE_ROOT,
+        config: { ...config, concurrency: perWorker, ...(sharedInFlight ? { sharedInFlight } : {}), ...(recordDir === undefined ? {} : { recordDir }) },
+        // vitest takes an empty list for every file.
+        files: files.length === allFiles.length ? [] : files,
+        requirementReporter: reporter,
+        reporters: [progress, phaseReporter, startAllureAtFirstCheck],
+        ...(allureOff ? {} : { allure: { resultsDir: allureResults, catalog } }),
+        testTimeoutMs: Math.max(60_000, checkTimeoutMs(args.timeoutMs, workersSharingSlots({ sharedInFlight, workers }))),
+        maxDurationMs: args.maxDurationMs,
+        maxWorkers: workers,
+        maxConcurrency: perWorker,
+        interrupt: AbortSignal.any([interrupt.signal, cancelRun.signal]),
+        onStop: (reason) => reporter.stop(reason),
+      });
     };
-    const run = await runSuites({
-      root: CODE_ROOT,
-      config,
-      // vitest takes an empty list for every file.
-      files: files.length === allFiles.length ? [] : files,
-      requirementReporter: reporter,
-      reporters: [progress, phaseReporter, startAllureAtFirstCheck],
-      ...(allureOff ? {} : { allure: { resultsDir: allureResults, catalog } }),
-      testTimeoutMs: Math.max(60_000, checkTimeoutMs(args.timeoutMs, workersSharingSlots({ sharedInFlight, workers }))),
-      maxDurationMs: args.maxDurationMs,
-      maxWorkers: workers,
-      maxConcurrency: perWorker,
-      interrupt: interrupt.signal,
-      onStop: (reason) => reporter.stop(reason),
-    });
+
+    // Against the embedded node the workers start while the node makes its genesis: they load and
+    // collect the suites meanwhile, and get its URL and fixtures once it listens and answers the probe
+    // (target-handoff.ts). Sharing this process's CPU, the embedded node is never latency-bound: its
+    // run's workers are chosen without the probe.
+    const handoff = testsEmbeddedNode(args) ? new TargetHandoff(stateDir) : undefined;
+    // A signal while the node starts: the workers stop waiting for it (the run is being stopped).
+    interrupt.signal.addEventListener("abort", () => handoff?.cancel(String(interrupt.signal.reason)), { once: true });
+    const early =
+      handoff === undefined
+        ? undefined
+        : startSuites(suiteWorkers(args.concurrency, { rateLimited: args.rateLimit !== undefined, latencyBound: false, ...(args.workers === undefined ? {} : { asked: args.workers }) }), {
+            ...runConfigBesideTarget(args, dirs, selection),
+            awaitsTarget: true,
+          });
+    // The run's end comes later; a failed start is reported where it is awaited.
+    early?.catch(() => undefined);
+    /** The target did not come up: the early run's workers stop waiting, and the run ends at once. */
+    const abandonEarlyRun = async (reason: string) => {
+      handoff?.cancel(reason);
+      cancelRun.abort(reason);
+      await early?.catch(() => undefined);
+    };
+
+    let resolved: Awaited<ReturnType<typeof resolveTarget>>;
+    let probe: Awaited<ReturnType<typeof probeTarget>>;
+    let comparison: Awaited<ReturnType<typeof import("./compare-phase.ts").prepareComparison>> | undefined;
+    try {
+      resolved = await resolveTarget(args, say, started);
+      phases.end("target");
+      node = resolved.node;
+      // Its answers are timed only when they choose the run's workers (below).
+      const timeAnswers = node === undefined && args.rateLimit === undefined && args.workers === undefined;
+      probe = await probeTarget(resolved.target, args.timeoutMs, { secretHeaders: args.secretHeaders, timeAnswers });
+      phases.end("probe");
+      if (probe.ok) {
+        say(`target ${resolved.target}${node ? " (embedded reference node)" : ""}, profile ${args.profile}: ${probe.note}`);
+        comparison = args.compareTo === undefined ? undefined : await (await import("./compare-phase.ts")).prepareComparison(args.compareTo, args.compareFixtures, args.timeoutMs);
+      }
+    } catch (e) {
+      await abandonEarlyRun(e instanceof Error ? e.message : String(e));
+      throw e;
+    }
+    const { target } = resolved;
+    reporter.countRequestsBefore(probe.requests, probe.retries);
+    if (!probe.ok) {
+      await abandonEarlyRun(probe.reason);
+      // Nothing can be tested: exit 2 as for a usage error, with the reports saying why.
+      process.stderr.write(escapeControls(`ledger-conformance: ${probe.reason}\n`));
+      const outcome = notStartedOutcome(catalog, probe.reason, probe.requests, probe.retries);
+      await report(target, outcome, [{ file: "(target probe)", name: "the target can be tested", status: "error", durationMs: 0, detail: probe.reason }], 2, { skipped: "nothing ran" });
+      return 2;
+    }
+
+    layout.create();
+    for (const line of describeSelection(selection)) say(line);
+    let run: SuiteRunResult;
+    if (early !== undefined && handoff !== undefined) {
+      handoff.handOver(targetFactsOf(args, resolved));
+      run = await early;
+    } else {
+      // Remote, or slow to answer once warm: the run will wait on the network, not on this machine's CPU.
+      const latencyBound = node === undefined && probe.latencyBound;
+      const workers = suiteWorkers(args.concurrency, { rateLimited: args.rateLimit !== undefined, latencyBound, ...(args.workers === undefined ? {} : { asked: args.workers }) });
+      run = await startSuites(workers, runConfigOf(args, resolved, dirs, selection));
+    }
     if (phaseReporter.firstCheckAt !== undefined) phases.end("workers", phaseReporter.firstCheckAt);
     if (phaseReporter.runEndAt !== undefined) phases.end("checks", phaseReporter.runEndAt);
     phases.end("vitestClose");
@@ -232,7 +272,7 @@ async function main(argv: readonly string[], started: Promise<EmbeddedNode> | un
       const { EXCHANGES_FILE, joinRecordings } = await import("../harness/recording.ts");
       say(`recorded ${joinRecordings(recordDir, join(layout.dir, EXCHANGES_FILE))} exchanges in ${join(layout.display, EXCHANGES_FILE)}`);
     }
-    const differential = comparison === undefined || run.interrupted ? undefined : await (await import("./compare-phase.ts")).runComparePhase(comparison, config, say);
+    const differential = comparison === undefined || run.interrupted ? undefined : await (await import("./compare-phase.ts")).runComparePhase(comparison, runConfigOf(args, resolved, dirs, selection), say);
     // --fail-on-diff: a difference fails a run that would otherwise pass.
     const differs = args.failOnDiff && (differential?.differences.length ?? 0) > 0;
     // Stopped by a signal: the conventional 128 + its number, so that a caller sees the run was cut short.
@@ -244,7 +284,7 @@ async function main(argv: readonly string[], started: Promise<EmbeddedNode> | un
         : run.interrupted
           ? { skipped: String(interrupt.signal.reason) }
           : { resultsDir: allureResults, ...(allureGenerator === undefined ? {} : { generator: allureGenerator }) };
-    await report(outcome, reporter.junitCases(), code, allure, differential);
+    await report(target, outcome, reporter.junitCases(), code, allure, differential);
     await run.closing;
     return code;
   } catch (e) {

@@ -1,6 +1,8 @@
 // The run configuration every worker sees. The command resolves it once (flags, fixtures file,
 // embedded node) and hands it to the vitest workers as provided context (vitest's `provide`, key
 // "runConfig"; the harness reads it with `inject`), so a worker needs nothing else to reach the target.
+// A run against the embedded node provides all of it but the target's facts, which follow once the
+// node listens (RunConfigAwaitingTarget, target-handoff.ts).
 
 import { isIP } from "node:net";
 import type { WireProfile } from "../codec/index.ts";
@@ -69,9 +71,26 @@ export interface RunConfig {
   readonly recordDir?: string;
 }
 
+/** What a run learns of its target only once the target is up: where it listens, its fixtures, and the clock tolerance its address sets. */
+export type TargetFacts = Pick<RunConfig, "target" | "fixtures" | "clockToleranceMs">;
+
+/**
+ * The configuration of a run whose workers start while its target is still starting (the embedded
+ * node making its genesis): all but the target's facts, which the command hands over through the
+ * run's state directory once the node listens (target-handoff.ts). The workers load and collect the
+ * suites meanwhile; collection reads nothing of the target.
+ */
+export type RunConfigAwaitingTarget = Omit<RunConfig, keyof TargetFacts | "stateDir"> & { readonly stateDir: string; readonly awaitsTarget: true };
+
+/** What the command provides to its workers: the whole configuration, or all of it but the target's facts. */
+export type ProvidedRunConfig = RunConfig | RunConfigAwaitingTarget;
+
+/** What checks may read while they are collected, in either case. */
+export type CollectionConfig = Omit<RunConfig, keyof TargetFacts>;
+
 declare module "vitest" {
   interface ProvidedContext {
-    runConfig: RunConfig;
+    runConfig: ProvidedRunConfig;
     /**
      * Several runs in one vitest project, by the folder that holds each run's own copy of the suite
      * files (test/support/suite-runs.ts): a worker then serves them all, its modules loaded once,

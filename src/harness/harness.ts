@@ -4,13 +4,14 @@
 // (runsByFolder: the fault self-check); the catalog, and a contract per header prefix, serve them all.
 
 import { inject, TestRunner } from "vitest";
-import type { RunConfig } from "./config.ts";
+import type { CollectionConfig, ProvidedRunConfig, RunConfig, TargetFacts } from "./config.ts";
 import { HttpClient } from "./http-client.ts";
 import { LedgerTracker } from "./ledger-tracker.ts";
 import { ApiContract } from "./openapi.ts";
 import { ExchangeRecorder } from "./recording.ts";
 import { loadRequirements, type RequirementCatalog } from "./requirements.ts";
 import { workerInFlightGate } from "./shared-in-flight-limit.ts";
+import { receiveTarget } from "./target-handoff.ts";
 
 export interface Harness {
   readonly config: RunConfig;
@@ -69,12 +70,30 @@ export function createHarness(config: RunConfig, options: { contract?: ApiContra
 }
 
 /** The run's configuration while checks are collected, or undefined outside a run (a unit test loading a file). */
-export function configAtCollection(): RunConfig | undefined {
-  try {
-    return harness(fileBeingCollected()).config;
-  } catch {
-    return undefined;
-  }
+export function configAtCollection(): CollectionConfig | undefined {
+  return providedRun(fileBeingCollected())?.config;
+}
+
+/** The target's facts of the worker's run, once handed over, when the command provided the run without them. */
+let handedOver: TargetFacts | undefined;
+
+/**
+ * In a run provided without its target's facts (RunConfigAwaitingTarget): waits until the command
+ * hands them over (target-handoff.ts); the run's setup file calls it before a file's checks run.
+ * Otherwise there is nothing to wait for.
+ */
+export async function awaitTarget(): Promise<void> {
+  const run = providedRun(undefined);
+  if (run === undefined || !("awaitsTarget" in run.config)) return;
+  handedOver ??= await receiveTarget(run.config.stateDir);
+}
+
+/** The whole configuration: as provided, or with the target's facts the command handed over. */
+function withTargetFacts(config: ProvidedRunConfig): RunConfig {
+  if (!("awaitsTarget" in config)) return config;
+  if (handedOver === undefined) throw new Error("the run's target is not known yet: checks run once the command hands it over (target-handoff-setup.ts)");
+  const { awaitsTarget: _, ...rest } = config;
+  return { ...rest, ...handedOver };
 }
 
 /** The file whose checks are being registered (absolute path) while vitest collects it; else undefined. */
@@ -91,7 +110,7 @@ function fileBeingCollected(): string | undefined {
  * The run the command provided to this worker for `file` (vitest's provided context): its own folder's
  * under runsByFolder, else the worker's one run; undefined outside a run.
  */
-function providedRun(file: string | undefined): { readonly key: string; readonly config: RunConfig } | undefined {
+function providedRun(file: string | undefined): { readonly key: string; readonly config: ProvidedRunConfig } | undefined {
   try {
     const runs = inject("runsByFolder");
     if (runs !== undefined) {
@@ -117,7 +136,7 @@ export function harness(file: string | undefined): Harness {
   }
   let h = harnesses.get(run.key);
   if (h === undefined) {
-    h = createHarness(run.config);
+    h = createHarness(withTargetFacts(run.config));
     harnesses.set(run.key, h);
   }
   return h;

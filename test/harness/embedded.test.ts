@@ -1,6 +1,8 @@
 // The default run, `npm run conformance`: no --target, so the command starts the reference node
 // in-process on a free loopback port with its own fixtures, runs every suite and property, writes the
-// three reports, and exits 0. (Both profiles against a node given by --target, with every MUST of §2.7
+// three reports, and exits 0. The workers start while the node makes its genesis and get its URL and
+// fixtures once it listens (src/harness/target-handoff.ts): a run selected by --only shows that they
+// collected the checks by the selection before the node was up, and ran them against it after. (Both profiles against a node given by --target, with every MUST of §2.7
 // and §4.1–§4.8 shown passed, are test/self-check/clean-node.test.ts.)
 
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -40,6 +42,20 @@ describe("ledger-conformance against the embedded reference node", () => {
     expect(headers.status).toBe("passed");
     expect(summary.requests).toBeGreaterThan(1);
     run = { dir, summary };
+  });
+
+  it("selects the checks by --only while the node starts, and runs them against the node once it listens", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "embedded-run-"));
+    dirs.push(dir);
+    const r = await conformanceCommand(["--report-dir", dir, "--quiet", "--only", "4.6/gas-estimate-object"], { timeoutMs: 120_000, env: { LEDGER_CONFORMANCE_ALLURE: "off" } });
+    expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(0);
+    const summary = JSON.parse(readFileSync(join(dir, "summary.json"), "utf8"));
+    expect(summary.target).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+    const byId = Object.fromEntries(summary.requirements.map((x: { id: string }) => [x.id, x]));
+    expect(byId["4.6/gas-estimate-object"]).toMatchObject({ status: "passed" });
+    expect(byId["4.6/gas-estimate-object"].checks).toBeGreaterThan(0);
+    // Its neighbour in the same file was collected as not selected, though the node was not up yet.
+    expect(byId["4.6/gas-estimate-bcs"]).toMatchObject({ status: "skipped", reason: "not selected by --only 4.6/gas-estimate-object" });
   });
 });
 

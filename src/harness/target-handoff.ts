@@ -1,0 +1,71 @@
+// A run against the embedded reference node starts its workers while the node is still making its
+// genesis: they load the harness, compile the contract and collect the suites on one core while the
+// node works on the other, instead of after it (about 0.7 s of a default run's 1.5 s of start). The
+// checks need where the node listens and its fixtures: the command hands those over once the node
+// listens and answers its probe, as target.json in the run's state directory and a flag in shared
+// memory, which every worker waits on before a file's first check (target-handoff-setup.ts, a setup
+// file of the run). The flag reaches the workers as the process's environment data, as the shared
+// in-flight limit does (shared-in-flight-limit.ts); a SharedArrayBuffer is shared by that clone, not copied.
+
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { getEnvironmentData, setEnvironmentData } from "node:worker_threads";
+import type { TargetFacts } from "./config.ts";
+import { untilChanged } from "./wait-async.ts";
+
+/** The flag's states: the command settles it once, from PENDING. */
+const PENDING = 0;
+const HANDED_OVER = 1;
+const CANCELLED = 2;
+
+/** What target.json holds: the facts, or why there are none. */
+type Settled = { readonly facts: TargetFacts } | { readonly cancelled: string };
+
+/** Where a run's flag is kept in the environment data: the run's own state directory names it. */
+export function targetHandoffKey(stateDir: string): string {
+  return `ledger-conformance:target:${stateDir}`;
+}
+
+function settledFile(stateDir: string): string {
+  return join(stateDir, "target.json");
+}
+
+/** The command's side, made before the run's workers start (they get the flag when they start). */
+export class TargetHandoff {
+  readonly #stateDir: string;
+  readonly #flag = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
+
+  constructor(stateDir: string) {
+    this.#stateDir = stateDir;
+    setEnvironmentData(targetHandoffKey(stateDir), this.#flag.buffer);
+  }
+
+  /** The target is up: the workers' checks may run. */
+  handOver(facts: TargetFacts): void {
+    this.#settle(HANDED_OVER, { facts });
+  }
+
+  /** The target will not come (its start failed, the run is being stopped): the workers stop waiting, with `reason`. No-op once settled. */
+  cancel(reason: string): void {
+    this.#settle(CANCELLED, { cancelled: reason });
+  }
+
+  #settle(state: typeof HANDED_OVER | typeof CANCELLED, settled: Settled): void {
+    if (Atomics.load(this.#flag, 0) !== PENDING) return;
+    // The file first: a worker reads it as soon as the flag changes.
+    writeFileSync(settledFile(this.#stateDir), JSON.stringify(settled));
+    Atomics.store(this.#flag, 0, state);
+    Atomics.notify(this.#flag, 0);
+  }
+}
+
+/** A worker's side: the target's facts once the command handed them over; rejects when it cancelled. */
+export async function receiveTarget(stateDir: string): Promise<TargetFacts> {
+  const buffer: unknown = getEnvironmentData(targetHandoffKey(stateDir));
+  if (!(buffer instanceof SharedArrayBuffer)) throw new Error(`no target handoff for the run in ${stateDir}: the command makes it before its workers start`);
+  const flag = new Int32Array(buffer);
+  await untilChanged(flag, 0, PENDING);
+  const settled = JSON.parse(readFileSync(settledFile(stateDir), "utf8")) as Settled;
+  if ("cancelled" in settled) throw new Error(`the run's target did not come up: ${settled.cancelled}`);
+  return settled.facts;
+}
