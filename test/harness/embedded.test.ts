@@ -57,6 +57,20 @@ describe("ledger-conformance against the embedded reference node", () => {
     // Its neighbour in the same file was collected as not selected, though the node was not up yet.
     expect(byId["4.6/gas-estimate-bcs"]).toMatchObject({ status: "skipped", reason: "not selected by --only 4.6/gas-estimate-object" });
   });
+
+  it("stops on SIGTERM while the node starts: the workers stop waiting, the reports are written, and the exit status is 143", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "embedded-run-"));
+    dirs.push(dir);
+    // Its first line: the workers are starting, the node's genesis is under way.
+    const r = await conformanceCommand(["--report-dir", dir, "--only", "estimate-gas-price"], {
+      timeoutMs: 120_000,
+      env: { LEDGER_CONFORMANCE_ALLURE: "off" },
+      signal: { name: "SIGTERM", when: "starting the reference node" },
+    });
+    expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(143);
+    const summary = JSON.parse(readFileSync(join(dir, "summary.json"), "utf8"));
+    expect(summary.interruption).toEqual({ kind: "stopped", reason: "interrupted by SIGTERM" });
+  });
 });
 
 describe("the HTML report", () => {
