@@ -3,7 +3,7 @@
 // LEDGER_CONFORMANCE_ACCOUNTS), and the RunConfig every worker reads.
 
 import { shellQuote } from "../harness/curl.ts";
-import { defaultClockToleranceMs, DEFAULT_MAX_RESPONSE_BYTES, normalizeHeaderPrefix, normalizeTarget, WIRE_PROFILES, type RunConfig, type TargetFacts } from "../harness/config.ts";
+import { defaultClockToleranceMs, DEFAULT_MAX_RESPONSE_BYTES, normalizeHeaderPrefix, normalizeTarget, WIRE_PROFILES, type RunConfig, type RunConfigBesideTarget, type TargetFacts } from "../harness/config.ts";
 import { ConfigurationError } from "../harness/configuration-error.ts";
 import { REDACTED } from "../harness/secrets.ts";
 import type { CheckSelection } from "../harness/selection.ts";
@@ -62,7 +62,7 @@ export function runConfigBesideTarget(
   args: ConformanceArgs,
   dirs: { readonly stateDir: string; readonly bodiesDir: string },
   selection: CheckSelection,
-): Omit<RunConfig, keyof TargetFacts | "stateDir"> & { readonly stateDir: string } {
+): RunConfigBesideTarget {
   return {
     profile: { ...WIRE_PROFILES[args.profile], ...(args.headerPrefix === undefined ? {} : { headerPrefix: normalizeHeaderPrefix(args.headerPrefix) }) },
     allowSubmit: args.allowSubmit,

@@ -6,8 +6,8 @@
 
 import { availableParallelism } from "node:os";
 import { Writable } from "node:stream";
-import type { Reporter } from "vitest/node";
 import { fileURLToPath } from "node:url";
+import type { Reporter } from "vitest/node";
 import type { ProvidedRunConfig } from "../harness/config.ts";
 import type { RequirementCatalog } from "../harness/requirements.ts";
 import { COMPILED, SUITE_FILE_SUFFIX } from "../package-root.ts";

@@ -74,13 +74,16 @@ export interface RunConfig {
 /** What a run learns of its target only once the target is up: where it listens, its fixtures, and the clock tolerance its address sets. */
 export type TargetFacts = Pick<RunConfig, "target" | "fixtures" | "clockToleranceMs">;
 
+/** The configuration but the target's facts: what the flags and the run's directories give (with a state directory). */
+export type RunConfigBesideTarget = Omit<RunConfig, keyof TargetFacts | "stateDir"> & { readonly stateDir: string };
+
 /**
  * The configuration of a run whose workers start while its target is still starting (the embedded
  * node making its genesis): all but the target's facts, which the command hands over through the
  * run's state directory once the node listens (target-handoff.ts). The workers load and collect the
  * suites meanwhile; collection reads nothing of the target.
  */
-export type RunConfigAwaitingTarget = Omit<RunConfig, keyof TargetFacts | "stateDir"> & { readonly stateDir: string; readonly awaitsTarget: true };
+export type RunConfigAwaitingTarget = RunConfigBesideTarget & { readonly awaitsTarget: true };
 
 /** What the command provides to its workers: the whole configuration, or all of it but the target's facts. */
 export type ProvidedRunConfig = RunConfig | RunConfigAwaitingTarget;

@@ -1,7 +1,6 @@
 // A run against the embedded reference node starts its workers while the node is still making its
-// genesis: they load the harness, compile the contract and collect the suites on one core while the
-// node works on the other, instead of after it (about 0.7 s of a default run's 1.5 s of start). The
-// checks need where the node listens and its fixtures: the command hands those over once the node
+// genesis: they load the harness and collect the suites (~0.7 s) while the node works, instead of
+// after it. The checks need where the node listens and its fixtures: the command hands those over once the node
 // listens and answers its probe, as target.json in the run's state directory and a flag in shared
 // memory, which every worker waits on before a file's first check (target-handoff-setup.ts, a setup
 // file of the run). The flag reaches the workers as the process's environment data, as the shared
