@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { LongestFirstSequencer } from "./test/support/longest-first.ts";
 
 // `npm test`: unit tests of codec, node and harness, and the self-checks that run the conformance
 // command against the reference node. The conformance suites themselves (suites/, properties/) run
@@ -19,5 +20,7 @@ export default defineConfig({
     // the ~100 files): the whole of npm test in about 0.65x the CPU. No test file mocks a module or
     // changes a global it does not restore (allure-page.test.ts restores its working directory).
     isolate: false,
+    // The longest files first, on a clean clone too, where vitest has no durations to order them by.
+    sequence: { sequencer: LongestFirstSequencer },
   },
 });
