@@ -194,27 +194,28 @@ async function main(argv: readonly string[], started: Promise<EmbeddedNode> | un
       });
     };
 
+    /** The run's workers: --workers, else chosen by whether the run will wait on the network. */
+    const workersFor = (latencyBound: boolean) =>
+      suiteWorkers(args.concurrency, { rateLimited: args.rateLimit !== undefined, latencyBound, ...(args.workers === undefined ? {} : { asked: args.workers }) });
     // Against the embedded node the workers start while the node makes its genesis: they load and
     // collect the suites meanwhile, and get its URL and fixtures once it listens and answers the probe
-    // (target-handoff.ts). Sharing this process's CPU, the embedded node is never latency-bound: its
-    // run's workers are chosen without the probe.
-    const handoff = testsEmbeddedNode(args) ? new TargetHandoff(stateDir) : undefined;
+    // (target-handoff.ts; the handoff exists before the workers start, which is when they get it).
+    // Sharing this process's CPU, the embedded node is never latency-bound: its run's workers are
+    // chosen without the probe.
+    const startEarlyRun = (handoff: TargetHandoff) => {
+      const run = startSuites(workersFor(false), { ...runConfigBesideTarget(args, dirs, selection), awaitsTarget: true });
+      // The run's end comes later; a failed start is reported where it is awaited.
+      run.catch(() => undefined);
+      return { handoff, run };
+    };
+    const early = testsEmbeddedNode(args) ? startEarlyRun(new TargetHandoff(stateDir)) : undefined;
     // A signal while the node starts: the workers stop waiting for it (the run is being stopped).
-    interrupt.signal.addEventListener("abort", () => handoff?.cancel(String(interrupt.signal.reason)), { once: true });
-    const early =
-      handoff === undefined
-        ? undefined
-        : startSuites(suiteWorkers(args.concurrency, { rateLimited: args.rateLimit !== undefined, latencyBound: false, ...(args.workers === undefined ? {} : { asked: args.workers }) }), {
-            ...runConfigBesideTarget(args, dirs, selection),
-            awaitsTarget: true,
-          });
-    // The run's end comes later; a failed start is reported where it is awaited.
-    early?.catch(() => undefined);
+    interrupt.signal.addEventListener("abort", () => early?.handoff.cancel(String(interrupt.signal.reason)), { once: true });
     /** The target did not come up: the early run's workers stop waiting, and the run ends at once. */
     const abandonEarlyRun = async (reason: string) => {
-      handoff?.cancel(reason);
+      early?.handoff.cancel(reason);
       cancelRun.abort(reason);
-      await early?.catch(() => undefined);
+      await early?.run.catch(() => undefined);
     };
 
     let resolved: Awaited<ReturnType<typeof resolveTarget>>;
@@ -250,14 +251,12 @@ async function main(argv: readonly string[], started: Promise<EmbeddedNode> | un
     layout.create();
     for (const line of describeSelection(selection)) say(line);
     let run: SuiteRunResult;
-    if (early !== undefined && handoff !== undefined) {
-      handoff.handOver(targetFactsOf(args, resolved));
-      run = await early;
+    if (early !== undefined) {
+      early.handoff.handOver(targetFactsOf(args, resolved));
+      run = await early.run;
     } else {
       // Remote, or slow to answer once warm: the run will wait on the network, not on this machine's CPU.
-      const latencyBound = node === undefined && probe.latencyBound;
-      const workers = suiteWorkers(args.concurrency, { rateLimited: args.rateLimit !== undefined, latencyBound, ...(args.workers === undefined ? {} : { asked: args.workers }) });
-      run = await startSuites(workers, runConfigOf(args, resolved, dirs, selection));
+      run = await startSuites(workersFor(node === undefined && probe.latencyBound), runConfigOf(args, resolved, dirs, selection));
     }
     if (phaseReporter.firstCheckAt !== undefined) phases.end("workers", phaseReporter.firstCheckAt);
     if (phaseReporter.runEndAt !== undefined) phases.end("checks", phaseReporter.runEndAt);
