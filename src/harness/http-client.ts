@@ -3,7 +3,8 @@
 // of connection faults, a count of the requests made, and a record of each one (with its curl line)
 // for the report.
 
-import { Agent, request as undiciRequest } from "undici";
+import { Agent } from "undici";
+import { exchange } from "./dispatch-exchange.ts";
 import { renderCurl } from "./curl.ts";
 import { redactedHeaders, type SecretHeaders } from "./secrets.ts";
 import { InFlightLimit, type InFlightGate } from "./in-flight-limit.ts";
@@ -328,42 +329,24 @@ export class HttpClient {
       throw new RequestFailure(kind, message, request, curl, record);
     };
     await this.#beginRequest();
-    let answer: Awaited<ReturnType<typeof undiciRequest>>;
-    try {
-      answer = await undiciRequest(request.url, {
-        dispatcher: this.#agent,
-        method: request.method as "GET",
-        headers: { ...request.headers, ...this.#options.secretHeaders },
-        body: request.body === undefined ? null : Buffer.from(request.body.buffer, request.body.byteOffset, request.body.byteLength),
-        signal: this.#cancel === undefined ? AbortSignal.timeout(timeoutMs) : AbortSignal.any([AbortSignal.timeout(timeoutMs), this.#cancel]),
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-      });
-    } catch (e) {
-      if (this.#cancel?.aborted) return fail("cancelled", STOPPED);
-      return fail(...classify(e, timeoutMs));
+    const answer = await exchange(this.#agent, {
+      method: request.method,
+      url: request.url,
+      headers: { ...request.headers, ...this.#options.secretHeaders },
+      body: request.body,
+      timeoutMs,
+      maxResponseBytes,
+      cancel: this.#cancel,
+    });
+    if (answer.kind === "too_large") return fail("too_large", `response body exceeded the cap of ${maxResponseBytes} bytes`, answer.status);
+    if (answer.kind === "failed") {
+      if (this.#cancel?.aborted) return fail("cancelled", STOPPED, answer.status ?? null);
+      const [kind, message] = classify(answer.error, timeoutMs);
+      if (answer.status === undefined) return fail(kind, message);
+      return fail(kind, `${message} (while reading the body of a ${answer.status} answer)`, answer.status);
     }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    try {
-      for await (const chunk of answer.body) {
-        const buf = chunk as Buffer;
-        size += buf.length;
-        if (size > maxResponseBytes) {
-          answer.body.destroy();
-          return fail("too_large", `response body exceeded the cap of ${maxResponseBytes} bytes`, answer.statusCode);
-        }
-        chunks.push(buf);
-      }
-    } catch (e) {
-      if (e instanceof RequestFailure) throw e;
-      if (this.#cancel?.aborted) return fail("cancelled", STOPPED, answer.statusCode);
-      const [kind, message] = classify(e, timeoutMs);
-      return fail(kind, `${message} (while reading the body of a ${answer.statusCode} answer)`, answer.statusCode);
-    }
-    const body = new Uint8Array(Buffer.concat(chunks));
     const durationMs = Math.round(performance.now() - started);
-    return responseFromParts({ request, status: answer.statusCode, headers: flattenHeaders(answer.headers), body, durationMs, curl });
+    return responseFromParts({ request, status: answer.status, headers: flattenHeaders(answer.headers), body: answer.body, durationMs, curl });
   }
 
   async close(): Promise<void> {

@@ -94,6 +94,44 @@ describe("HttpClient", () => {
     expect(c.requestCount).toBe(1);
   });
 
+  it("sends the method, the path with its query, the headers and the body as given", async () => {
+    let seen: { method?: string; url?: string; type?: string; body?: string } = {};
+    const s = await httpServer((req, res, body) => {
+      seen = { method: req.method, url: req.url, type: req.headers["content-type"], body: body.toString("utf8") };
+      res.writeHead(202, { "content-type": "application/json" });
+      res.end("{}");
+    });
+    servers.push(s);
+    // The body is a view into a larger buffer: only the view's bytes go.
+    const bytes = new TextEncoder().encode('xx{"sender":"0x1"}yy').subarray(2, 18);
+    const res = await client().send({ method: "POST", url: `${s.origin}/v1/transactions?limit=2&start=0x1`, headers: { "content-type": "application/json" }, body: bytes });
+    expect(res.status).toBe(202);
+    expect(seen).toEqual({ method: "POST", url: "/v1/transactions?limit=2&start=0x1", type: "application/json", body: '{"sender":"0x1"}' });
+  });
+
+  it("passes over an informational 1xx answer to the final one", async () => {
+    const s = await garbageServer(new TextEncoder().encode('HTTP/1.1 103 Early Hints\r\nLink: </x>\r\n\r\nHTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 7\r\n\r\n{"a":1}'));
+    servers.push(s);
+    const res = await client().send({ method: "GET", url: `${s.origin}/v1`, headers: {} });
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({ a: 1 });
+  });
+
+  it("abandons a request in flight when the run is stopped, as cancelled: a connection fault, not an answer", async () => {
+    const s = await silentServer();
+    servers.push(s);
+    const c = client({ timeoutMs: 10_000 });
+    const stop = new AbortController();
+    c.cancelOn(stop.signal);
+    const started = Date.now();
+    setTimeout(() => stop.abort("max duration reached"), 100);
+    const f = await failure(c.send({ method: "GET", url: `${s.origin}/v1`, headers: {} }));
+    expect(f.kind).toBe("cancelled");
+    expect(f.isConnectionFault).toBe(true);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(c.retryCount).toBe(0);
+  });
+
   it("fails a request to a server that accepts the connection and never answers, by the timeout", async () => {
     const s = await silentServer();
     servers.push(s);
