@@ -131,6 +131,27 @@ describe("the validation proxy", () => {
     expect([...small.judged, ...down.judged]).toEqual([]);
   });
 
+  it("answers 502 itself for an upstream answer over its cap, and for one that breaks off in its body, judging neither", async () => {
+    const huge = await upstream((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json", ...ledgerHeaders() });
+      res.end(`[${"0,".repeat(600_000)}0]`);
+    });
+    const capped = await proxyTo(`${huge.origin}/v1`);
+    const over = await fetch(`${capped.url}/accounts/0x1/modules`);
+    expect(over.status).toBe(502);
+    expect(await over.text()).toContain("over the proxy's limit");
+    const broken = await upstream((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json", "content-length": "1000", ...ledgerHeaders() });
+      res.write("[1,2,");
+      setTimeout(() => res.destroy(), 20);
+    });
+    const cut = await proxyTo(`${broken.origin}/v1`);
+    const partial = await fetch(`${cut.url}/accounts/0x1/modules`);
+    expect(partial.status).toBe(502);
+    expect(await partial.text()).toContain("broke off");
+    expect([...capped.judged, ...cut.judged]).toEqual([]);
+  });
+
   it("judges a gzip answer by its decoded body and forwards the compressed bytes", async () => {
     const body = JSON.stringify({ message: "aptos-node:ok" });
     const node = await upstream((_req, res) => {

@@ -9,8 +9,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
-import { Agent, request as undiciRequest } from "undici";
+import { Agent } from "undici";
 import { renderCurl } from "../curl.ts";
+import { exchange } from "../dispatch-exchange.ts";
 import { flattenHeaders, responseFromParts, type HttpRequest } from "../http-client.ts";
 import { LedgerTracker } from "../ledger-tracker.ts";
 import { observeResponse } from "../observed-contract.ts";
@@ -89,33 +90,21 @@ export class ValidationProxy {
     const request: HttpRequest = { method, url: `${this.#upstream.origin}${target}`, headers, ...(body.length > 0 ? { body } : {}) };
     const markBefore = this.#tracker.mark();
     const started = performance.now();
-    let answer: Awaited<ReturnType<typeof undiciRequest>>;
-    try {
-      answer = await undiciRequest(request.url, {
-        dispatcher: this.#agent,
-        method: method as "GET",
-        headers,
-        body: body.length > 0 ? Buffer.from(body) : null,
-        signal: AbortSignal.timeout(this.#options.timeoutMs),
-      });
-    } catch (e) {
-      return answerOwn(res, 502, `upstream gave no answer: ${(e as Error).message}`);
+    const answer = await exchange(this.#agent, {
+      method,
+      url: request.url,
+      headers,
+      body: body.length > 0 ? body : undefined,
+      timeoutMs: this.#options.timeoutMs,
+      maxResponseBytes: this.#options.maxResponseBytes,
+      cancel: undefined,
+    });
+    if (answer.kind === "too_large") return answerOwn(res, 502, `upstream answer over the proxy's limit of ${this.#options.maxResponseBytes} bytes`);
+    if (answer.kind === "failed") {
+      const message = answer.error instanceof Error ? answer.error.message : String(answer.error);
+      return answerOwn(res, 502, answer.status === undefined ? `upstream gave no answer: ${message}` : `upstream answer broke off: ${message}`);
     }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    try {
-      for await (const chunk of answer.body) {
-        size += (chunk as Buffer).length;
-        if (size > this.#options.maxResponseBytes) {
-          answer.body.destroy();
-          return answerOwn(res, 502, `upstream answer over the proxy's limit of ${this.#options.maxResponseBytes} bytes`);
-        }
-        chunks.push(chunk as Buffer);
-      }
-    } catch (e) {
-      return answerOwn(res, 502, `upstream answer broke off: ${(e as Error).message}`);
-    }
-    const bytes = Buffer.concat(chunks);
+    const bytes = Buffer.from(answer.body.buffer, answer.body.byteOffset, answer.body.byteLength);
     const responseHeaders = flattenHeaders(answer.headers);
     // The client gets the answer as it came, before it is judged.
     // Repeated headers (set-cookie) stay repeated: the raw header lists, not the joined values.
@@ -124,9 +113,9 @@ export class ValidationProxy {
       const lower = name.toLowerCase();
       if (value !== undefined && (!HOP_BY_HOP.has(lower) || lower === "content-length")) forwarded[lower] = value;
     }
-    res.writeHead(answer.statusCode, forwarded);
+    res.writeHead(answer.status, forwarded);
     res.end(bytes);
-    this.#judge(request, target, answer.statusCode, responseHeaders, bytes, performance.now() - started, markBefore);
+    this.#judge(request, target, answer.status, responseHeaders, bytes, performance.now() - started, markBefore);
   }
 
   #judge(request: HttpRequest, target: string, status: number, headers: Record<string, string>, raw: Buffer, durationMs: number, markBefore: ReturnType<LedgerTracker["mark"]>): void {
