@@ -3,6 +3,7 @@
 // of connection faults, a count of the requests made, and a record of each one (with its curl line)
 // for the report.
 
+import { setMaxListeners } from "node:events";
 import { Agent } from "undici";
 import { exchange } from "./dispatch-exchange.ts";
 import { renderCurl } from "./curl.ts";
@@ -217,6 +218,9 @@ export class HttpClient {
 
   /** Requests in flight or to come are abandoned once `signal` aborts (vitest aborts a check's signal when the run is cancelled). */
   cancelOn(signal: AbortSignal | undefined): void {
+    // Each request in flight listens to it, up to --concurrency of them: more than the 10 after which
+    // an EventTarget warns of a leak on stderr.
+    if (signal !== undefined) setMaxListeners(0, signal);
     this.#cancel = signal;
   }
 

@@ -132,6 +132,25 @@ describe("HttpClient", () => {
     expect(c.retryCount).toBe(0);
   });
 
+  it("keeps many requests in flight under one stop signal without a listener-leak warning", async () => {
+    const s = await httpServer((_req, res) => setTimeout(() => res.end("{}"), 50));
+    servers.push(s);
+    const c = client({ maxInFlight: 16, timeoutMs: 5_000 });
+    c.cancelOn(new AbortController().signal);
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on("warning", onWarning);
+    try {
+      const answers = await Promise.all(Array.from({ length: 16 }, () => c.send({ method: "GET", url: `${s.origin}/v1`, headers: {} })));
+      expect(answers.map((a) => a.status)).toEqual(Array(16).fill(200));
+      // A warning is emitted on the next tick.
+      await new Promise((r) => setImmediate(r));
+    } finally {
+      process.off("warning", onWarning);
+    }
+    expect(warnings).not.toContain("MaxListenersExceededWarning");
+  });
+
   it("fails a request to a server that accepts the connection and never answers, by the timeout", async () => {
     const s = await silentServer();
     servers.push(s);
