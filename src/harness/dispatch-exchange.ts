@@ -93,8 +93,14 @@ export function exchange(dispatcher: Dispatcher, request: ExchangeRequest): Prom
           },
           onResponseEnd: () => {
             if (status === undefined) return settle({ kind: "failed", error: new Error("the answer ended without a final status"), status });
-            // Its own buffer: Buffer.concat may hand out a slice of a shared pool.
-            settle({ kind: "answer", status, headers, body: new Uint8Array(Buffer.concat(chunks, size)) });
+            // Copied once into a buffer of its own (undici's chunks may be slices of a shared pool).
+            const received = new Uint8Array(size);
+            let at = 0;
+            for (const chunk of chunks) {
+              received.set(chunk, at);
+              at += chunk.length;
+            }
+            settle({ kind: "answer", status, headers, body: received });
           },
           onResponseError: (_c, error) => {
             settle(error instanceof BodyTooLarge && status !== undefined ? { kind: "too_large", status } : { kind: "failed", error, status });
