@@ -89,6 +89,8 @@ describe("HttpClient", () => {
     expect(res.contentType).toBe("application/json");
     expect(res.headers["x-node-chain-id"]).toBe("4");
     expect(res.json).toEqual({ a: 1 });
+    // The body owns its bytes: not a view into a pool that later answers reuse.
+    expect([res.body.byteOffset, res.body.buffer.byteLength]).toEqual([0, res.body.length]);
     expect(res.record).toMatchObject({ method: "POST", url: `${s.origin}/v1/x`, status: 201 });
     expect(res.curl).toContain("--data-binary '{}'");
     expect(c.requestCount).toBe(1);
