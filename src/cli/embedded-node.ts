@@ -83,7 +83,7 @@ function threadBootstrap(): URL {
 }
 
 /** A run tests the embedded node when it names no target: no --target, no fleet. */
-export function testsEmbeddedNode(args: ConformanceArgs): boolean {
+export function testsEmbeddedNode(args: Pick<ConformanceArgs, "target" | "fleet" | "targetsFile">): boolean {
   return args.target === undefined && args.fleet === undefined && args.targetsFile === undefined;
 }
 

@@ -25,8 +25,9 @@ import { writeReports, type ReportInput } from "./conformance-reports.ts";
 import { resolveTarget, runConfigBesideTarget, runConfigOf, targetFactsOf } from "./conformance-setup.ts";
 import { startAllureGenerator, type AllureGenerator } from "./conformance-allure.ts";
 import { probeTarget } from "./conformance-target.ts";
-import { testsEmbeddedNode, type EmbeddedNode } from "./embedded-node.ts";
-import { concurrencyPerWorker, preloadSuiteRunner, runSuites, suiteWorkers, type SuiteRunResult } from "./conformance-vitest.ts";
+import type { EmbeddedNode } from "./embedded-node.ts";
+import { concurrencyPerWorker, preloadSuiteRunner, runSuites, type SuiteRunResult } from "./conformance-vitest.ts";
+import { runWorkers, workersBeforeAnswers } from "./run-workers.ts";
 import { runFleet } from "./fleet-run.ts";
 import { readTargetsFile, targetsFromUrls } from "./fleet-targets.ts";
 import { mergeCommand } from "./merge-command.ts";
@@ -194,22 +195,20 @@ async function main(argv: readonly string[], started: Promise<EmbeddedNode> | un
       });
     };
 
-    /** The run's workers: --workers, else chosen by whether the run will wait on the network. */
-    const workersFor = (latencyBound: boolean) =>
-      suiteWorkers(args.concurrency, { rateLimited: args.rateLimit !== undefined, latencyBound, ...(args.workers === undefined ? {} : { asked: args.workers }) });
-    // Against the embedded node the workers start while the node makes its genesis: they load and
-    // collect the suites meanwhile, and get its URL and fixtures once it listens and answers the probe
-    // (target-handoff.ts; the handoff exists before the workers start, which is when they get it).
-    // Sharing this process's CPU, the embedded node is never latency-bound: its run's workers are
-    // chosen without the probe.
-    const startEarlyRun = (handoff: TargetHandoff) => {
-      const run = startSuites(workersFor(false), { ...runConfigBesideTarget(args, dirs, selection), awaitsTarget: true });
+    // When the target's answers do not choose the workers (run-workers.ts), the workers start before it
+    // has answered: while the embedded node makes its genesis, or while a remote one is probed across the
+    // network. They load and collect the suites meanwhile (collection reads nothing of the target), and
+    // get its URL and fixtures once it answers the probe (target-handoff.ts; the handoff exists before
+    // the workers start, which is when they get it).
+    const startEarlyRun = (handoff: TargetHandoff, workers: number) => {
+      const run = startSuites(workers, { ...runConfigBesideTarget(args, dirs, selection), awaitsTarget: true });
       // The run's end comes later; a failed start is reported where it is awaited.
       run.catch(() => undefined);
       return { handoff, run };
     };
-    const early = testsEmbeddedNode(args) ? startEarlyRun(new TargetHandoff(stateDir)) : undefined;
-    // A signal while the node starts: the workers stop waiting for it (the run is being stopped).
+    const earlyWorkers = workersBeforeAnswers(args);
+    const early = earlyWorkers === undefined ? undefined : startEarlyRun(new TargetHandoff(stateDir), earlyWorkers);
+    // A signal while the target comes up: the workers stop waiting for it (the run is being stopped).
     interrupt.signal.addEventListener("abort", () => early?.handoff.cancel(String(interrupt.signal.reason)), { once: true });
     /** The target did not come up: the early run's workers stop waiting, and the run ends at once. */
     const abandonEarlyRun = async (reason: string) => {
@@ -226,7 +225,7 @@ async function main(argv: readonly string[], started: Promise<EmbeddedNode> | un
       phases.end("target");
       node = resolved.node;
       // Its answers are timed only when they choose the run's workers (below).
-      const timeAnswers = node === undefined && args.rateLimit === undefined && args.workers === undefined;
+      const timeAnswers = early === undefined;
       probe = await probeTarget(resolved.target, args.timeoutMs, { secretHeaders: args.secretHeaders, timeAnswers });
       phases.end("probe");
       if (probe.ok) {
@@ -255,8 +254,9 @@ async function main(argv: readonly string[], started: Promise<EmbeddedNode> | un
       early.handoff.handOver(targetFactsOf(args, resolved));
       run = await early.run;
     } else {
-      // Remote, or slow to answer once warm: the run will wait on the network, not on this machine's CPU.
-      run = await startSuites(workersFor(node === undefined && probe.latencyBound), runConfigOf(args, resolved, dirs, selection));
+      // A loopback target whose answers chose the workers: slow ones once warm mean a slow link, and a run
+      // that will wait on the network, not on this machine's CPU.
+      run = await startSuites(runWorkers(args, probe.latencyBound), runConfigOf(args, resolved, dirs, selection));
     }
     if (phaseReporter.firstCheckAt !== undefined) phases.end("workers", phaseReporter.firstCheckAt);
     if (phaseReporter.runEndAt !== undefined) phases.end("checks", phaseReporter.runEndAt);

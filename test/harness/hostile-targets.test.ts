@@ -1,7 +1,8 @@
 // The command against hostile targets started in this process on 127.0.0.1, each run as a node team
 // runs it (a child process), showing its exit status and the reports it wrote:
 // - targets that cannot be tested at all (never answers, answers bytes that are not HTTP, resets after
-//   reading the request, wants credentials) end with exit 2 and a clear message, the reports saying why;
+//   reading the request, wants credentials) end with exit 2 and a clear message, the reports saying why,
+//   also when the workers started while the target was probed (--workers given);
 // - a proxy resetting every 20th request in front of the reference node: the resets are retried and
 //   counted, and no MUST fails;
 // - a node answering after 3 s with a short --max-duration, or stopped by SIGTERM: the reports are
@@ -51,6 +52,15 @@ describe.concurrent("targets the suite cannot test end with exit 2, the reports 
     // One retry, unless the first attempt's timeout fired late enough (a loaded machine) to spend the
     // retry budget, 2 x the timeout, by itself (http-client.ts shouldRetry).
     expect(r.stderr).toMatch(/does not speak HTTP: it accepts connections, but GET \/-\/healthy got no HTTP answer \(no complete answer within 500 ms( \(2 attempts\))?\)/);
+    expectNotStarted(readReports(dir), /does not speak HTTP/);
+  });
+
+  it("the same with --workers given, where the workers start while the target is probed: they are stopped", async () => {
+    const silent = await track(silentServer());
+    const dir = reportDir();
+    const r = await cli(["--target", `${silent.origin}/v1`, "--report-dir", dir, "--timeout", "500", "--workers", "1"], { env: NO_ALLURE });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/does not speak HTTP: it accepts connections, but GET \/-\/healthy got no HTTP answer/);
     expectNotStarted(readReports(dir), /does not speak HTTP/);
   });
 
