@@ -249,6 +249,7 @@ async function main(argv: readonly string[], started: Promise<EmbeddedNode> | un
 
     layout.create();
     for (const line of describeSelection(selection)) say(line);
+    const config = runConfigOf(args, resolved, dirs, selection);
     let run: SuiteRunResult;
     if (early !== undefined) {
       early.handoff.handOver(targetFactsOf(args, resolved));
@@ -256,7 +257,7 @@ async function main(argv: readonly string[], started: Promise<EmbeddedNode> | un
     } else {
       // A loopback target whose answers chose the workers: slow ones once warm mean a slow link, and a run
       // that will wait on the network, not on this machine's CPU.
-      run = await startSuites(runWorkers(args, probe.latencyBound), runConfigOf(args, resolved, dirs, selection));
+      run = await startSuites(runWorkers(args, probe.latencyBound), config);
     }
     if (phaseReporter.firstCheckAt !== undefined) phases.end("workers", phaseReporter.firstCheckAt);
     if (phaseReporter.runEndAt !== undefined) phases.end("checks", phaseReporter.runEndAt);
@@ -271,7 +272,7 @@ async function main(argv: readonly string[], started: Promise<EmbeddedNode> | un
       const { EXCHANGES_FILE, joinRecordings } = await import("../harness/recording.ts");
       say(`recorded ${joinRecordings(recordDir, join(layout.dir, EXCHANGES_FILE))} exchanges in ${join(layout.display, EXCHANGES_FILE)}`);
     }
-    const differential = comparison === undefined || run.interrupted ? undefined : await (await import("./compare-phase.ts")).runComparePhase(comparison, runConfigOf(args, resolved, dirs, selection), say);
+    const differential = comparison === undefined || run.interrupted ? undefined : await (await import("./compare-phase.ts")).runComparePhase(comparison, config, say);
     // --fail-on-diff: a difference fails a run that would otherwise pass.
     const differs = args.failOnDiff && (differential?.differences.length ?? 0) > 0;
     // Stopped by a signal: the conventional 128 + its number, so that a caller sees the run was cut short.

@@ -1,8 +1,8 @@
 // The run configuration every worker sees. The command resolves it once (flags, fixtures file,
 // embedded node) and hands it to the vitest workers as provided context (vitest's `provide`, key
 // "runConfig"; the harness reads it with `inject`), so a worker needs nothing else to reach the target.
-// A run against the embedded node provides all of it but the target's facts, which follow once the
-// node listens (RunConfigAwaitingTarget, target-handoff.ts).
+// A run whose workers start before its target has answered provides all of it but the target's facts,
+// which follow once the target answers the probe (RunConfigAwaitingTarget, target-handoff.ts).
 
 import { isIP } from "node:net";
 import type { WireProfile } from "../codec/index.ts";
@@ -78,10 +78,11 @@ export type TargetFacts = Pick<RunConfig, "target" | "fixtures" | "clockToleranc
 export type RunConfigBesideTarget = Omit<RunConfig, keyof TargetFacts | "stateDir"> & { readonly stateDir: string };
 
 /**
- * The configuration of a run whose workers start while its target is still starting (the embedded
- * node making its genesis): all but the target's facts, which the command hands over through the
- * run's state directory once the node listens (target-handoff.ts). The workers load and collect the
- * suites meanwhile; collection reads nothing of the target.
+ * The configuration of a run whose workers start before its target has answered (the embedded node
+ * making its genesis, a remote target being probed: src/cli/run-workers.ts): all but the target's
+ * facts, which the command hands over through the run's state directory once the target answers the
+ * probe (target-handoff.ts). The workers load and collect the suites meanwhile; collection reads
+ * nothing of the target.
  */
 export type RunConfigAwaitingTarget = RunConfigBesideTarget & { readonly awaitsTarget: true };
 

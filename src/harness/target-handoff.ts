@@ -1,11 +1,11 @@
-// A run against the embedded reference node starts its workers while the node is still making its
-// genesis: they load the harness and collect the suites (~0.7 s) while the node works, instead of
-// after it. The checks need where the node listens and its fixtures: the command hands those over
-// once the node listens and answers its probe, as target.json in the run's state directory and a
-// flag in shared memory, which every worker waits on before a file's first check
-// (target-handoff-setup.ts, a setup file of the run). The flag reaches the workers as the process's
-// environment data, as the shared in-flight limit does (shared-in-flight-limit.ts); a
-// SharedArrayBuffer is shared by that clone, not copied.
+// A run whose workers do not depend on its target's answers (src/cli/run-workers.ts) starts them
+// before the target has answered: while the embedded node makes its genesis, or while a remote one is
+// probed. They load the harness and collect the suites (~0.7 s) meanwhile, instead of after. The checks
+// need the target's URL and fixtures: the command hands those over once the target answers its
+// probe, as target.json in the run's state directory and a flag in shared memory, which every worker
+// waits on before a file's first check (target-handoff-setup.ts, a setup file of the run). The flag
+// reaches the workers as the process's environment data, as the shared in-flight limit does
+// (shared-in-flight-limit.ts); a SharedArrayBuffer is shared by that clone, not copied.
 
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
