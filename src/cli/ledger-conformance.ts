@@ -61,6 +61,12 @@ for (const [signal, number] of [["SIGINT", 2], ["SIGTERM", 15]] as const) {
 export async function runCommand(argv: readonly string[], started?: Promise<EmbeddedNode>): Promise<void> {
   const code = await main(argv, started);
   process.exitCode = code;
+  // vitest sets process.exitCode too (1 when a run had failures or errors), also while it closes after
+  // the command is done: a run abandoned because its target never answered had its workers' waits
+  // cancelled, and its close set 1 over the 2 the command returned. The command's status is its own.
+  process.on("exit", () => {
+    process.exitCode = code;
+  });
   // Keep-alive sockets or a stuck worker must not keep the command alive once the reports are written.
   setTimeout(() => process.exit(code), 2_000).unref();
 }
