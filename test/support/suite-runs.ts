@@ -1,7 +1,8 @@
 // Many conformance runs in one vitest instance: each run (a target, its profile, its fixtures, the
-// suite files it needs, a baseline) gets a folder of its own holding a copy of the compiled suite files,
-// and its run configuration is provided under that folder (runsByFolder, src/harness/config.ts); its
-// results go to a RequirementReporter of its own; every run's outcome is then made as the command makes
+// suite files it needs, a baseline) gets a folder of its own holding a copy of the compiled suite files
+// (src/cli/run-folders.ts, as a fleet's nodes do), and its run configuration is provided under that
+// folder (runsByFolder, src/harness/config.ts); its results go to a RequirementReporter of its own
+// (src/cli/reporter-per-run.ts); every run's outcome is then made as the command makes
 // it (baseline applied, exit status, summary.json). One process, one vite server, and one worker thread
 // for all the runs: the harness, the codec and their packages load once, where a worker per run (a
 // vitest project each, which vitest never shares a worker between) loaded them again for every run,
@@ -10,17 +11,18 @@
 // process, which also serves the runs' nodes. The command itself, end to end, is what
 // test/self-check/clean-node.test.ts runs.
 
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { Writable } from "node:stream";
-import type { SerializedError } from "vitest";
-import { createVitest, type Reporter, type TestCase, type TestModule, type TestRunEndReason } from "vitest/node";
+import { createVitest, type Reporter, type TestModule } from "vitest/node";
 import type { RunConfig } from "../../src/harness/config.ts";
 import { applyBaseline, exitCode, parseBaseline } from "../../reporters/aggregate.ts";
 import { RequirementReporter } from "../../reporters/requirement-reporter.ts";
 import { buildSummary, type Summary } from "../../reporters/summary.ts";
 import { parseConformanceArgs, type ConformanceArgs } from "../../src/cli/conformance-args.ts";
 import { nativeImports } from "../../src/cli/conformance-vitest.ts";
+import { ReporterPerRun } from "../../src/cli/reporter-per-run.ts";
+import { makeRunFolders } from "../../src/cli/run-folders.ts";
 import { runConfigOf } from "../../src/cli/conformance-setup.ts";
 import { selectionOf } from "../../src/cli/run-selection.ts";
 import { checkTimeoutMs } from "../../src/harness/config.ts";
@@ -61,11 +63,6 @@ export interface SuiteRunOptions {
   readonly maxDurationMs: number;
 }
 
-/** The folders of the build that hold suite files; each run gets its own copy of them. */
-const SUITE_FOLDERS = ["suites", "properties"] as const;
-/** The folders the suite files import from; a run's folder links to the build's own, so that they load once. */
-const SHARED_FOLDERS = ["src", "reporters"] as const;
-
 /**
  * Runs every run's files against its target in one vitest instance and one worker thread, which runs
  * the files one after another, each with its run's harness (parallelism comes from several processes
@@ -76,6 +73,7 @@ export async function runSuitesAtOnce(runs: readonly SuiteRun[], options: SuiteR
   const aliases = loadRequirementAliases();
   const startedAt = new Date();
   const reporters = new Map<string, RequirementReporter>();
+  const reportersByRun = new Map<string, Reporter[]>();
   const timings = new Map<string, number>();
   const runsByFolder: Record<string, RunConfig> = {};
   const runOfFolder = new Map<string, string>();
@@ -83,13 +81,12 @@ export async function runSuitesAtOnce(runs: readonly SuiteRun[], options: SuiteR
   const parsed = runs.map(
     (run) => parseConformanceArgs(["--target", run.target, "--profile", run.profile, "--quiet", ...(run.baseline === undefined ? [] : ["--baseline", run.baseline]), ...(run.extraArgs ?? [])]) as ConformanceArgs,
   );
-  // Inside the build, so that a copy's `../src/…` imports reach the build's own modules (through links).
-  const copies = mkdtempSync(join(TEST_BUILD, ".runs-"));
+  // Inside the build, so that the copies' support modules load natively as the build's own do (nativeImports).
+  const copies = makeRunFolders(runs.length, { parent: TEST_BUILD, codeRoot: TEST_BUILD });
   try {
     runs.forEach((run, i) => {
       const args = parsed[i] as ConformanceArgs;
-      const folder = join(copies, `run-${i}`);
-      copySuiteFolders(folder);
+      const folder = copies.folders[i] as string;
       const stateDir = join(options.scratch, `run-${i}`, "state");
       mkdirSync(stateDir, { recursive: true });
       const selection = selectionOf(args, run.files, aliases);
@@ -99,7 +96,9 @@ export async function runSuitesAtOnce(runs: readonly SuiteRun[], options: SuiteR
       runOfFolder.set(folder, run.name);
       const files = run.files.map((file) => relative(TEST_BUILD, join(folder, compiledSuiteFile(file))));
       include.push(...files);
-      reporters.set(run.name, new RequirementReporter({ catalog, quiet: true, files, untestedReason: "not among this run's files" }));
+      const reporter = new RequirementReporter({ catalog, quiet: true, files, untestedReason: "not among this run's files" });
+      reporters.set(run.name, reporter);
+      reportersByRun.set(run.name, [reporter, new FileTimes((ms) => timings.set(run.name, (timings.get(run.name) ?? 0) + ms))]);
     });
     // One worker for every run, so one value each: the largest of the runs' (the command's defaults, unless a run's flags set them).
     const concurrency = Math.max(...parsed.map((args) => args.concurrency));
@@ -123,13 +122,16 @@ export async function runSuitesAtOnce(runs: readonly SuiteRun[], options: SuiteR
         teardownTimeout: 5_000,
       },
     };
-    const router = new ReporterPerRun(reporters, (file) => runOfFolder.get(runFolderOf(copies, file)), timings);
+    const router = new ReporterPerRun(reportersByRun, (file) => {
+      const folder = copies.folderOf(file);
+      return folder === undefined ? undefined : runOfFolder.get(folder);
+    });
     const stop = () => {
       for (const reporter of reporters.values()) reporter.stop("the runs' time cap was reached");
     };
     await runInstance([project], router, options.maxDurationMs, stop);
   } finally {
-    rmSync(copies, { recursive: true, force: true });
+    copies.remove();
   }
 
   const results = new Map<string, SuiteRunResult>();
@@ -140,23 +142,6 @@ export async function runSuitesAtOnce(runs: readonly SuiteRun[], options: SuiteR
     results.set(run.name, { exitCode: exitCode(outcome), summary: buildSummary(outcome, { target: run.target, startedAt, durationMs }), durationMs });
   }
   return results;
-}
-
-/**
- * A run's folder: a copy of the build's suite folders, whose modules (the suite files and their support
- * modules, such as the sequence numbers a sender has used) are then the run's own, and links to the
- * folders they import, whose modules every run shares.
- */
-function copySuiteFolders(folder: string): void {
-  mkdirSync(folder, { recursive: true });
-  for (const name of SUITE_FOLDERS) cpSync(join(TEST_BUILD, name), join(folder, name), { recursive: true });
-  for (const name of SHARED_FOLDERS) symlinkSync(join(TEST_BUILD, name), join(folder, name), "dir");
-}
-
-/** The run folder (copies/run-N) that holds `file`, an absolute path. */
-function runFolderOf(copies: string, file: string): string {
-  const [runDir] = relative(copies, file).split(/[\\/]/);
-  return join(copies, runDir ?? "");
 }
 
 /** A suite file of the checkout (suites/x.test.ts) as the command compiled for the tests has it. */
@@ -198,53 +183,18 @@ async function runInstance(projects: readonly object[], reporter: Reporter, maxD
   }
 }
 
-/** Hands every event to the reporter of the run its file belongs to. */
-class ReporterPerRun implements Reporter {
-  constructor(
-    private readonly reporters: ReadonlyMap<string, RequirementReporter>,
-    private readonly runOf: (file: string) => string | undefined,
-    private readonly timings: Map<string, number>,
-  ) {}
-
-  /** When each file started, until it ends. */
+/** Adds up the time of a run's files in the worker, each from its start to its end. */
+class FileTimes implements Reporter {
   readonly #started = new Map<TestModule, number>();
 
-  #name(testModule: TestModule): string {
-    const name = this.runOf(testModule.moduleId);
-    if (name === undefined) throw new Error(`no run holds ${testModule.moduleId}`);
-    return name;
-  }
-
-  #of(testModule: TestModule): RequirementReporter {
-    return this.reporters.get(this.#name(testModule)) as RequirementReporter;
-  }
-
-  onTestModuleQueued(testModule: TestModule): void {
-    this.#of(testModule).onTestModuleQueued(testModule);
-  }
+  constructor(private readonly add: (ms: number) => void) {}
 
   onTestModuleStart(testModule: TestModule): void {
     this.#started.set(testModule, performance.now());
   }
 
-  onTestModuleCollected(testModule: TestModule): void {
-    this.#of(testModule).onTestModuleCollected(testModule);
-  }
-
-  onTestCaseResult(testCase: TestCase): void {
-    this.#of(testCase.module).onTestCaseResult(testCase);
-  }
-
   onTestModuleEnd(testModule: TestModule): void {
     const started = this.#started.get(testModule);
-    const name = this.#name(testModule);
-    if (started !== undefined) this.timings.set(name, (this.timings.get(name) ?? 0) + performance.now() - started);
-    this.#of(testModule).onTestModuleEnd(testModule);
-  }
-
-  onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>, reason: TestRunEndReason): void {
-    // Every run ends here, with its own files; an unhandled error belongs to no run in particular, so
-    // every run reports it (a run error, never a pass).
-    for (const [name, reporter] of this.reporters) reporter.onTestRunEnd(testModules.filter((m) => this.#name(m) === name), unhandledErrors, reason);
+    if (started !== undefined) this.add(performance.now() - started);
   }
 }
