@@ -8,9 +8,9 @@ import { availableParallelism } from "node:os";
 import { Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import type { Reporter } from "vitest/node";
-import type { ProvidedRunConfig } from "../harness/config.ts";
+import type { ProvidedRunConfig, RunConfig } from "../harness/config.ts";
 import type { RequirementCatalog } from "../harness/requirements.ts";
-import { COMPILED, SUITE_FILE_SUFFIX } from "../package-root.ts";
+import { CODE_ROOT, COMPILED, SUITE_FILE_SUFFIX } from "../package-root.ts";
 import { moduleCacheDir } from "./module-cache.ts";
 
 /**
@@ -32,15 +32,19 @@ export function preloadSuiteRunner(options: { readonly allure: boolean }): void 
 /** The suite and property files under the code root: the .ts sources, or their compiled .js in dist/. */
 export const SUITE_GLOBS = [`suites/**/*${SUITE_FILE_SUFFIX}`, `properties/**/*${SUITE_FILE_SUFFIX}`];
 
-export interface SuiteRunInput {
+/**
+ * What the workers' harness reads. One run: its configuration, provided as "runConfig"; without the
+ * target's facts when the command hands them over later (target-handoff.ts): then the run's setup file
+ * has each worker wait for them before a file's checks. Several runs (a fleet's nodes): each one's
+ * whole configuration under the folder that holds its copy of the suites (run-folders.ts), provided as
+ * "runsByFolder"; the configurations give their workers' count themselves.
+ */
+export type ProvidedRuns = { readonly config: ProvidedRunConfig } | { readonly runsByFolder: Readonly<Record<string, RunConfig>> };
+
+export type SuiteRunInput = ProvidedRuns & {
+  /** The code root (CODE_ROOT), or the directory of the runs' folders. */
   readonly root: string;
-  /**
-   * What every worker's harness reads (provided to the workers as "runConfig"); without the target's
-   * facts when the command hands them over later (target-handoff.ts): then the run's setup file has
-   * each worker wait for them before a file's checks.
-   */
-  readonly config: ProvidedRunConfig;
-  /** Globs of the suite files under root (default SUITE_GLOBS). */
+  /** Globs or paths of the suite files under root (default SUITE_GLOBS). */
   readonly include?: readonly string[];
   /** File filters (substrings of paths); empty: every file. */
   readonly files: readonly string[];
@@ -64,7 +68,7 @@ export interface SuiteRunInput {
   readonly interrupt?: AbortSignal;
   /** Called with the reason ("max duration reached", …) just before the run is cancelled. */
   readonly onStop?: (reason: string) => void;
-}
+};
 
 /**
  * What a worker imports natively instead of through vite's module runner: the compiled harness, codec,
@@ -137,8 +141,12 @@ export async function runSuites(input: SuiteRunInput): Promise<SuiteRunResult> {
     }
   };
   const { createVitest } = await loadVitestNode();
+  const { LongestSuitesFirst } = await import("./suite-order.ts");
   const allureReporters = input.allure === undefined ? [] : [new (await loadAllureWriter()).AllureResultsReporter(input.allure.resultsDir, input.allure.catalog)];
-  const cacheDir = moduleCacheDir(input.root);
+  // Not for several runs' folders: those are made anew for every run, and their entries would only pile up.
+  const cacheDir = "config" in input ? moduleCacheDir(input.root) : undefined;
+  // The workers' count goes with the configuration they read: one worker keeps its ledger mark in memory.
+  const provide = "config" in input ? { runConfig: input.maxWorkers === undefined ? input.config : { ...input.config, workers: input.maxWorkers } } : { runsByFolder: input.runsByFolder };
   const creating = createVitest(
     "test",
     {
@@ -148,9 +156,8 @@ export async function runSuites(input: SuiteRunInput): Promise<SuiteRunResult> {
       watch: false,
       run: true,
       passWithNoTests: true,
-      // The workers' count goes with the configuration they read: one worker keeps its ledger mark in memory.
-      provide: { runConfig: input.maxWorkers === undefined ? input.config : { ...input.config, workers: input.maxWorkers } },
-      ...("awaitsTarget" in input.config ? { setupFiles: [TARGET_HANDOFF_SETUP] } : {}),
+      provide,
+      ...("config" in input && "awaitsTarget" in input.config ? { setupFiles: [TARGET_HANDOFF_SETUP] } : {}),
       // Threads (forks measured the same) without per-file isolation: importing the harness, codec and
       // validators takes ~0.7 s per file when every file re-imports them; shared, a worker pays it once
       // and its HTTP client, compiled contract and ledger mark serve every file it runs.
@@ -158,11 +165,16 @@ export async function runSuites(input: SuiteRunInput): Promise<SuiteRunResult> {
       // The transformed harness and suites, kept between runs (module-cache.ts).
       ...(cacheDir === undefined ? {} : { experimental: { fsModuleCache: true, fsModuleCachePath: cacheDir } }),
       isolate: false,
-      ...(COMPILED ? { server: { deps: { external: [nativeImports(input.root)] } } } : {}),
+      // The running code's modules, which several runs' folders link to (their copies of the suites are inlined).
+      ...(COMPILED ? { server: { deps: { external: [nativeImports(CODE_ROOT)] } } } : {}),
       ...(input.maxWorkers === undefined ? {} : { maxWorkers: input.maxWorkers }),
       // Checks are independent unless their file says otherwise (describeEndpoint's inOrder):
       // concurrent, they keep both the target and the worker busy instead of waiting on each other.
-      ...(input.maxConcurrency === undefined || input.maxConcurrency <= 1 ? {} : { sequence: { concurrent: true }, maxConcurrency: input.maxConcurrency }),
+      sequence: {
+        sequencer: LongestSuitesFirst,
+        ...(input.maxConcurrency === undefined || input.maxConcurrency <= 1 ? {} : { concurrent: true }),
+      },
+      ...(input.maxConcurrency === undefined || input.maxConcurrency <= 1 ? {} : { maxConcurrency: input.maxConcurrency }),
       testTimeout: input.testTimeoutMs,
       hookTimeout: input.testTimeoutMs,
       teardownTimeout: 5_000,

@@ -1,177 +1,306 @@
-// A fleet in one run (issue 13): each node is checked by a run of its own, a child process of this
-// command with the same flags, writing its complete reports into REPORT_DIR/targets/NAME/; the runs go
-// at once, and the matrix report is then built from their summary.json files exactly as `merge` builds
-// it from runs made elsewhere (fleet-matrix-reports.ts). A child per node keeps nodes apart by
-// construction: a worker's state (the harness, the sequence numbers a submission check has used, the
-// property seed) is for one target, as in a one-node run. How many runs go at once depends on what
-// bounds them (fleet-parallelism.ts, from a quick probe of each target). The exit status is the worst
-// node's; a signal is passed on to the runs, which write their reports, and the command exits 128 + its
-// number.
+// A fleet in one run (issue 13): every node is checked by the same vitest instance, each from a folder of
+// its own holding a copy of the suites (run-folders.ts), with its own run configuration (runsByFolder:
+// its URL, fixtures, profile, state directory) and its own reporters (reporter-per-run.ts). The workers
+// are shared: their start is paid once, not once per node, and the nodes' files spread over all of them,
+// so a node's files whose checks go one by one (its submissions) overlap with the other nodes' and its
+// own. Each node still gets its complete reports in REPORT_DIR/targets/NAME/, written as a one-node run
+// writes them, and its console report in console.txt; the requirement-by-node matrix is then built from
+// their summary.json files exactly as `merge` builds it from runs made elsewhere (fleet-matrix-reports.ts).
+// A node that cannot be tested (its probe fails, its fixtures cannot be read) is reported with every
+// requirement skipped and why, never passed, and exit 2. The exit status is the worst node's; a signal
+// stops the run, the reports are written, and the command exits 128 + its number.
 
-import { spawn } from "node:child_process";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { aggregateRequirements, notStartedOutcome, type RunOutcome } from "../../reporters/aggregate.ts";
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { notStartedOutcome, type RunOutcome } from "../../reporters/aggregate.ts";
+import { escapeControls } from "../../reporters/escape-controls.ts";
 import type { MatrixNode } from "../../reporters/matrix-data.ts";
-import { buildSummary } from "../../reporters/summary.ts";
-import type { ProfileName } from "../harness/config.ts";
+import { RequirementReporter } from "../../reporters/requirement-reporter.ts";
+import { renderConsoleReport } from "../../reporters/console-report.ts";
+import { checkTimeoutMs, isLoopbackUrl, workersSharingSlots, type RunConfig } from "../harness/config.ts";
+import { shareInFlightLimit } from "../harness/shared-in-flight-limit.ts";
 import type { RequirementCatalog } from "../harness/requirements.ts";
-import type { ReportFormat } from "./conformance-args.ts";
+import type { CheckSelection } from "../harness/selection.ts";
+import type { Reporter } from "vitest/node";
+import type { ConformanceArgs } from "./conformance-args.ts";
+import { writeReports, type ReportInput } from "./conformance-reports.ts";
+import { resolveTarget, runConfigOf, type ResolvedTarget } from "./conformance-setup.ts";
+import { probeTarget } from "./conformance-target.ts";
+import { runSuites } from "./conformance-vitest.ts";
 import { writeMatrixReports } from "./fleet-matrix-reports.ts";
-import { runBoundOf, runsAtOnce, workersPerRun, type RunBound } from "./fleet-parallelism.ts";
+import { fleetWorkers } from "./fleet-parallelism.ts";
 import { readRunSummary } from "./fleet-summary-reader.ts";
 import type { FleetTarget } from "./fleet-targets.ts";
 import { ReportLayout } from "./report-layout.ts";
-
-/** What a child printed, kept for its console.txt: the end is what says why it stopped. */
-const MAX_CONSOLE_BYTES = 256 * 1024;
-
-/** The flags the fleet sets per node; every other flag is passed to each node's run as given. */
-const PER_NODE_FLAGS = new Set(["--target", "--targets", "--report-dir", "--quiet", "--fixtures", "--profile"]);
+import { ReporterPerRun } from "./reporter-per-run.ts";
+import { makeRunFolders } from "./run-folders.ts";
+import { settleRun, type Baseline } from "./run-settle.ts";
+import type { Comparison } from "./compare-phase.ts";
+import type { SuiteRunResult } from "./conformance-vitest.ts";
 
 export interface FleetRunInput {
   readonly targets: readonly FleetTarget[];
-  /** The command line as given, without `merge`: the nodes' runs get the same flags. */
-  readonly argv: readonly string[];
-  readonly reportDir: string;
-  /** --fixtures and --profile: for the nodes the targets file gives none. */
-  readonly fixtures?: string;
-  readonly profile: ProfileName;
-  /** --format: with markdown, stdout gets the fleet's summary.md instead of the console table. */
-  readonly format?: ReportFormat;
-  /** To report a node whose run wrote no summary: every requirement skipped with the reason, never passed. */
+  /** The command's flags: every node's run gets them, with its own target, fixtures and profile. */
+  readonly args: ConformanceArgs;
+  /** Which checks run, and the suite files that hold them (relative to the code root). */
+  readonly selection: CheckSelection;
+  readonly files: readonly string[];
+  readonly untestedReason?: string;
+  readonly baseline?: Baseline;
   readonly catalog: RequirementCatalog;
+  /** LEDGER_CONFORMANCE_ALLURE=off: no Allure page for any node. */
+  readonly allureOff: boolean;
   readonly interrupt: AbortSignal;
   readonly say: (line: string) => void;
 }
 
-/** A node waiting for its run, with its place in the matrix. */
-interface Queued {
+/** A node of the fleet, with where its reports go and what it printed. */
+interface Node {
   readonly target: FleetTarget;
-  readonly index: number;
+  /** The flags of its own run: the command's, with its target, fixtures and profile. */
+  readonly args: ConformanceArgs;
+  readonly layout: ReportLayout;
+  /** Its run's private directory: state, Allure results, recorded exchanges. */
+  readonly scratch: string;
+  /** Adds a line to its console.txt. */
+  readonly print: (text: string) => void;
+}
+
+/** A node whose target answered its probe, with the run it gets. */
+interface ReadyNode extends Node {
+  readonly resolved: ResolvedTarget;
+  readonly latencyBound: boolean;
+  readonly requests: number;
+  readonly retries: number;
+}
+
+/** How a ready node's run ended. */
+interface RunEnd {
+  readonly reporter: RequirementReporter;
+  /** Its configuration as a one-node run would have it (the compare phase's). */
+  readonly config: RunConfig;
+  readonly recordDir?: string;
+  readonly allureResults?: string;
+  readonly run: SuiteRunResult;
+  /** When its last file ended (performance.now()). */
+  readonly endedAt: number;
+}
+
+/** A node that cannot be tested, and why. */
+interface UntestableNode extends Node {
+  readonly reason: string;
+  readonly requests: number;
+  readonly retries: number;
 }
 
 export async function runFleet(input: FleetRunInput): Promise<number> {
+  const { args, say } = input;
   const startedAt = new Date();
   const t0 = performance.now();
-  const layout = new ReportLayout(input.reportDir);
+  const layout = new ReportLayout(args.reportDir);
   layout.create();
-  const shared = sharedFlags(input.argv);
-  input.say(`fleet of ${input.targets.length}: ${input.targets.map((t) => `${t.name} ${t.url}`).join(", ")}; each node's own reports go to ${join(layout.display, "targets", "NAME")}/`);
-
-  const running = new Set<ReturnType<typeof spawn>>();
-  const onInterrupt = () => {
-    const signal = String(input.interrupt.reason).endsWith("SIGINT") ? "SIGINT" : "SIGTERM";
-    for (const child of running) child.kill(signal);
-  };
-  input.interrupt.addEventListener("abort", onInterrupt, { once: true });
-
-  const bounds = await Promise.all(input.targets.map((t) => runBoundOf(t.url)));
-  const pools = (["latency", "cpu"] as const).map((bound: RunBound) => {
-    const queue = input.targets.flatMap((target, index): Queued[] => (bounds[index] === bound ? [{ target, index }] : []));
-    return { bound, queue, together: Math.min(runsAtOnce(bound), queue.length) };
-  });
-  input.say(pools.filter((p) => p.queue.length > 0).map((p) => `${p.queue.length} ${p.bound}-bound, up to ${runsAtOnce(p.bound)} at once`).join("; "));
-
-  const nodes: MatrixNode[] = [];
+  say(`fleet of ${input.targets.length}: ${input.targets.map((t) => `${t.name} ${t.url}`).join(", ")}; each node's own reports go to ${join(layout.display, "targets", "NAME")}/`);
+  const scratch = mkdtempSync(join(tmpdir(), "ledger-conformance-fleet-"));
   try {
-    const finished: MatrixNode[] = new Array(input.targets.length);
-    const worker = async ({ bound, queue, together }: (typeof pools)[number]) => {
-      for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
-        const { target, index } = next;
-        const dir = join(layout.dir, "targets", target.name);
-        rmSync(dir, { recursive: true, force: true });
-        mkdirSync(dir, { recursive: true });
-        const node = input.interrupt.aborted
-          ? stoppedNode(target, input.catalog, String(input.interrupt.reason), startedAt)
-          : await runNode({ ...target, fixtures: target.fixtures ?? input.fixtures, profile: target.profile ?? input.profile }, dir, withWorkers(shared, workersPerRun(bound, together)), running, input.catalog);
-        finished[index] = node;
-        input.say(`${node.exitCode === 0 ? "✓" : "✗"} ${target.name}: exit ${node.exitCode}, ${node.summary.counts.failed} failed, ${node.summary.counts.warned} warned, ${node.summary.counts.passed} passed (${(node.summary.durationMs / 1000).toFixed(1)} s)`);
-      }
-    };
-    // Each kind of run has its own bound, and the two kinds go side by side.
-    const workers = pools.flatMap((pool) => Array.from({ length: pool.together }, () => worker(pool)));
-    await Promise.all(workers);
-    nodes.push(...finished);
+    const nodes = input.targets.map((target, i) => nodeOf(target, input.args, layout, join(scratch, `node-${i + 1}`)));
+    const probed = await Promise.all(nodes.map((node) => probeNode(node)));
+    const ready = probed.filter((n): n is ReadyNode => "resolved" in n);
+    // The compared node (--compare-to) is probed once, before any check: one that cannot be reached is a configuration error (exit 2).
+    const comparison = args.compareTo === undefined ? undefined : await (await import("./compare-phase.ts")).prepareComparison(args.compareTo, args.compareFixtures, args.timeoutMs);
+    const { ends, closing } = ready.length === 0 ? { ends: new Map<Node, RunEnd>(), closing: Promise.resolve() } : await runNodes(ready, input, scratch);
+    // The nodes' reports, a few at once: each may make an Allure page, in a process of its own.
+    const codes = await inTurns(probed, availableParallelism(), (node) => {
+      const end = ends.get(node);
+      return end === undefined ? reportUntestable(node as UntestableNode, input, startedAt) : reportNode(node as ReadyNode, end, { ...input, comparison, startedAt, t0 });
+    });
+    const matrix: MatrixNode[] = probed.map((node, i) => {
+      const code = codes[i] as number;
+      const summary = readRunSummary(node.layout.dir);
+      say(`${code === 0 ? "✓" : "✗"} ${node.target.name}: exit ${code}, ${summary.counts.failed} failed, ${summary.counts.warned} warned, ${summary.counts.passed} passed (${(summary.durationMs / 1000).toFixed(1)} s)`);
+      return { name: node.target.name, summary, exitCode: code, reportHref: `../targets/${node.target.name}/html/index.html` };
+    });
+    const code = writeMatrixReports({ layout, nodes: matrix, startedAt, durationMs: performance.now() - t0, ...(args.format === undefined ? {} : { format: args.format }) });
+    await closing;
+    if (input.interrupt.aborted) return String(input.interrupt.reason).endsWith("SIGINT") ? 130 : 143;
+    return code;
   } finally {
-    input.interrupt.removeEventListener("abort", onInterrupt);
+    rmSync(scratch, { recursive: true, force: true });
   }
-  const code = writeMatrixReports({ layout, nodes, startedAt, durationMs: performance.now() - t0, ...(input.format === undefined ? {} : { format: input.format }) });
-  if (input.interrupt.aborted) return String(input.interrupt.reason).endsWith("SIGINT") ? 130 : 143;
+}
+
+function nodeOf(target: FleetTarget, args: ConformanceArgs, fleetLayout: ReportLayout, scratch: string): Node {
+  const layout = new ReportLayout(join(fleetLayout.dir, "targets", target.name));
+  rmSync(layout.dir, { recursive: true, force: true });
+  layout.create();
+  mkdirSync(join(scratch, "state"), { recursive: true });
+  const consoleFile = join(layout.dir, "console.txt");
+  appendFileSync(consoleFile, "");
+  return {
+    target,
+    args: nodeArgsOf(args, target),
+    layout,
+    scratch,
+    print: (text) => appendFileSync(consoleFile, escapeControls(text.endsWith("\n") ? text : `${text}\n`)),
+  };
+}
+
+/** A node's flags: a one-node run's given its URL as --target, and its own fixtures and profile (else --fixtures and --profile). */
+export function nodeArgsOf(args: ConformanceArgs, target: FleetTarget): ConformanceArgs {
+  const { fleet: _fleet, targetsFile: _targetsFile, fixtures: sharedFixtures, ...rest } = args;
+  const fixtures = target.fixtures ?? sharedFixtures;
+  return { ...rest, target: target.url, profile: target.profile ?? args.profile, ...(fixtures === undefined ? {} : { fixtures }) };
+}
+
+/** Its fixtures read and its target probed, as a one-node run does before its checks. */
+async function probeNode(node: Node): Promise<ReadyNode | UntestableNode> {
+  let resolved: ResolvedTarget;
+  try {
+    resolved = await resolveTarget(node.args, node.print);
+  } catch (e) {
+    return { ...node, reason: (e as Error).message, requests: 0, retries: 0 };
+  }
+  // A loopback target's answers are timed: slow ones mean a slow link, and a run that waits on the network.
+  const probe = await probeTarget(resolved.target, node.args.timeoutMs, { secretHeaders: node.args.secretHeaders, timeAnswers: isLoopbackUrl(resolved.target) });
+  if (!probe.ok) return { ...node, reason: probe.reason, requests: probe.requests, retries: probe.retries };
+  node.print(`target ${resolved.target}, profile ${node.args.profile}: ${probe.note}`);
+  return { ...node, resolved, latencyBound: probe.latencyBound, requests: probe.requests, retries: probe.retries };
+}
+
+/** The ready nodes' checks, in one vitest instance: how each node's run ended, and vitest's closing (see runSuites). */
+async function runNodes(nodes: readonly ReadyNode[], input: FleetRunInput, scratch: string): Promise<{ ends: Map<Node, RunEnd>; closing: Promise<void> }> {
+  const { args } = input;
+  const workers = fleetWorkers(args, nodes.map((n) => (n.latencyBound ? "latency" : "cpu")));
+  // Each node's --concurrency is shared by all the workers, none with a slot of its own: a node's files
+  // go to a few of the fleet's workers at a time, any of them (shared-in-flight-limit.ts).
+  const sharedInFlight = workers > 1;
+  const perWorker = args.concurrency;
+  const folders = makeRunFolders(nodes.length, { parent: scratch });
+  const runsByFolder: Record<string, RunConfig> = {};
+  const include: string[] = [];
+  const reporters = new Map<string, RequirementReporter>();
+  const reportersByNode = new Map<string, Reporter[]>();
+  const endedAt = new Map<string, number>();
+  const nodeOfFolder = new Map<string, ReadyNode>();
+  const configs = new Map<string, RunConfig>();
+  try {
+    nodes.forEach((node, i) => {
+      const folder = folders.folders[i] as string;
+      const stateDir = join(node.scratch, "state");
+      if (sharedInFlight) shareInFlightLimit(stateDir, args.concurrency, { ownSlot: false });
+      const config = runConfigOf(node.args, node.resolved, { stateDir, bodiesDir: node.layout.bodiesDir }, input.selection);
+      configs.set(folder, config);
+      runsByFolder[folder] = {
+        ...config,
+        concurrency: perWorker,
+        workers,
+        ...(sharedInFlight ? { sharedInFlight } : {}),
+        // Every worker may run a file of this node: each keeps to its share of the node's --rate-limit.
+        ...(config.rateLimit === undefined ? {} : { rateLimit: config.rateLimit / workers }),
+        ...(args.record ? { recordDir: join(node.scratch, "exchanges") } : {}),
+        infoFile: join(node.layout.dir, "console.txt"),
+      };
+      nodeOfFolder.set(folder, node);
+      const files = input.files.map((file) => join(folder, file));
+      include.push(...files.map((file) => relative(folders.dir, file)));
+      const reporter = new RequirementReporter({ catalog: input.catalog, quiet: true, files, ...(input.untestedReason === undefined ? {} : { untestedReason: input.untestedReason }) });
+      reporter.countRequestsBefore(node.requests, node.retries);
+      reporters.set(folder, reporter);
+      reportersByNode.set(folder, [reporter, new LastFileEnd((at) => endedAt.set(folder, at))]);
+    });
+    const allure = input.allureOff ? [] : await allureReporters(nodes, folders.folders, input.catalog);
+    for (const [folder, reporter] of allure) reportersByNode.get(folder)?.push(reporter);
+    const run = await runSuites({
+      runsByFolder,
+      root: folders.dir,
+      include,
+      files: [],
+      requirementReporter: new ReporterPerRun(reportersByNode, folders.folderOf),
+      testTimeoutMs: Math.max(60_000, checkTimeoutMs(args.timeoutMs, workersSharingSlots({ sharedInFlight, workers }))),
+      maxDurationMs: args.maxDurationMs,
+      maxWorkers: workers,
+      maxConcurrency: perWorker,
+      interrupt: input.interrupt,
+      onStop: (reason) => {
+        for (const reporter of reporters.values()) reporter.stop(reason);
+      },
+    });
+    const ends = new Map<Node, RunEnd>();
+    for (const [folder, node] of nodeOfFolder) {
+      const recordDir = runsByFolder[folder]?.recordDir;
+      ends.set(node, {
+        reporter: reporters.get(folder) as RequirementReporter,
+        config: configs.get(folder) as RunConfig,
+        ...(recordDir === undefined ? {} : { recordDir }),
+        ...(input.allureOff ? {} : { allureResults: join(node.scratch, "allure-results") }),
+        run,
+        endedAt: endedAt.get(folder) ?? performance.now(),
+      });
+    }
+    // vitest closes while the reports are written; the folders go once it has.
+    return { ends, closing: run.closing.finally(() => folders.remove()) };
+  } catch (e) {
+    folders.remove();
+    throw e;
+  }
+}
+
+/** Each node's Allure reporter, writing into its own scratch directory. */
+async function allureReporters(nodes: readonly ReadyNode[], folders: readonly string[], catalog: RequirementCatalog): Promise<[string, Reporter][]> {
+  const { AllureResultsReporter } = await import("./allure-results-writer.ts");
+  return nodes.map((node, i) => [folders[i] as string, new AllureResultsReporter(join(node.scratch, "allure-results"), catalog)]);
+}
+
+/** Notes when a node's files end: its run's duration is until its last one did. */
+class LastFileEnd implements Reporter {
+  constructor(private readonly ended: (at: number) => void) {}
+
+  onTestModuleEnd(): void {
+    this.ended(performance.now());
+  }
+}
+
+type ReportContext = FleetRunInput & { readonly comparison: Comparison | undefined; readonly startedAt: Date; readonly t0: number };
+
+/** A node's reports, as its own run would write them, and its console report in console.txt; its exit status. */
+async function reportNode(node: ReadyNode, end: RunEnd, context: ReportContext): Promise<number> {
+  const { args } = node;
+  const interruptReason = context.interrupt.aborted ? String(context.interrupt.reason) : undefined;
+  const { outcome, code, differential } = await settleRun({
+    reporter: end.reporter,
+    run: end.run,
+    selection: context.selection,
+    ...(context.baseline === undefined ? {} : { baseline: context.baseline }),
+    ...(end.recordDir === undefined ? {} : { recordDir: end.recordDir }),
+    layout: node.layout,
+    ...(context.comparison === undefined ? {} : { comparison: { with: context.comparison, config: end.config } }),
+    failOnDiff: args.failOnDiff === true,
+    ...(interruptReason === undefined ? {} : { interruptReason }),
+    say: node.print,
+  });
+  // After a signal there is no time for the Allure page.
+  const allure: ReportInput["allure"] = end.allureResults === undefined ? { skipped: "LEDGER_CONFORMANCE_ALLURE=off" } : interruptReason !== undefined ? { skipped: interruptReason } : { resultsDir: end.allureResults };
+  const durationMs = end.endedAt - context.t0;
+  await writeReports({ layout: node.layout, outcome, junitCases: end.reporter.junitCases(), junitPerCheck: args.junitPerCheck === true, target: end.config.target, startedAt: context.startedAt, durationMs, exitCode: code, allure, say: node.print, ...(differential === undefined ? {} : { differential }), console: false });
+  node.print(renderConsoleReport(outcome, { target: end.config.target, durationMs, reportDir: node.layout.display, exitCode: code }));
   return code;
 }
 
-/** The flags of a node's run: --workers as the fleet gives it (workersPerRun), unless the command line gives it. */
-function withWorkers(shared: readonly string[], workers: number): readonly string[] {
-  const given = shared.some((arg) => arg === "--workers" || arg.startsWith("--workers="));
-  return given ? shared : [...shared, "--workers", String(workers)];
+/** A node that cannot be tested: every requirement skipped with the reason, never passed, and exit 2, as a one-node run reports it. */
+async function reportUntestable(node: UntestableNode, input: FleetRunInput, startedAt: Date): Promise<number> {
+  node.print(`ledger-conformance: ${node.reason}`);
+  const outcome: RunOutcome = notStartedOutcome(input.catalog, node.reason, node.requests, node.retries);
+  await writeReports({ layout: node.layout, outcome, junitCases: [{ file: "(target probe)", name: "the target can be tested", status: "error", durationMs: 0, detail: node.reason }], target: node.target.url, startedAt, durationMs: 0, exitCode: 2, allure: { skipped: "nothing ran" }, say: node.print, console: false });
+  return 2;
 }
 
-/** One node's run, as a child process of this same command; its summary, or why there is none. */
-async function runNode(target: FleetTarget & { readonly fixtures: string | undefined; readonly profile: ProfileName }, dir: string, shared: readonly string[], running: Set<ReturnType<typeof spawn>>, catalog: RequirementCatalog): Promise<MatrixNode> {
-  const started = new Date();
-  const args = [
-    ...shared,
-    "--target", target.url,
-    "--report-dir", dir,
-    "--quiet",
-    "--profile", target.profile,
-    ...(target.fixtures === undefined ? [] : ["--fixtures", target.fixtures]),
-  ];
-  // The command that is running now, under the same runtime flags (tsx's loader from the sources, or none from dist/).
-  const child = spawn(process.execPath, [...process.execArgv, process.argv[1] as string, ...args], { stdio: ["ignore", "pipe", "pipe"], env: process.env });
-  running.add(child);
-  let output = "";
-  const keep = (chunk: string) => {
-    output = (output + chunk).slice(-MAX_CONSOLE_BYTES);
+/** `work` for every item, at most `together` at once; the results in the items' order. */
+async function inTurns<T, R>(items: readonly T[], together: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const turn = async () => {
+    for (let i = next++; i < items.length; i = next++) results[i] = await work(items[i] as T);
   };
-  child.stdout?.setEncoding("utf8").on("data", keep);
-  child.stderr?.setEncoding("utf8").on("data", keep);
-  const exit = await new Promise<number>((resolve) => {
-    child.once("error", (e) => {
-      output += `\n${e.message}`;
-      resolve(2);
-    });
-    child.once("close", (code, signal) => resolve(code ?? (signal === "SIGINT" ? 130 : 143)));
-  });
-  running.delete(child);
-  writeFileSync(join(dir, "console.txt"), output);
-  const reportHref = `../targets/${target.name}/html/index.html`;
-  try {
-    return { name: target.name, summary: readRunSummary(dir), exitCode: exit, reportHref };
-  } catch (e) {
-    // No report (a configuration error before the run, a crash): the node is reported not run, with why.
-    const lastLine = output.trim().split("\n").slice(-1)[0] ?? "";
-    const reason = `its run exited ${exit} without a report (${(e as Error).message})${lastLine === "" ? "" : `: ${lastLine}`}`;
-    return { name: target.name, summary: summaryOf(notStartedOutcome(catalog, reason, 0), target, started), exitCode: Math.max(exit, 1) };
-  }
-}
-
-/** A node the run never got to (a signal came first): every requirement skipped with the reason. */
-function stoppedNode(target: FleetTarget, catalog: RequirementCatalog, reason: string, startedAt: Date): MatrixNode {
-  const outcome: RunOutcome = { ...aggregateRequirements(catalog, [], [], 0, `not run: ${reason}`), interruption: { kind: "stopped", reason } };
-  return { name: target.name, summary: summaryOf(outcome, target, startedAt), exitCode: 1 };
-}
-
-function summaryOf(outcome: RunOutcome, target: FleetTarget, startedAt: Date) {
-  return buildSummary(outcome, { target: target.url, startedAt, durationMs: 0 });
-}
-
-/**
- * The command line without the flags the fleet sets per node. parseArgs has accepted it already, so a
- * value never looks like a flag and a flag is `--name value` or `--name=value`.
- */
-export function sharedFlags(argv: readonly string[]): string[] {
-  const kept: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    const name = arg.split("=")[0] as string;
-    if (!PER_NODE_FLAGS.has(name)) {
-      kept.push(arg);
-      continue;
-    }
-    // A flag with a value given apart (`--target URL`) drops the value too; --quiet has none.
-    if (name !== "--quiet" && !arg.includes("=")) i++;
-  }
-  return kept;
+  await Promise.all(Array.from({ length: Math.min(together, items.length) }, turn));
+  return results;
 }

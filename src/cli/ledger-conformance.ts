@@ -28,6 +28,7 @@ import { probeTarget } from "./conformance-target.ts";
 import type { EmbeddedNode } from "./embedded-node.ts";
 import { concurrencyPerWorker, preloadSuiteRunner, runSuites, type SuiteRunResult } from "./conformance-vitest.ts";
 import { runWorkers, workersBeforeAnswers } from "./run-workers.ts";
+import { settleRun, type Baseline } from "./run-settle.ts";
 import { runFleet } from "./fleet-run.ts";
 import { readTargetsFile, targetsFromUrls } from "./fleet-targets.ts";
 import { mergeCommand } from "./merge-command.ts";
@@ -125,9 +126,13 @@ async function main(argv: readonly string[], started: Promise<EmbeddedNode> | un
     const allFiles = suiteFiles();
     const selection = selectionOf(args, allFiles, aliases);
     const baseline = args.baseline === undefined ? undefined : readBaseline(args.baseline, aliases);
-    // A fleet: a run of this command per node, then the requirement-by-node matrix (fleet-run.ts).
+    const files = filesToLoad(selection, allFiles);
+    const untestedReason = untestedReasonOf(selection);
+    // A fleet: every node's checks in one vitest instance, then the requirement-by-node matrix (fleet-run.ts).
     const fleet = args.targetsFile !== undefined ? readTargetsFile(args.targetsFile) : args.fleet !== undefined ? targetsFromUrls(args.fleet) : undefined;
-    if (fleet !== undefined) return await runFleet({ targets: fleet, argv, reportDir: args.reportDir, ...(args.fixtures === undefined ? {} : { fixtures: args.fixtures }), profile: args.profile, ...(args.format === undefined ? {} : { format: args.format }), catalog, interrupt: interrupt.signal, say });
+    if (fleet !== undefined) {
+      return await runFleet({ targets: fleet, args, selection, files, ...(untestedReason === undefined ? {} : { untestedReason }), ...(baseline === undefined ? {} : { baseline }), catalog, allureOff, interrupt: interrupt.signal, say });
+    }
     const layout = new ReportLayout(args.reportDir);
     const report = (target: string, outcome: RunOutcome, junitCases: readonly JunitCase[], code: number, allure: ReportInput["allure"], differential?: ReportInput["differential"]) =>
       writeReports({
@@ -152,8 +157,6 @@ async function main(argv: readonly string[], started: Promise<EmbeddedNode> | un
     const stateDir = join(runScratch, "state");
     const allureResults = join(runScratch, "allure-results");
     mkdirSync(stateDir);
-    const files = filesToLoad(selection, allFiles);
-    const untestedReason = untestedReasonOf(selection);
     // On a terminal: a line of progress while files run, and colour (unless NO_COLOR).
     const progress = new ProgressLine(out, { enabled: !args.quiet && out.isTTY === true, colour: colourAllowed(out) });
     const reporter = new RequirementReporter({
@@ -269,20 +272,18 @@ async function main(argv: readonly string[], started: Promise<EmbeddedNode> | un
     if (phaseReporter.runEndAt !== undefined) phases.end("checks", phaseReporter.runEndAt);
     phases.end("vitestClose");
 
-    let outcome = withLevel(reporter.finalize(), selection);
-    if (!run.capped && !run.interrupted && isFiltered(selection) && outcome.errors.length === 0 && outcome.requirements.every((r) => r.checks === 0)) {
-      throw new ConfigurationError(`${describeSelection(selection).join("; ")}: selects no check (a pattern matches a suite file path, else check names)`);
-    }
-    if (baseline !== undefined) outcome = applyBaseline(outcome, baseline.ids, baseline.file);
-    if (recordDir !== undefined) {
-      const { EXCHANGES_FILE, joinRecordings } = await import("../harness/recording.ts");
-      say(`recorded ${joinRecordings(recordDir, join(layout.dir, EXCHANGES_FILE))} exchanges in ${join(layout.display, EXCHANGES_FILE)}`);
-    }
-    const differential = comparison === undefined || run.interrupted ? undefined : await (await import("./compare-phase.ts")).runComparePhase(comparison, config, say);
-    // --fail-on-diff: a difference fails a run that would otherwise pass.
-    const differs = args.failOnDiff && (differential?.differences.length ?? 0) > 0;
-    // Stopped by a signal: the conventional 128 + its number, so that a caller sees the run was cut short.
-    const code = run.interrupted ? 128 + (interrupt.signal.reason === "interrupted by SIGINT" ? 2 : 15) : Math.max(exitCode(outcome), differs ? 1 : 0);
+    const { outcome, code, differential } = await settleRun({
+      reporter,
+      run,
+      selection,
+      ...(baseline === undefined ? {} : { baseline }),
+      ...(recordDir === undefined ? {} : { recordDir }),
+      layout,
+      ...(comparison === undefined ? {} : { comparison: { with: comparison, config } }),
+      failOnDiff: args.failOnDiff === true,
+      ...(interrupt.signal.aborted ? { interruptReason: String(interrupt.signal.reason) } : {}),
+      say,
+    });
     // After a signal there is no time for the Allure page.
     const allure: ReportInput["allure"] =
       allureOff
@@ -316,7 +317,7 @@ function loadCatalog(): RequirementCatalog {
   return loadRequirements(contract.operations.map((o) => o.id));
 }
 
-function readBaseline(file: string, aliases: RequirementAliases): { file: string; ids: string[] } {
+function readBaseline(file: string, aliases: RequirementAliases): Baseline {
   let text: string;
   try {
     text = readFileSync(file, "utf8");

@@ -63,6 +63,8 @@ export interface RunConfig {
   readonly only?: string;
   /** The file descriptor for the run's seed line: 2 with --format markdown, whose stdout is the summary alone. */
   readonly infoFd?: 1 | 2;
+  /** A fleet's node: the file its run's lines go to instead (its console.txt), so that they say which node they are of. */
+  readonly infoFile?: string;
   /** Which checks run (--only, --skip, --level); undefined: every check. */
   readonly selection?: CheckSelection;
   /** --header: sent on every request (HTTP and raw), each value a secret shown as ***. */

@@ -6,7 +6,7 @@
 // replay command names the same seed.
 
 import { createHash } from "node:crypto";
-import { closeSync, openSync, writeSync } from "node:fs";
+import { appendFileSync, closeSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { RunConfig } from "./config.ts";
 
@@ -28,7 +28,9 @@ export function useRunSeed(config: RunConfig): number {
     if (firstInRun(config.stateDir)) {
       const source = config.seed === undefined ? "chosen for this run" : "from --seed";
       // Straight to the file descriptor: vitest does not pass a worker's process.stdout on to the command's output.
-      writeSync(config.infoFd ?? 1, `properties: seed ${seed} (${source}; replay the whole run with --seed ${seed})\n`);
+      const line = `properties: seed ${seed} (${source}; replay the whole run with --seed ${seed})\n`;
+      if (config.infoFile !== undefined) appendFileSync(config.infoFile, line);
+      else writeSync(config.infoFd ?? 1, line);
     }
   }
   return seed;

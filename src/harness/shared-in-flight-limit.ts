@@ -37,13 +37,32 @@ export class SharedInFlightLimit implements InFlightGate {
     return new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT);
   }
 
-  /** Runs `task` once its ticket is among the `max` oldest unfinished ones. */
+  /** Settles when the latest task asked for through this limit has been admitted. */
+  #turn: Promise<void> = Promise.resolve();
+
+  /**
+   * Runs `task` once its ticket is among the `max` oldest unfinished ones. The tasks asked for through
+   * this limit take their tickets one after another, each once the one before was admitted: every
+   * finished task wakes every thread waiting on the buffer, and so at most one waiter per limit (per
+   * worker) wakes, not each of its queued tasks. With 16 workers sharing the limits of a fleet's nodes,
+   * hundreds of waiters woken by every answer took a third of the workers' CPU.
+   */
   async run<T>(task: () => Promise<T>): Promise<T> {
-    const ticket = Atomics.add(this.#cells, NEXT, 1);
-    for (;;) {
-      const done = Atomics.load(this.#cells, DONE);
-      if (ticket - done < this.max) break;
-      await untilChanged(this.#cells, DONE, done);
+    const before = this.#turn;
+    let admitted = () => {};
+    this.#turn = new Promise<void>((resolve) => {
+      admitted = resolve;
+    });
+    try {
+      await before;
+      const ticket = Atomics.add(this.#cells, NEXT, 1);
+      for (;;) {
+        const done = Atomics.load(this.#cells, DONE);
+        if (ticket - done < this.max) break;
+        await untilChanged(this.#cells, DONE, done);
+      }
+    } finally {
+      admitted();
     }
     try {
       return await task();
@@ -81,22 +100,32 @@ export function sharedSlots(concurrency: number, workers: number): number {
   return workers > 1 ? Math.max(0, concurrency - workers) : 0;
 }
 
-/** In the command, before the workers start: `slots` shared by every worker of the run whose state is in `stateDir`. */
-export function shareInFlightLimit(stateDir: string, slots: number): void {
-  setEnvironmentData(inFlightEnvironmentKey(stateDir), { buffer: SharedInFlightLimit.buffer(), max: slots });
+/**
+ * In the command, before the workers start: `slots` shared by every worker of the run whose state is in
+ * `stateDir`; with `ownSlot`, each worker has one of its own besides (sharedSlots). A fleet's node has
+ * all of its --concurrency shared and none of its own: its files go to any of the fleet's many workers,
+ * a few at a time (fleet-run.ts).
+ */
+export function shareInFlightLimit(stateDir: string, slots: number, options: { readonly ownSlot: boolean } = { ownSlot: true }): void {
+  setEnvironmentData(inFlightEnvironmentKey(stateDir), { buffer: SharedInFlightLimit.buffer(), max: slots, ownSlot: options.ownSlot });
 }
 
-/** In a worker: its own slot and the run's shared ones, as the command shared them. */
-export function workerInFlightGate(stateDir: string | undefined): WorkerInFlightGate {
-  return new WorkerInFlightGate(sharedInFlightLimit(stateDir));
+/** In a worker: the run's shared slots, and its own one when the command gave each worker one. */
+export function workerInFlightGate(stateDir: string | undefined): InFlightGate {
+  const { limit, ownSlot } = sharedInFlight(stateDir);
+  return ownSlot ? new WorkerInFlightGate(limit) : limit;
 }
 
 /** The run's shared slots, as the command shared them. */
 export function sharedInFlightLimit(stateDir: string | undefined): SharedInFlightLimit {
+  return sharedInFlight(stateDir).limit;
+}
+
+function sharedInFlight(stateDir: string | undefined): { readonly limit: SharedInFlightLimit; readonly ownSlot: boolean } {
   if (stateDir === undefined) throw new Error("a shared in-flight limit belongs to a run's state directory: the run has none");
-  const shared = getEnvironmentData(inFlightEnvironmentKey(stateDir)) as { buffer?: unknown; max?: unknown } | undefined;
+  const shared = getEnvironmentData(inFlightEnvironmentKey(stateDir)) as { buffer?: unknown; max?: unknown; ownSlot?: unknown } | undefined;
   if (!(shared?.buffer instanceof SharedArrayBuffer) || typeof shared.max !== "number") {
     throw new Error(`no shared in-flight limit for the run in ${stateDir}: shareInFlightLimit runs before its workers start`);
   }
-  return new SharedInFlightLimit(shared.buffer, shared.max);
+  return { limit: new SharedInFlightLimit(shared.buffer, shared.max), ownSlot: shared.ownSlot !== false };
 }

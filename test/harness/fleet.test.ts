@@ -5,6 +5,8 @@
 // the same matrix as the fleet run; the matrix page is checked in a browser.
 
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -141,6 +143,41 @@ describe("a fleet in one run", () => {
     }
     expect(dom).toMatch(/<pre class="curl">curl /);
     expect(dom).toContain('href="../targets/faulty/html/index.html"');
+  });
+});
+
+describe("a fleet with a node it cannot test, and a fleet stopped by a signal", () => {
+  it("reports the node it cannot test with every requirement skipped and why, exit 2, and checks the others", async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const deadUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/v1`;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const mixed = join(dir, "mixed-targets.json");
+    const clean = JSON.parse(readFileSync(targetsFile, "utf8")).targets[0] as { url: string; fixtures: string };
+    writeFileSync(mixed, JSON.stringify({ targets: [{ name: "up", url: clean.url, fixtures: `${clean.fixtures}` }, { name: "down", url: deadUrl }] }));
+    const r = await run(["--targets", mixed, "--only", ONLY, "--report-dir", join(dir, "mixed"), "--quiet"]);
+    expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(2);
+    const summary = readSummary<FleetSummary>(join(dir, "mixed"));
+    const [up, down] = summary.targets as [FleetSummary["targets"][number], FleetSummary["targets"][number]];
+    expect(up.requirements.filter((r) => r.status === "passed").length).toBeGreaterThan(0);
+    expect(up.requirements.filter((r) => r.status === "failed")).toEqual([]);
+    // Nothing passed on the node that was never tested, and its reports and console say why.
+    expect(down.requirements.every((r) => r.status === "skipped"), "every requirement of the unreachable node skipped").toBe(true);
+    expect(down.interruption?.reason).toMatch(/connection refused|ECONNREFUSED|cannot be reached|refused/i);
+    expect(readFileSync(join(dir, "mixed", "targets", "down", "console.txt"), "utf8")).toContain(down.interruption?.reason ?? "(none)");
+    expect(readFileSync(join(dir, "mixed", "targets", "up", "console.txt"), "utf8")).toMatch(/^target http:\/\/127\.0\.0\.1:\d+\/v1, profile node: /m);
+    expect(existsSync(join(dir, "mixed", "targets", "down", "html", "index.html"))).toBe(true);
+  });
+
+  it("stops on SIGTERM: every node's reports say the run was stopped, none passes a check it did not run, exit 143", async () => {
+    const r = await conformanceCommand(["--targets", targetsFile, "--report-dir", join(dir, "stopped")], { env, timeoutMs: 120_000, signal: { name: "SIGTERM", when: "fleet of 2" } });
+    expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(143);
+    const summary = readSummary<FleetSummary>(join(dir, "stopped"));
+    expect(summary.targets.map((t) => t.name)).toEqual(["clean", "faulty"]);
+    for (const node of summary.targets) {
+      expect(node.interruption?.kind, node.name).toBe("stopped");
+      expect(node.verdict, node.name).not.toBe("conforming");
+    }
   });
 });
 

@@ -11,7 +11,7 @@ import { renderMatrixHtml } from "../../reporters/matrix-html.ts";
 import { renderMatrixMarkdown } from "../../reporters/matrix-markdown.ts";
 import type { Summary } from "../../reporters/summary.ts";
 import { parseConformanceArgs, UsageError } from "../../src/cli/conformance-args.ts";
-import { sharedFlags } from "../../src/cli/fleet-run.ts";
+import { nodeArgsOf } from "../../src/cli/fleet-run.ts";
 import { readRunSummary, UnreadableSummaryError } from "../../src/cli/fleet-summary-reader.ts";
 import { readTargetsFile, targetsFromUrls } from "../../src/cli/fleet-targets.ts";
 import { mergeCommand } from "../../src/cli/merge-command.ts";
@@ -77,10 +77,15 @@ describe("the targets of a fleet", () => {
     expect(() => parseConformanceArgs(["--target", "http://h/v1", "--target", "nope"], {})).toThrow(/--target must be a URL/);
   });
 
-  it("gives each node's run every flag but the ones set per node", () => {
-    expect(
-      sharedFlags(["--targets", "t.json", "--only", "gas", "--report-dir=out", "--quiet", "--fixtures", "f.json", "--profile=aptos", "--baseline", "b.txt", "--allow-submit"]),
-    ).toEqual(["--only", "gas", "--baseline", "b.txt", "--allow-submit"]);
+  it("gives each node's run the command's flags, with its own URL, fixtures and profile", () => {
+    const args = parseConformanceArgs(["--targets", "t.json", "--only", "gas", "--fixtures", "f.json", "--profile=aptos", "--allow-submit"]);
+    if (args === "help" || args === "version") throw new Error("parsed as help");
+    const own = nodeArgsOf(args, { name: "a", url: "http://127.0.0.1:1/v1", fixtures: "/a.json", profile: "node" });
+    expect(own).toMatchObject({ target: "http://127.0.0.1:1/v1", fixtures: "/a.json", profile: "node", allowSubmit: true, only: args.only });
+    expect(own).not.toHaveProperty("targetsFile");
+    expect(own).not.toHaveProperty("fleet");
+    // A node the targets file gives no fixtures or profile gets the command's.
+    expect(nodeArgsOf(args, { name: "b", url: "http://127.0.0.1:2/v1" })).toMatchObject({ target: "http://127.0.0.1:2/v1", fixtures: "f.json", profile: "aptos" });
   });
 });
 
