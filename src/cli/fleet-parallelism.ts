@@ -26,6 +26,6 @@ export function fleetWorkers(args: Pick<ConformanceArgs, "concurrency" | "worker
   const latencyBound = bounds.filter((b) => b === "latency").length;
   const cores = availableParallelism();
   const chosen = latencyBound === 0 ? cores : Math.min(LATENCY_BOUND_WORKERS * latencyBound, cores * LATENCY_BOUND_FLEET_WORKERS_PER_CORE);
-  // --rate-limit does not make it one: every worker keeps to its share of each node's limit (fleet-run.ts).
+  // --rate-limit does not make it one: the workers keep to each node's rate together (shared-rate-limit.ts).
   return suiteWorkers(args.concurrency, { rateLimited: false, latencyBound: false, asked: args.workers ?? chosen });
 }

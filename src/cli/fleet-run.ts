@@ -20,6 +20,7 @@ import { RequirementReporter } from "../../reporters/requirement-reporter.ts";
 import { renderConsoleReport } from "../../reporters/console-report.ts";
 import { checkTimeoutMs, isLoopbackUrl, workersSharingSlots, type RunConfig } from "../harness/config.ts";
 import { shareInFlightLimit } from "../harness/shared-in-flight-limit.ts";
+import { shareRateLimit } from "../harness/shared-rate-limit.ts";
 import type { RequirementCatalog } from "../harness/requirements.ts";
 import type { CheckSelection } from "../harness/selection.ts";
 import type { Reporter } from "vitest/node";
@@ -188,6 +189,7 @@ async function runNodes(nodes: readonly ReadyNode[], input: FleetRunInput, scrat
       const folder = folders.folders[i] as string;
       const stateDir = join(node.scratch, "state");
       if (sharedInFlight) shareInFlightLimit(stateDir, args.concurrency, { ownSlot: false });
+      if (args.rateLimit !== undefined) shareRateLimit(stateDir, args.rateLimit);
       const config = runConfigOf(node.args, node.resolved, { stateDir, bodiesDir: node.layout.bodiesDir }, input.selection);
       configs.set(folder, config);
       runsByFolder[folder] = {
@@ -195,8 +197,8 @@ async function runNodes(nodes: readonly ReadyNode[], input: FleetRunInput, scrat
         concurrency: perWorker,
         workers,
         ...(sharedInFlight ? { sharedInFlight } : {}),
-        // Every worker may run a file of this node: each keeps to its share of the node's --rate-limit.
-        ...(config.rateLimit === undefined ? {} : { rateLimit: config.rateLimit / workers }),
+        // Any worker may run a file of this node: they keep to its --rate-limit together.
+        ...(config.rateLimit === undefined ? {} : { sharedRateLimit: true as const }),
         ...(args.record ? { recordDir: join(node.scratch, "exchanges") } : {}),
         infoFile: join(node.layout.dir, "console.txt"),
       };

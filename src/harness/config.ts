@@ -26,8 +26,10 @@ export interface RunConfig {
   /** Per request: connect, headers and body each, and the whole exchange. */
   readonly timeoutMs: number;
   readonly maxResponseBytes: number;
-  /** Requests per second per worker (the command runs one worker when it is set); undefined: no limit. */
+  /** Requests per second: a worker's (a one-node run has one worker when it is set), or with sharedRateLimit all the workers' together; undefined: no limit. */
   readonly rateLimit?: number;
+  /** The rate is kept by all the run's workers together, in memory the command shares with them (a fleet's node: shared-rate-limit.ts). */
+  readonly sharedRateLimit?: true;
   /**
    * Requests in flight at once from this worker: the bound on the HTTP client, on the checks of a file
    * that run concurrently and on a property's concurrent cases. Its share of --concurrency, or, with

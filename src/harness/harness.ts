@@ -11,6 +11,7 @@ import { ApiContract } from "./openapi.ts";
 import { ExchangeRecorder } from "./recording.ts";
 import { loadRequirements, type RequirementCatalog } from "./requirements.ts";
 import { workerInFlightGate } from "./shared-in-flight-limit.ts";
+import { sharedRateLimit } from "./shared-rate-limit.ts";
 import { receiveTarget } from "./target-handoff.ts";
 
 export interface Harness {
@@ -58,7 +59,7 @@ export function createHarness(config: RunConfig, options: { contract?: ApiContra
     client: new HttpClient({
       timeoutMs: config.timeoutMs,
       maxResponseBytes: config.maxResponseBytes,
-      ...(config.rateLimit === undefined ? {} : { rateLimit: config.rateLimit }),
+      ...(config.rateLimit === undefined ? {} : { rateLimit: config.sharedRateLimit === true ? sharedRateLimit(config.stateDir) : config.rateLimit }),
       ...(config.sharedInFlight === true ? { inFlight: workerInFlightGate(config.stateDir) } : { maxInFlight: config.concurrency ?? 1 }),
       ...(config.bodiesDir === undefined ? {} : { bodiesDir: config.bodiesDir }),
       ...(config.secretHeaders === undefined ? {} : { secretHeaders: config.secretHeaders }),

@@ -11,6 +11,7 @@ import { redactedHeaders, type SecretHeaders } from "./secrets.ts";
 import { InFlightLimit, type InFlightGate } from "./in-flight-limit.ts";
 import { isRawConnectionFault, rawExchange, type RawEnding, type RawExchangeResult } from "./raw-exchange.ts";
 import type { RequestRecord } from "./results.ts";
+import { SharedRateLimit } from "./shared-rate-limit.ts";
 
 export interface HttpRequest {
   readonly method: string;
@@ -147,8 +148,8 @@ export function shouldRetry(kind: RequestFailureKind, resend: ResendPolicy, atte
 export interface HttpClientOptions {
   readonly timeoutMs: number;
   readonly maxResponseBytes: number;
-  /** Requests per second; undefined: no limit. */
-  readonly rateLimit?: number;
+  /** Requests per second, or a rate shared with other workers (shared-rate-limit.ts); undefined: no limit. */
+  readonly rateLimit?: number | SharedRateLimit;
   /** Where curl lines put bodies too large to inline. */
   readonly bodiesDir?: string;
   /**
@@ -239,7 +240,8 @@ export class HttpClient {
   /** Waits for the rate limit, then counts one request. */
   async #beginRequest(): Promise<void> {
     const rps = this.#options.rateLimit;
-    if (rps !== undefined && rps > 0) {
+    if (rps instanceof SharedRateLimit) await rps.wait();
+    else if (rps !== undefined && rps > 0) {
       const now = Date.now();
       const slot = Math.max(now, this.#nextSlot);
       this.#nextSlot = slot + 1000 / rps;

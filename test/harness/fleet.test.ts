@@ -5,7 +5,7 @@
 // the same matrix as the fleet run; the matrix page is checked in a browser.
 
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:http";
+import { createServer, request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,8 +16,11 @@ import type { Summary } from "../../reporters/summary.ts";
 import { FAULTS, startNode, type RunningNode } from "../../src/node/index.ts";
 import { CHROMIUM_MISSING, hasChromium, renderedDom } from "../support/chromium.ts";
 import { conformanceCommand, type CommandRun } from "../support/conformance-command.ts";
+import { TIMED_ANSWERS } from "../../src/cli/conformance-target.ts";
 
 const FAULT = "gas-estimates-out-of-order";
+/** The probe's requests before a run's checks: one, and its timed answers (src/cli/conformance-target.ts). */
+const PROBE_REQUESTS_AT_MOST = 1 + TIMED_ANSWERS;
 const ONLY = "estimate-gas-price";
 const breaks = FAULTS.find((f) => f.name === FAULT)?.breaks ?? [];
 
@@ -167,6 +170,46 @@ describe("a fleet with a node it cannot test, and a fleet stopped by a signal", 
     expect(readFileSync(join(dir, "mixed", "targets", "down", "console.txt"), "utf8")).toContain(down.interruption?.reason ?? "(none)");
     expect(readFileSync(join(dir, "mixed", "targets", "up", "console.txt"), "utf8")).toMatch(/^target http:\/\/127\.0\.0\.1:\d+\/v1, profile node: /m);
     expect(existsSync(join(dir, "mixed", "targets", "down", "html", "index.html"))).toBe(true);
+  });
+
+  it("keeps each node within --rate-limit, whichever workers its files are on", async () => {
+    const rate = 8;
+    // Each node behind a proxy that notes when every request came.
+    const seen: number[][] = [];
+    const proxies = await Promise.all(
+      (JSON.parse(readFileSync(targetsFile, "utf8")).targets as { name: string; url: string; fixtures: string }[]).map(async (t, i) => {
+        seen[i] = [];
+        const upstream = new URL(t.url);
+        const proxy = createServer((req, res) => {
+          (seen[i] as number[]).push(Date.now());
+          const forward = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            answer.pipe(res);
+          });
+          forward.on("error", () => res.destroy());
+          req.pipe(forward);
+        });
+        await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+        return { proxy, target: { ...t, url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/v1`, fixtures: join(dir, `${t.name}.fixtures.json`) } };
+      }),
+    );
+    try {
+      const limitedTargets = join(dir, "limited-targets.json");
+      writeFileSync(limitedTargets, JSON.stringify({ targets: proxies.map((p) => p.target) }));
+      const r = await run(["--targets", limitedTargets, "--only", ONLY, "--rate-limit", String(rate), "--workers", "2", "--report-dir", join(dir, "limited"), "--quiet"]);
+      expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(1);
+      for (const [i, node] of readSummary<FleetSummary>(join(dir, "limited")).targets.entries()) {
+        const times = seen[i] as number[];
+        expect(times.length, node.name).toBe(node.requests);
+        // The probe's requests come first and outside the limit; after them, requests 1/rate apart at least.
+        const checks = times.slice(PROBE_REQUESTS_AT_MOST);
+        expect(checks.length, node.name).toBeGreaterThanOrEqual(3);
+        const gaps = checks.slice(1).map((t, k) => t - (checks[k] as number));
+        expect(Math.min(...gaps), `${node.name}: gaps ${gaps.join(", ")} ms`).toBeGreaterThanOrEqual(1000 / rate - 15);
+      }
+    } finally {
+      await Promise.all(proxies.map(({ proxy }) => new Promise((resolve) => proxy.close(resolve))));
+    }
   });
 
   it("stops on SIGTERM: every node's reports say the run was stopped, none passes a check it did not run, exit 143", async () => {

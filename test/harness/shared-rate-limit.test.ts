@@ -1,0 +1,55 @@
+// One --rate-limit for all the workers that run a fleet node's files (src/harness/shared-rate-limit.ts):
+// limits that share a buffer send no faster together than the rate, each request waits no longer than
+// its turn, and the buffer reaches a worker thread started after the command shared it as the same memory.
+
+import { Worker } from "node:worker_threads";
+import { describe, expect, it } from "vitest";
+import { shareRateLimit, SharedRateLimit, sharedRateLimit } from "../../src/harness/shared-rate-limit.ts";
+
+describe("SharedRateLimit", () => {
+  it("spaces the requests of every limit on its buffer by 1/rate, whichever limit they go through", async () => {
+    const buffer = SharedRateLimit.buffer();
+    const limits = [0, 1, 2].map(() => new SharedRateLimit(buffer, 50));
+    const sent: number[] = [];
+    const started = Date.now();
+    await Promise.all(Array.from({ length: 12 }, (_, i) => (limits[i % 3] as SharedRateLimit).wait().then(() => sent.push(Date.now()))));
+    sent.sort((a, b) => a - b);
+    // 12 requests at 50 per second: the last no sooner than 11 gaps of 20 ms after the first, and none waits much longer.
+    expect((sent.at(-1) as number) - (sent[0] as number)).toBeGreaterThanOrEqual(11 * 20 - 2);
+    expect((sent.at(-1) as number) - started).toBeLessThan(11 * 20 + 400);
+  });
+
+  it("lets a request go at once when none went for a while", async () => {
+    const limit = new SharedRateLimit(SharedRateLimit.buffer(), 1);
+    await limit.wait();
+    let now = Date.now() + 5_000;
+    const before = Date.now();
+    await limit.wait(() => now++);
+    expect(Date.now() - before).toBeLessThan(100);
+  });
+
+  it("refuses a rate that is not a positive number", () => {
+    for (const rate of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) expect(() => new SharedRateLimit(SharedRateLimit.buffer(), rate), String(rate)).toThrow(RangeError);
+  });
+
+  it("is shared with the worker threads started after the command shares it, as the same memory", async () => {
+    const stateDir = `/nonexistent/rate-${process.pid}-${Date.now()}`;
+    shareRateLimit(stateDir, 1);
+    const program = `
+      const { getEnvironmentData, parentPort } = require("node:worker_threads");
+      const next = new BigInt64Array(getEnvironmentData(${JSON.stringify(`ledger-conformance:rate:${stateDir}`)}).buffer);
+      parentPort.postMessage(String(next[0]));
+    `;
+    const limit = sharedRateLimit(stateDir);
+    await limit.wait();
+    const worker = new Worker(program, { eval: true });
+    try {
+      const seen = await new Promise<string>((resolve, reject) => worker.once("message", resolve).once("error", reject));
+      // The worker reads the time the request above reserved for the next one: a second from now.
+      expect(Number(seen) - Date.now()).toBeGreaterThan(500);
+    } finally {
+      await worker.terminate();
+    }
+    expect(() => sharedRateLimit("/nonexistent/never-shared")).toThrow(/no shared rate limit/);
+  });
+});
