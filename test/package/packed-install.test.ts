@@ -2,7 +2,7 @@
 // tarball installed into an empty project in a temporary directory, and the installed bins run. npm
 // fetches what its cache lacks from the registry (--prefer-offline); when the registry cannot be
 // reached, the install could not be tried and the tests are skipped with the reason. Takes about a
-// minute on 2 cores: the compile, the install and one short run.
+// minute on 2 cores: the compile, the install and two short runs.
 
 import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Summary } from "../../reporters/summary.ts";
+import { startNode } from "../../src/node/index.ts";
 import { ROOT } from "../support/conformance-command.ts";
 
 interface Ran {
@@ -115,5 +116,24 @@ describe("the packed package", () => {
     expect(ran.some((r) => r.section === "4.7")).toBe(true);
     expect(ran.filter((r) => r.section.startsWith("4.8")).map((r) => r.id)).toEqual([]);
     expect(readdirSync(join(reports, "html"))).toContain("index.html");
+  });
+
+  it("checks a fleet from the installed package: its nodes' copies of the suites resolve the installed packages", async (ctx) => {
+    if (skipReason !== undefined) ctx.skip(skipReason);
+    const fixtures = join(work, "fleet-fixtures.json");
+    const node = await startNode({ host: "127.0.0.1", port: 0, onInternalError: () => undefined, beforeListen: (f) => writeFileSync(fixtures, JSON.stringify(f)) });
+    try {
+      const reports = join(work, "fleet-reports");
+      const fleet = await run(bin("ledger-conformance"), ["--target", node.url, "--target", node.url, "--fixtures", fixtures, "--only", "suites/healthy", "--report-dir", reports, "--quiet"], project, 120_000);
+      expect(fleet.code, fleet.stdout + fleet.stderr).toBe(0);
+      const summary = JSON.parse(readFileSync(join(reports, "summary.json"), "utf8")) as Summary & { targets: (Summary & { name: string })[] };
+      expect(summary.targets).toHaveLength(2);
+      for (const target of summary.targets) {
+        expect(target.counts.failed, target.name).toBe(0);
+        expect(target.counts.passed, target.name).toBeGreaterThan(0);
+      }
+    } finally {
+      await node.close();
+    }
   });
 });
