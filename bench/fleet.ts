@@ -2,9 +2,9 @@
 // one), measured twice: 10 reference nodes on loopback, each a `ledger-node` child process, and the same
 // 10 nodes each behind its own latency proxy (0-MAX_DELAY_MS ms per request, seeded), as nodes across a
 // network are. Each time the command is run against one node alone, then once with --targets naming all
-// 10, and the wall times are printed with their ratio, beside the CPU time the command (with its child
-// runs) and the nodes used. On loopback a fleet is bound by CPU (the CPU figures say by how much); behind
-// the proxies it waits on the network and its runs go at once (src/cli/fleet-parallelism.ts). The one-node
+// 10, and the wall times are printed with their ratio, beside the CPU time the command (its threads, and
+// any child process) and the nodes used. On loopback a fleet is bound by CPU (the CPU figures say by how
+// much); behind the proxies its files wait on the network, many at once (src/cli/fleet-parallelism.ts). The one-node
 // run behind a proxy uses node 1's proxy seed, so it sees the delays node 1 sees in the fleet. Both
 // figures are always printed. The runs skip the Allure sub-report (LEDGER_CONFORMANCE_ALLURE=off), as
 // the self-check does: it is a fixed cost per node either way. The command runs compiled, as the
@@ -48,7 +48,7 @@ export async function runFleet(_options: BenchOptions): Promise<void> {
     const proxied = await compared(nodes, scratch, "proxied", behindProxies(nodes), fixtures);
     process.stdout.write(`${loadDescription()} at the end\n`);
     printTable({
-      title: "the command's wall time, and the CPU time it (with its child runs) and the nodes used",
+      title: "the command's wall time, and the CPU time it and the nodes used",
       columns: [
         { header: "run" },
         { header: "exit", align: "right" },
@@ -66,7 +66,7 @@ export async function runFleet(_options: BenchOptions): Promise<void> {
       notes: [
         `goal: a fleet of ${FLEET_SIZE} in at most 2x the time of one node; loopback ${formatNumber(loopback.fleet.ms / loopback.one.ms, 2)}x, behind proxies ${formatNumber(proxied.fleet.ms / proxied.one.ms, 2)}x`,
         `on C cores a fleet needs at least (command CPU + nodes CPU) / C: on ${CORES} cores, ${floor(loopback)} on loopback, ${floor(proxied)} behind proxies`,
-        `behind the proxies (seeds ${LATENCY_SEED}..${LATENCY_SEED + FLEET_SIZE - 1}, the one-node run with node 1's) the runs wait on the network and go at once`,
+        `behind the proxies (seeds ${LATENCY_SEED}..${LATENCY_SEED + FLEET_SIZE - 1}, the one-node run with node 1's) the nodes' files wait on the network, many at once`,
       ],
     });
     for (const run of [loopback.one, loopback.fleet, proxied.one, proxied.fleet]) {
@@ -116,7 +116,7 @@ interface MeasuredRun extends CommandRun {
   readonly nodesCpuS: number;
 }
 
-/** The run with the CPU seconds of the command and its children (this process's waited-for children), and of the nodes. */
+/** The run with the CPU seconds of the command (this process's waited-for children), and of the nodes. */
 async function measured(nodes: readonly ChildNode[], run: () => Promise<CommandRun>): Promise<MeasuredRun> {
   const children0 = childrenCpuTicks();
   const nodes0 = nodes.map((n) => processCpuTicks(n.pid));

@@ -3,7 +3,7 @@
 // its URL, fixtures, profile, state directory) and its own reporters (reporter-per-run.ts). The workers
 // are shared: their start is paid once, not once per node, and the nodes' files spread over all of them,
 // so a node's files whose checks go one by one (its submissions) overlap with the other nodes' and its
-// own. Each node still gets its complete reports in REPORT_DIR/targets/NAME/, written as a one-node run
+// own; a node's --concurrency and --rate-limit are kept by all the workers together. Each node still gets its complete reports in REPORT_DIR/targets/NAME/, written as a one-node run
 // writes them, and its console report in console.txt; the requirement-by-node matrix is then built from
 // their summary.json files exactly as `merge` builds it from runs made elsewhere (fleet-matrix-reports.ts).
 // A node that cannot be tested (its probe fails, its fixtures cannot be read) is reported with every
@@ -28,7 +28,7 @@ import type { ConformanceArgs } from "./conformance-args.ts";
 import { writeReports, type ReportInput } from "./conformance-reports.ts";
 import { resolveTarget, runConfigOf, type ResolvedTarget } from "./conformance-setup.ts";
 import { probeTarget } from "./conformance-target.ts";
-import { runSuites } from "./conformance-vitest.ts";
+import { runSuites, type SuiteRunResult } from "./conformance-vitest.ts";
 import { writeMatrixReports } from "./fleet-matrix-reports.ts";
 import { fleetWorkers } from "./fleet-parallelism.ts";
 import { readRunSummary } from "./fleet-summary-reader.ts";
@@ -38,7 +38,6 @@ import { ReporterPerRun } from "./reporter-per-run.ts";
 import { makeRunFolders } from "./run-folders.ts";
 import { settleRun, type Baseline } from "./run-settle.ts";
 import type { Comparison } from "./compare-phase.ts";
-import type { SuiteRunResult } from "./conformance-vitest.ts";
 
 export interface FleetRunInput {
   readonly targets: readonly FleetTarget[];

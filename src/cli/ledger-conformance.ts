@@ -8,7 +8,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { applyBaseline, exitCode, notStartedOutcome, parseBaseline, type RunOutcome } from "../../reporters/aggregate.ts";
+import { notStartedOutcome, parseBaseline, type RunOutcome } from "../../reporters/aggregate.ts";
 import type { JunitCase } from "../../reporters/junit-report.ts";
 import { RequirementReporter } from "../../reporters/requirement-reporter.ts";
 import { escapeControls } from "../../reporters/escape-controls.ts";
@@ -37,7 +37,7 @@ import { PhaseClock, PhaseReporter } from "./run-phases.ts";
 import { CODE_ROOT, packageVersion, SUITE_FILE_SUFFIX } from "../package-root.ts";
 import { ProgressLine } from "./progress-line.ts";
 import { colourAllowed } from "./terminal.ts";
-import { describeSelection, isFiltered, selectionOf, untestedReasonOf, withLevel } from "./run-selection.ts";
+import { describeSelection, selectionOf, untestedReasonOf } from "./run-selection.ts";
 // --compare-to (the differential run) and --record are imported when asked for: together they are
 // ~0.5 s of the command's start that a default run does not use.
 
