@@ -174,70 +174,65 @@ async function runNodes(nodes: readonly ReadyNode[], input: FleetRunInput, scrat
   // Each node's --concurrency is shared by all the workers, none with a slot of its own: a node's files
   // go to a few of the fleet's workers at a time, any of them (shared-in-flight-limit.ts).
   const sharedInFlight = workers > 1;
-  const perWorker = args.concurrency;
   const folders = makeRunFolders(nodes.length, { parent: scratch });
-  const runsByFolder: Record<string, RunConfig> = {};
-  const include: string[] = [];
-  const reporters = new Map<string, RequirementReporter>();
-  const reportersByNode = new Map<string, Reporter[]>();
-  const endedAt = new Map<string, number>();
-  const nodeOfFolder = new Map<string, ReadyNode>();
-  const configs = new Map<string, RunConfig>();
   try {
-    nodes.forEach((node, i) => {
+    // Each node's run: its folder, its configuration (as a one-node run's, then as its workers get it), its reporters.
+    const runs = nodes.map((node, i) => {
       const folder = folders.folders[i] as string;
       const stateDir = join(node.scratch, "state");
       if (sharedInFlight) shareInFlightLimit(stateDir, args.concurrency, { ownSlot: false });
       if (args.rateLimit !== undefined) shareRateLimit(stateDir, args.rateLimit);
       const config = runConfigOf(node.args, node.resolved, { stateDir, bodiesDir: node.layout.bodiesDir }, input.selection);
-      configs.set(folder, config);
-      runsByFolder[folder] = {
+      const recordDir = args.record ? join(node.scratch, "exchanges") : undefined;
+      const provided: RunConfig = {
         ...config,
-        concurrency: perWorker,
+        concurrency: args.concurrency,
         workers,
         ...(sharedInFlight ? { sharedInFlight } : {}),
         // Any worker may run a file of this node: they keep to its --rate-limit together.
         ...(config.rateLimit === undefined ? {} : { sharedRateLimit: true as const }),
-        ...(args.record ? { recordDir: join(node.scratch, "exchanges") } : {}),
+        ...(recordDir === undefined ? {} : { recordDir }),
         infoFile: join(node.layout.dir, "console.txt"),
       };
-      nodeOfFolder.set(folder, node);
       const files = input.files.map((file) => join(folder, file));
-      include.push(...files.map((file) => relative(folders.dir, file)));
       const reporter = new RequirementReporter({ catalog: input.catalog, quiet: true, files, ...(input.untestedReason === undefined ? {} : { untestedReason: input.untestedReason }) });
       reporter.countRequestsBefore(node.requests, node.retries);
-      reporters.set(folder, reporter);
-      reportersByNode.set(folder, [reporter, new LastFileEnd((at) => endedAt.set(folder, at))]);
+      const allureResults = input.allureOff ? undefined : join(node.scratch, "allure-results");
+      const lastFile = new LastFileEnd();
+      return { node, folder, files, config, provided, recordDir, reporter, allureResults, lastFile };
     });
-    const allure = input.allureOff ? [] : await allureReporters(nodes, folders.folders, input.catalog);
-    for (const [folder, reporter] of allure) reportersByNode.get(folder)?.push(reporter);
+    const allure = input.allureOff ? undefined : (await import("./allure-results-writer.ts")).AllureResultsReporter;
+    const reportersOf = new Map(
+      runs.map((r) => [r.folder, [r.reporter, r.lastFile, ...(allure === undefined || r.allureResults === undefined ? [] : [new allure(r.allureResults, input.catalog)])]] as const),
+    );
     const run = await runSuites({
-      runsByFolder,
+      runsByFolder: Object.fromEntries(runs.map((r) => [r.folder, r.provided])),
       root: folders.dir,
-      include,
+      include: runs.flatMap((r) => r.files.map((file) => relative(folders.dir, file))),
       files: [],
-      requirementReporter: new ReporterPerRun(reportersByNode, folders.folderOf),
+      requirementReporter: new ReporterPerRun(reportersOf, folders.folderOf),
       testTimeoutMs: Math.max(60_000, checkTimeoutMs(args.timeoutMs, workersSharingSlots({ sharedInFlight, workers }))),
       maxDurationMs: args.maxDurationMs,
       maxWorkers: workers,
-      maxConcurrency: perWorker,
+      maxConcurrency: args.concurrency,
       interrupt: input.interrupt,
       onStop: (reason) => {
-        for (const reporter of reporters.values()) reporter.stop(reason);
+        for (const r of runs) r.reporter.stop(reason);
       },
     });
-    const ends = new Map<Node, RunEnd>();
-    for (const [folder, node] of nodeOfFolder) {
-      const recordDir = runsByFolder[folder]?.recordDir;
-      ends.set(node, {
-        reporter: reporters.get(folder) as RequirementReporter,
-        config: configs.get(folder) as RunConfig,
-        ...(recordDir === undefined ? {} : { recordDir }),
-        ...(input.allureOff ? {} : { allureResults: join(node.scratch, "allure-results") }),
-        run,
-        endedAt: endedAt.get(folder) ?? performance.now(),
-      });
-    }
+    const ends = new Map<Node, RunEnd>(
+      runs.map((r) => [
+        r.node,
+        {
+          reporter: r.reporter,
+          config: r.config,
+          ...(r.recordDir === undefined ? {} : { recordDir: r.recordDir }),
+          ...(r.allureResults === undefined ? {} : { allureResults: r.allureResults }),
+          run,
+          endedAt: r.lastFile.at ?? performance.now(),
+        },
+      ]),
+    );
     // vitest closes while the reports are written; the folders go once it has.
     return { ends, closing: run.closing.finally(() => folders.remove()) };
   } catch (e) {
@@ -246,18 +241,12 @@ async function runNodes(nodes: readonly ReadyNode[], input: FleetRunInput, scrat
   }
 }
 
-/** Each node's Allure reporter, writing into its own scratch directory. */
-async function allureReporters(nodes: readonly ReadyNode[], folders: readonly string[], catalog: RequirementCatalog): Promise<[string, Reporter][]> {
-  const { AllureResultsReporter } = await import("./allure-results-writer.ts");
-  return nodes.map((node, i) => [folders[i] as string, new AllureResultsReporter(join(node.scratch, "allure-results"), catalog)]);
-}
-
-/** Notes when a node's files end: its run's duration is until its last one did. */
+/** When a node's last file ended (performance.now()): its run's duration is until then. */
 class LastFileEnd implements Reporter {
-  constructor(private readonly ended: (at: number) => void) {}
+  at: number | undefined;
 
   onTestModuleEnd(): void {
-    this.ended(performance.now());
+    this.at = performance.now();
   }
 }
 

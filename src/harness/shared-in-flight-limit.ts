@@ -9,8 +9,9 @@
 // of its own, a submission's every request waited behind the others' floods: its files took twice as
 // long and ended the run.
 //
-// The shared slots go in the order they were asked for (a ticket lock that admits `max` tickets at
-// once), so a worker whose checks ask for many at once cannot keep another's waiting. The buffer
+// The shared slots go in the order their tickets were taken (a ticket lock that admits `max` tickets at
+// once), and a worker takes one ticket at a time, so a worker whose checks ask for many at once cannot
+// keep another's waiting: the other's next ticket comes between two of its own. The buffer
 // reaches the workers as the process's environment data (worker_threads.setEnvironmentData), which
 // every worker thread started afterwards gets; SharedArrayBuffer is shared, not copied, by that clone.
 
@@ -44,8 +45,9 @@ export class SharedInFlightLimit implements InFlightGate {
    * Runs `task` once its ticket is among the `max` oldest unfinished ones. The tasks asked for through
    * this limit take their tickets one after another, each once the one before was admitted: every
    * finished task wakes every thread waiting on the buffer, and so at most one waiter per limit (per
-   * worker) wakes, not each of its queued tasks. With 16 workers sharing the limits of a fleet's nodes,
-   * hundreds of waiters woken by every answer took a third of the workers' CPU.
+   * worker) wakes, not each of its queued tasks. In a CPU profile of a fleet of 10 with 16 workers, the
+   * waiters woken by every answer were the workers' largest share of samples (the fleet's wall time and
+   * CPU did not tell the two apart from the machine's noise, 2 pairs).
    */
   async run<T>(task: () => Promise<T>): Promise<T> {
     const before = this.#turn;
