@@ -2,7 +2,9 @@
 // started with a fault, checked by one fleet run (--targets), and each by a run of its own then merged.
 // Restricted with --only to the suite file that holds the fault's requirement (suites/estimate-gas-
 // price.test.ts) to stay quick. The fault's requirements fail on the faulty node only; the merge gives
-// the same matrix as the fleet run; the matrix page is checked in a browser.
+// the same matrix as the fleet run; the matrix page is checked in a browser. A fleet with a node it
+// cannot test still checks the others; a signal stops every node's run; each node keeps --rate-limit
+// whichever of the shared workers its files are on.
 
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, request as httpRequest } from "node:http";
