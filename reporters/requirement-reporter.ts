@@ -5,6 +5,7 @@
 // check that never ran (the run was stopped, or --only left it out) is skipped with the reason, never
 // passed.
 
+import { relative, sep } from "node:path";
 import type { SerializedError } from "vitest";
 import type { Reporter, TestCase, TestModule, TestRunEndReason } from "vitest/node";
 import type { RequirementCatalog } from "../src/harness/requirements.ts";
@@ -22,6 +23,11 @@ export interface RequirementReporterOptions {
   readonly untestedReason?: string;
   /** The suite files the run was to run (relative to the root), so that files vitest never started are listed too. */
   readonly files?: readonly string[];
+  /**
+   * The folder the run's files are named relative to, when it is not vitest's root: a fleet's node runs
+   * its own copy of the suites (src/cli/run-folders.ts), whose files it names as a one-node run does.
+   */
+  readonly root?: string;
 }
 
 /** What one check came to, for the progress line and junit.xml. */
@@ -72,6 +78,12 @@ export class RequirementReporter implements Reporter {
     return this.#outcome;
   }
 
+  /** A file's name in the reports: relative to vitest's root, or to the run's own folder. */
+  #fileOf(m: TestModule): string {
+    const root = this.#options.root;
+    return root === undefined ? m.relativeModuleId : relative(root, m.moduleId).split(sep).join("/");
+  }
+
   /** Every check vitest knew of, with its status; files never collected appear as one skipped entry. Call after finalize. */
   junitCases(): JunitCase[] {
     const files = [...new Set([...this.#modules.keys(), ...(this.#options.files ?? [])])];
@@ -87,7 +99,7 @@ export class RequirementReporter implements Reporter {
   }
 
   #casesOf(m: TestModule): JunitCase[] {
-    const file = m.relativeModuleId;
+    const file = this.#fileOf(m);
     const cases: JunitCase[] = [];
     const loadErrors = m.errors();
     if (loadErrors.length > 0) cases.push({ file, name: "(loading the file)", status: "error", durationMs: 0, detail: loadErrors.map((e) => e.message).join("\n") });
@@ -144,15 +156,15 @@ export class RequirementReporter implements Reporter {
   }
 
   onTestModuleQueued(testModule: TestModule): void {
-    this.#modules.set(testModule.relativeModuleId, testModule);
+    this.#modules.set(this.#fileOf(testModule), testModule);
   }
 
   onTestModuleCollected(testModule: TestModule): void {
-    this.#modules.set(testModule.relativeModuleId, testModule);
+    this.#modules.set(this.#fileOf(testModule), testModule);
   }
 
   onTestCaseResult(testCase: TestCase): void {
-    const file = testCase.module.relativeModuleId;
+    const file = this.#fileOf(testCase.module);
     const meta = testCase.meta().conformance;
     const result = testCase.result();
     if (meta) {
@@ -180,7 +192,7 @@ export class RequirementReporter implements Reporter {
   }
 
   onTestModuleEnd(testModule: TestModule): void {
-    const file = testModule.relativeModuleId;
+    const file = this.#fileOf(testModule);
     this.#endedCases.set(file, this.#casesOf(testModule));
     const loadErrors = testModule.errors();
     if (loadErrors.length > 0) {
@@ -205,7 +217,7 @@ export class RequirementReporter implements Reporter {
 
   onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>, reason: TestRunEndReason): void {
     for (const m of testModules) {
-      const file = m.relativeModuleId;
+      const file = this.#fileOf(m);
       for (const e of m.errors()) this.#errors.push({ file, message: `failed to load or crashed: ${e.message}` });
       for (const suite of m.children.allSuites()) {
         for (const e of suite.errors()) this.#errors.push({ file, message: `${suite.fullName}: ${e.message}` });

@@ -100,7 +100,7 @@ export function suiteWorkers(
 ): number {
   if (options.rateLimited) return 1;
   const chosen = options.latencyBound ? Math.max(LATENCY_BOUND_WORKERS, availableParallelism() - 1) : availableParallelism() - 1;
-  // --workers, when given, instead of the run's own choice (a fleet gives its node runs fewer).
+  // --workers, when given, instead of the run's own choice (a fleet asks for its own: fleet-parallelism.ts).
   const wanted = options.asked ?? chosen;
   return Math.max(1, Math.min(wanted, concurrency));
 }

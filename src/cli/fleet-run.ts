@@ -13,7 +13,6 @@
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import { notStartedOutcome, type RunOutcome } from "../../reporters/aggregate.ts";
 import { escapeControls } from "../../reporters/escape-controls.ts";
 import type { MatrixNode } from "../../reporters/matrix-data.ts";
 import { RequirementReporter } from "../../reporters/requirement-reporter.ts";
@@ -36,7 +35,7 @@ import type { FleetTarget } from "./fleet-targets.ts";
 import { ReportLayout } from "./report-layout.ts";
 import { ReporterPerRun } from "./reporter-per-run.ts";
 import { makeRunFolders } from "./run-folders.ts";
-import { settleRun, type Baseline } from "./run-settle.ts";
+import { settleRun, untestableRun, type Baseline } from "./run-settle.ts";
 import type { Comparison } from "./compare-phase.ts";
 
 export interface FleetRunInput {
@@ -194,12 +193,12 @@ async function runNodes(nodes: readonly ReadyNode[], input: FleetRunInput, scrat
         ...(recordDir === undefined ? {} : { recordDir }),
         infoFile: join(node.layout.dir, "console.txt"),
       };
-      const files = input.files.map((file) => join(folder, file));
-      const reporter = new RequirementReporter({ catalog: input.catalog, quiet: true, files, ...(input.untestedReason === undefined ? {} : { untestedReason: input.untestedReason }) });
+      // Named in the node's reports as a one-node run names them (suites/…), relative to its folder.
+      const reporter = new RequirementReporter({ catalog: input.catalog, quiet: true, files: input.files, root: folder, ...(input.untestedReason === undefined ? {} : { untestedReason: input.untestedReason }) });
       reporter.countRequestsBefore(node.requests, node.retries);
       const allureResults = input.allureOff ? undefined : join(node.scratch, "allure-results");
       const lastFile = new LastFileEnd();
-      return { node, folder, files, config, provided, recordDir, reporter, allureResults, lastFile };
+      return { node, folder, config, provided, recordDir, reporter, allureResults, lastFile };
     });
     const allure = input.allureOff ? undefined : (await import("./allure-results-writer.ts")).AllureResultsReporter;
     const reportersOf = new Map(
@@ -208,7 +207,7 @@ async function runNodes(nodes: readonly ReadyNode[], input: FleetRunInput, scrat
     const run = await runSuites({
       runsByFolder: Object.fromEntries(runs.map((r) => [r.folder, r.provided])),
       root: folders.dir,
-      include: runs.flatMap((r) => r.files.map((file) => relative(folders.dir, file))),
+      include: runs.flatMap((r) => input.files.map((file) => relative(folders.dir, join(r.folder, file)))),
       files: [],
       requirementReporter: new ReporterPerRun(reportersOf, folders.folderOf),
       testTimeoutMs: Math.max(60_000, checkTimeoutMs(args.timeoutMs, workersSharingSlots({ sharedInFlight, workers }))),
@@ -279,8 +278,8 @@ async function reportNode(node: ReadyNode, end: RunEnd, context: ReportContext):
 /** A node that cannot be tested: every requirement skipped with the reason, never passed, and exit 2, as a one-node run reports it. */
 async function reportUntestable(node: UntestableNode, input: FleetRunInput, startedAt: Date): Promise<number> {
   node.print(`ledger-conformance: ${node.reason}`);
-  const outcome: RunOutcome = notStartedOutcome(input.catalog, node.reason, node.requests, node.retries);
-  await writeReports({ layout: node.layout, outcome, junitCases: [{ file: "(target probe)", name: "the target can be tested", status: "error", durationMs: 0, detail: node.reason }], target: node.target.url, startedAt, durationMs: 0, exitCode: 2, allure: { skipped: "nothing ran" }, say: node.print, console: false });
+  const { outcome, junitCases } = untestableRun(input.catalog, node.reason, node);
+  await writeReports({ layout: node.layout, outcome, junitCases, target: node.target.url, startedAt, durationMs: 0, exitCode: 2, allure: { skipped: "nothing ran" }, say: node.print, console: false });
   return 2;
 }
 

@@ -8,7 +8,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { notStartedOutcome, parseBaseline, type RunOutcome } from "../../reporters/aggregate.ts";
+import { parseBaseline, type RunOutcome } from "../../reporters/aggregate.ts";
 import type { JunitCase } from "../../reporters/junit-report.ts";
 import { RequirementReporter } from "../../reporters/requirement-reporter.ts";
 import { escapeControls } from "../../reporters/escape-controls.ts";
@@ -28,7 +28,7 @@ import { probeTarget } from "./conformance-target.ts";
 import type { EmbeddedNode } from "./embedded-node.ts";
 import { concurrencyPerWorker, preloadSuiteRunner, runSuites, type SuiteRunResult } from "./conformance-vitest.ts";
 import { runWorkers, workersBeforeAnswers } from "./run-workers.ts";
-import { settleRun, type Baseline } from "./run-settle.ts";
+import { settleRun, untestableRun, type Baseline } from "./run-settle.ts";
 import { runFleet } from "./fleet-run.ts";
 import { readTargetsFile, targetsFromUrls } from "./fleet-targets.ts";
 import { mergeCommand } from "./merge-command.ts";
@@ -251,8 +251,8 @@ async function main(argv: readonly string[], started: Promise<EmbeddedNode> | un
       await abandonEarlyRun(probe.reason);
       // Nothing can be tested: exit 2 as for a usage error, with the reports saying why.
       process.stderr.write(escapeControls(`ledger-conformance: ${probe.reason}\n`));
-      const outcome = notStartedOutcome(catalog, probe.reason, probe.requests, probe.retries);
-      await report(target, outcome, [{ file: "(target probe)", name: "the target can be tested", status: "error", durationMs: 0, detail: probe.reason }], 2, { skipped: "nothing ran" });
+      const { outcome, junitCases } = untestableRun(catalog, probe.reason, probe);
+      await report(target, outcome, junitCases, 2, { skipped: "nothing ran" });
       return 2;
     }
 

@@ -1,13 +1,16 @@
 // What a run comes to once its checks are done, for a one-node run and for each node of a fleet alike:
 // its outcome (--level applied, then the baseline), its recorded exchanges joined into the report
-// directory (--record), its comparison with another node (--compare-to), and its exit status.
+// directory (--record), its comparison with another node (--compare-to), and its exit status; and what a
+// run comes to when its target cannot be tested at all.
 
 import { join } from "node:path";
-import { applyBaseline, exitCode, type RunOutcome } from "../../reporters/aggregate.ts";
+import { applyBaseline, exitCode, notStartedOutcome, type RunOutcome } from "../../reporters/aggregate.ts";
+import type { JunitCase } from "../../reporters/junit-report.ts";
 import type { RequirementReporter } from "../../reporters/requirement-reporter.ts";
 import type { RunConfig } from "../harness/config.ts";
 import { ConfigurationError } from "../harness/configuration-error.ts";
 import type { DifferentialResult } from "../harness/differential/differential-run.ts";
+import type { RequirementCatalog } from "../harness/requirements.ts";
 import type { CheckSelection } from "../harness/selection.ts";
 import type { Comparison } from "./compare-phase.ts";
 import type { SuiteRunResult } from "./conformance-vitest.ts";
@@ -60,4 +63,12 @@ export async function settleRun(input: SettleInput): Promise<SettledRun> {
   // Stopped by a signal: the conventional 128 + its number, so that a caller sees the run was cut short.
   const code = run.interrupted ? 128 + (input.interruptReason === "interrupted by SIGINT" ? 2 : 15) : Math.max(exitCode(outcome), differs ? 1 : 0);
   return { outcome, code, ...(differential === undefined ? {} : { differential }) };
+}
+
+/** A target that cannot be tested: every requirement skipped with the reason, never passed, and one error case saying why (exit 2). */
+export function untestableRun(catalog: RequirementCatalog, reason: string, probe: { readonly requests: number; readonly retries: number }): { outcome: RunOutcome; junitCases: JunitCase[] } {
+  return {
+    outcome: notStartedOutcome(catalog, reason, probe.requests, probe.retries),
+    junitCases: [{ file: "(target probe)", name: "the target can be tested", status: "error", durationMs: 0, detail: reason }],
+  };
 }

@@ -64,7 +64,7 @@ beforeAll(async () => {
   const single = (t: (typeof targets)[number]) => run(["--target", t.url, "--fixtures", t.fixtures, "--only", ONLY, "--report-dir", join(dir, "runs", t.name), "--quiet"]);
   const [f, c, x] = await Promise.all([
     // --format markdown: stdout is the fleet's summary.md (a CI job summary); merge below prints the console table.
-    run(["--targets", targetsFile, "--only", ONLY, "--report-dir", join(dir, "fleet"), "--quiet", "--format", "markdown"]),
+    run(["--targets", targetsFile, "--only", ONLY, "--report-dir", join(dir, "fleet"), "--quiet", "--format", "markdown", "--junit-per-check"]),
     single(targets[0] as (typeof targets)[number]),
     single(targets[1] as (typeof targets)[number]),
   ]);
@@ -101,6 +101,16 @@ describe("a fleet in one run", () => {
     for (const name of ["clean", "faulty"]) expect(existsSync(join(dir, "fleet", "targets", name, "html", "index.html")), name).toBe(true);
     expect(summary.requirements.find((r) => r.id === breaks[0])?.failures[0]?.message).toMatch(/^\[faulty\] /);
     expect(summary.verdict).toBe("not-conforming");
+  });
+
+  it("names each node's files as a one-node run does, each once, however the fleet copied them", () => {
+    for (const name of ["clean", "faulty"]) {
+      const junit = readFileSync(join(dir, "fleet", "targets", name, "junit.xml"), "utf8");
+      const files = [...new Set([...junit.matchAll(/classname="([^"]*)"/g)].map((m) => m[1]))];
+      expect(files, name).toEqual([`suites/${ONLY}.test.js`]);
+      // Every check of the file ran: none is listed again as a file never started.
+      expect(junit, name).not.toContain("(every check of the file)");
+    }
   });
 
   it("writes summary.md, the matrix as markdown with the failed rows first, and prints it with --format markdown", () => {
