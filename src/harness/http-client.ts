@@ -176,13 +176,16 @@ export class HttpClient {
   readonly #options: HttpClientOptions;
   #count = 0;
   #retries = 0;
-  #nextSlot = 0;
   #silentStreak = 0;
   #cancel: AbortSignal | undefined;
   readonly #inFlight: InFlightGate;
+  readonly #rateLimit: SharedRateLimit | undefined;
 
   constructor(options: HttpClientOptions) {
     this.#options = options;
+    const rate = options.rateLimit;
+    // A rate of this client's own is a schedule no one else shares: the same limit, on a buffer of its own.
+    this.#rateLimit = typeof rate === "number" ? new SharedRateLimit(SharedRateLimit.buffer(), rate) : rate;
     this.#inFlight = options.inFlight ?? new InFlightLimit(options.maxInFlight ?? 1);
     this.#agent = new Agent({
       keepAliveTimeout: 10_000,
@@ -239,14 +242,7 @@ export class HttpClient {
 
   /** Waits for the rate limit, then counts one request. */
   async #beginRequest(): Promise<void> {
-    const rps = this.#options.rateLimit;
-    if (rps instanceof SharedRateLimit) await rps.wait();
-    else if (rps !== undefined && rps > 0) {
-      const now = Date.now();
-      const slot = Math.max(now, this.#nextSlot);
-      this.#nextSlot = slot + 1000 / rps;
-      if (slot > now) await new Promise((r) => setTimeout(r, slot - now));
-    }
+    await this.#rateLimit?.wait();
     this.#count += 1;
   }
 

@@ -30,8 +30,9 @@ export class SharedRateLimit {
       const reserved = Atomics.load(this.#next, 0);
       const at = Math.max(now(), Number(reserved));
       if (Atomics.compareExchange(this.#next, 0, reserved, BigInt(Math.ceil(at + gapMs))) !== reserved) continue;
-      const delay = at - now();
-      if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+      // A timer keeps the event loop's monotonic clock in whole milliseconds, not Date.now(): it may fire
+      // a little before the reserved time by Date.now(). Wait again until that time has come.
+      for (let delay = at - now(); delay > 0; delay = at - now()) await new Promise((resolve) => setTimeout(resolve, delay));
       return;
     }
   }
