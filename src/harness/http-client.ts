@@ -4,7 +4,7 @@
 // for the report.
 
 import { setMaxListeners } from "node:events";
-import { Agent } from "undici";
+import { Agent } from "./undici-agent.ts";
 import { exchange } from "./dispatch-exchange.ts";
 import { renderCurl } from "./curl.ts";
 import { redactedHeaders, type SecretHeaders } from "./secrets.ts";

@@ -9,7 +9,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
-import { Agent } from "undici";
+import { Agent } from "../undici-agent.ts";
 import { renderCurl } from "../curl.ts";
 import { exchange } from "../dispatch-exchange.ts";
 import { flattenHeaders, responseFromParts, type HttpRequest } from "../http-client.ts";
