@@ -9,6 +9,7 @@ import { Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import type { Reporter } from "vitest/node";
 import type { ProvidedRunConfig, RunConfig } from "../harness/config.ts";
+import { shareLedgerTracker } from "../harness/ledger-tracker.ts";
 import type { RequirementCatalog } from "../harness/requirements.ts";
 import { CODE_ROOT, COMPILED, SUITE_FILE_SUFFIX } from "../package-root.ts";
 import { moduleCacheDir } from "./module-cache.ts";
@@ -145,8 +146,10 @@ export async function runSuites(input: SuiteRunInput): Promise<SuiteRunResult> {
   const allureReporters = input.allure === undefined ? [] : [new (await loadAllureWriter()).AllureResultsReporter(input.allure.resultsDir, input.allure.catalog)];
   // Not for several runs' folders: those are made anew for every run, and their entries would only pile up.
   const cacheDir = "config" in input ? moduleCacheDir(input.root) : undefined;
-  // The workers' count goes with the configuration they read: one worker keeps its ledger mark in memory.
+  // The workers' count goes with the configuration they read (workersSharingSlots).
   const provide = "config" in input ? { runConfig: input.maxWorkers === undefined ? input.config : { ...input.config, workers: input.maxWorkers } } : { runsByFolder: input.runsByFolder };
+  // Each run's ledger mark, in memory its workers share: made before any of them starts (ledger-tracker.ts).
+  for (const config of "config" in input ? [input.config] : Object.values(input.runsByFolder)) if (config.stateDir !== undefined) shareLedgerTracker(config.stateDir);
   const creating = createVitest(
     "test",
     {

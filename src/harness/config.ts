@@ -50,11 +50,10 @@ export interface RunConfig {
   readonly depth: number;
   /** How far apart the suite's clock and the node's may be, in ms, when judging §4.7 health thresholds. */
   readonly clockToleranceMs: number;
-  /** A directory private to this run, for state shared between workers (ledger header tracking). */
+  /** A directory private to this run, for state shared between workers; its path also names the memory they share (the ledger mark, the in-flight limit). */
   readonly stateDir?: string;
   /**
-   * The run's worker threads (the suite runner sets it from its own): a run of one worker keeps its
-   * ledger mark in memory, where several share it through stateDir (a file read and replaced per request).
+   * The run's worker threads (the suite runner sets it from its own): how many share its in-flight slots.
    */
   readonly workers?: number;
   /** Where request bodies too large for a curl line are written (beside the reports). */

@@ -6,7 +6,7 @@
 import { inject, TestRunner } from "vitest";
 import type { CollectionConfig, ProvidedRunConfig, RunConfig, TargetFacts } from "./config.ts";
 import { HttpClient } from "./http-client.ts";
-import { LedgerTracker } from "./ledger-tracker.ts";
+import { LedgerTracker, sharedLedgerTracker } from "./ledger-tracker.ts";
 import { ApiContract } from "./openapi.ts";
 import { ExchangeRecorder } from "./recording.ts";
 import { loadRequirements, type RequirementCatalog } from "./requirements.ts";
@@ -65,7 +65,8 @@ export function createHarness(config: RunConfig, options: { contract?: ApiContra
       ...(config.secretHeaders === undefined ? {} : { secretHeaders: config.secretHeaders }),
     }),
     // One worker has no other to share its mark with: no file to stat, read and replace per request.
-    tracker: new LedgerTracker(config.workers === 1 ? undefined : config.stateDir),
+    // The run's workers share its mark; a harness outside a run (a unit test) has one of its own.
+    tracker: config.stateDir === undefined ? new LedgerTracker() : sharedLedgerTracker(config.stateDir),
     ...(config.recordDir === undefined ? {} : { recorder: new ExchangeRecorder(config.recordDir, config.target, config.secretHeaders) }),
   };
 }

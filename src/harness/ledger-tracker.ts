@@ -1,13 +1,15 @@
 // Per-run shared state: the highest ledger state any response has reported so far, so that every
 // response can be checked against what was seen before its request was sent (§2.7: the ledger does
-// not go back). Workers share it through one small JSON file in the run's state directory. Races
-// between workers can only lower the mark (a write may replace a higher one), never invent one, so the
-// check can miss a regression but never report a false one. Every write replaces the file (rename), so
-// a file whose inode and mtime are those last read holds what was read: one stat instead of a read and
-// a parse per request (two, with the mark).
+// not go back). A run's workers are threads of one process, and share the mark as memory: the command
+// puts a buffer for each run in the environment data before its workers start (shareLedgerTracker),
+// as it does the in-flight limit (shared-in-flight-limit.ts). Until then the mark was a JSON file in
+// the run's state directory, stat-ed per request and replaced whenever it rose: ~0.2 ms of CPU a
+// request, a few CPU-seconds of a fleet's run.
+//
+// Writers take a lock, so a raise is never lost to another worker's; readers take none, and read again
+// when a write went on meanwhile (a sequence number, odd while a write is under way).
 
-import { readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { getEnvironmentData, setEnvironmentData } from "node:worker_threads";
 
 export interface LedgerMark {
   readonly ledgerVersion: bigint;
@@ -17,81 +19,175 @@ export interface LedgerMark {
   readonly curl: string;
 }
 
-interface StoredState {
-  ledgerVersion: string;
-  blockHeight: string;
-  timestampUsec: string;
-  curl: string;
-  chainId?: number;
-  chainIdCurl?: string;
+/** Int32 cells: the writers' lock (0 free, 1 held), the write sequence, whether a mark was set, and the two curl lines' lengths in bytes. */
+const LOCK = 0;
+const SEQUENCE = 1;
+const MARKED = 2;
+const MARK_CURL_LENGTH = 3;
+const CHAIN_CURL_LENGTH = 4;
+/** u64 cells (the ledger headers' type), after the Int32 ones (six, for the alignment): the mark, and the chain id plus one (0: none seen yet). */
+const LEDGER_VERSION = 3;
+const BLOCK_HEIGHT = 4;
+const TIMESTAMP_USEC = 5;
+const CHAIN_ID = 6;
+const NUMBERS_BYTES = 7 * BigUint64Array.BYTES_PER_ELEMENT;
+/**
+ * Room for each curl line, in UTF-8 bytes. A line inlines a body of up to 16 KiB, up to four bytes per
+ * byte when it is written as printf escapes (curl.ts); a longer line is kept cut, and says so.
+ */
+const CURL_BYTES = 72 * 1024;
+
+/** A response's ledger headers, as §2.7 types them (u64; the chain id u8). */
+export interface ObservedValues {
+  readonly ledgerVersion?: bigint;
+  readonly blockHeight?: bigint;
+  readonly timestampUsec?: bigint;
+  readonly chainId?: number;
 }
 
-export class LedgerTracker {
-  readonly #file: string | undefined;
-  #state: StoredState | undefined;
-  /** Inode and mtime of the file when it was last read. */
-  #readVersion: string | undefined;
+type Raisable = "ledgerVersion" | "blockHeight" | "timestampUsec";
+const RAISABLE: readonly Raisable[] = ["ledgerVersion", "blockHeight", "timestampUsec"];
+const CELL_OF: Readonly<Record<Raisable, number>> = { ledgerVersion: LEDGER_VERSION, blockHeight: BLOCK_HEIGHT, timestampUsec: TIMESTAMP_USEC };
 
-  /** Without a directory the state lives in this process only. */
-  constructor(stateDir?: string) {
-    this.#file = stateDir === undefined ? undefined : join(stateDir, "ledger-state.json");
+export class LedgerTracker {
+  readonly #cells: Int32Array;
+  readonly #numbers: BigUint64Array;
+  readonly #markCurl: Uint8Array;
+  readonly #chainCurl: Uint8Array;
+
+  /** A tracker on `buffer` (LedgerTracker.buffer()): trackers on the same buffer share one mark. */
+  constructor(buffer: SharedArrayBuffer = LedgerTracker.buffer()) {
+    this.#cells = new Int32Array(buffer, 0, 6);
+    this.#numbers = new BigUint64Array(buffer, 0, 7);
+    this.#markCurl = new Uint8Array(buffer, NUMBERS_BYTES, CURL_BYTES);
+    this.#chainCurl = new Uint8Array(buffer, NUMBERS_BYTES + CURL_BYTES, CURL_BYTES);
+  }
+
+  /** A buffer with no mark and no chain id. */
+  static buffer(): SharedArrayBuffer {
+    return new SharedArrayBuffer(NUMBERS_BYTES + 2 * CURL_BYTES);
   }
 
   /** The mark as of now; take it just before sending a request. */
   mark(): LedgerMark | undefined {
-    const s = this.#load();
-    if (!s) return undefined;
-    return { ledgerVersion: BigInt(s.ledgerVersion), blockHeight: BigInt(s.blockHeight), timestampUsec: BigInt(s.timestampUsec), curl: s.curl };
+    return this.#read(() => {
+      if (Atomics.load(this.#cells, MARKED) === 0) return undefined;
+      return {
+        ledgerVersion: Atomics.load(this.#numbers, LEDGER_VERSION),
+        blockHeight: Atomics.load(this.#numbers, BLOCK_HEIGHT),
+        timestampUsec: Atomics.load(this.#numbers, TIMESTAMP_USEC),
+        curl: decoded(this.#markCurl, Atomics.load(this.#cells, MARK_CURL_LENGTH)),
+      };
+    });
   }
 
   /** The first chain id seen in this run, with the request that showed it. */
   chainId(): { chainId: number; curl: string } | undefined {
-    const s = this.#load();
-    return s?.chainId === undefined ? undefined : { chainId: s.chainId, curl: s.chainIdCurl ?? "" };
+    return this.#read(() => {
+      const chainId = Atomics.load(this.#numbers, CHAIN_ID);
+      return chainId === 0n ? undefined : { chainId: Number(chainId - 1n), curl: decoded(this.#chainCurl, Atomics.load(this.#cells, CHAIN_CURL_LENGTH)) };
+    });
   }
 
-  /** Raises the mark with a response's values (each field independently). */
-  observe(values: { ledgerVersion?: bigint; blockHeight?: bigint; timestampUsec?: bigint; chainId?: number }, curl: string): void {
-    const s: StoredState = this.#load() ?? { ledgerVersion: "0", blockHeight: "0", timestampUsec: "0", curl };
-    let changed = false;
-    const raise = (key: "ledgerVersion" | "blockHeight" | "timestampUsec", v: bigint | undefined) => {
-      if (v !== undefined && v > BigInt(s[key])) {
-        s[key] = v.toString();
-        if (key === "ledgerVersion") s.curl = curl;
-        changed = true;
+  /**
+   * Raises the mark with a response's values (each field independently). A mark starts at 0 with the
+   * first response observed, whose request it names until a later response raises the ledger version.
+   */
+  observe(values: ObservedValues, curl: string): void {
+    // Most responses raise nothing: they take no lock. What they would raise is decided again under it.
+    if (!this.#raises(values)) return;
+    this.#write(() => {
+      const marked = Atomics.load(this.#cells, MARKED) === 1;
+      let named = !marked;
+      for (const key of RAISABLE) {
+        const v = values[key];
+        if (v === undefined || v <= (marked ? Atomics.load(this.#numbers, CELL_OF[key]) : 0n)) continue;
+        Atomics.store(this.#numbers, CELL_OF[key], v);
+        if (key === "ledgerVersion") named = true;
       }
-    };
-    raise("ledgerVersion", values.ledgerVersion);
-    raise("blockHeight", values.blockHeight);
-    raise("timestampUsec", values.timestampUsec);
-    if (s.chainId === undefined && values.chainId !== undefined) {
-      s.chainId = values.chainId;
-      s.chainIdCurl = curl;
-      changed = true;
-    }
-    if (changed) this.#store(s);
+      if (named) Atomics.store(this.#cells, MARK_CURL_LENGTH, encodeInto(curl, this.#markCurl));
+      Atomics.store(this.#cells, MARKED, 1);
+      if (values.chainId !== undefined && Atomics.load(this.#numbers, CHAIN_ID) === 0n) {
+        Atomics.store(this.#numbers, CHAIN_ID, BigInt(values.chainId) + 1n);
+        Atomics.store(this.#cells, CHAIN_CURL_LENGTH, encodeInto(curl, this.#chainCurl));
+      }
+    });
   }
 
-  #load(): StoredState | undefined {
-    if (this.#file === undefined) return this.#state;
+  /** Whether `values` would change the state: a first mark, a higher value, a first chain id. */
+  #raises(values: ObservedValues): boolean {
+    if (Atomics.load(this.#cells, MARKED) === 0) return values.chainId !== undefined || RAISABLE.some((key) => values[key] !== undefined);
+    if (values.chainId !== undefined && Atomics.load(this.#numbers, CHAIN_ID) === 0n) return true;
+    return RAISABLE.some((key) => {
+      const v = values[key];
+      return v !== undefined && v > Atomics.load(this.#numbers, CELL_OF[key]);
+    });
+  }
+
+  /** `read` on a state no write changed while it read. */
+  #read<T>(read: () => T): T {
+    for (;;) {
+      const before = Atomics.load(this.#cells, SEQUENCE);
+      if (before % 2 === 1) {
+        Atomics.wait(this.#cells, SEQUENCE, before, 1);
+        continue;
+      }
+      const value = read();
+      if (Atomics.load(this.#cells, SEQUENCE) === before) return value;
+    }
+  }
+
+  #write(write: () => void): void {
+    while (Atomics.compareExchange(this.#cells, LOCK, 0, 1) !== 0) Atomics.wait(this.#cells, LOCK, 1, 1);
     try {
-      const stat = statSync(this.#file, { throwIfNoEntry: false, bigint: true });
-      if (stat === undefined) return this.#state;
-      const version = `${stat.ino}:${stat.mtimeNs}:${stat.size}`;
-      if (version === this.#readVersion) return this.#state;
-      this.#state = JSON.parse(readFileSync(this.#file, "utf8")) as StoredState;
-      this.#readVersion = version;
-    } catch {
-      // Not written yet (or mid-rename on a slow filesystem): keep what this process knew.
+      Atomics.add(this.#cells, SEQUENCE, 1);
+      write();
+    } finally {
+      Atomics.add(this.#cells, SEQUENCE, 1);
+      Atomics.notify(this.#cells, SEQUENCE);
+      Atomics.store(this.#cells, LOCK, 0);
+      Atomics.notify(this.#cells, LOCK, 1);
     }
-    return this.#state;
   }
+}
 
-  #store(s: StoredState): void {
-    this.#state = s;
-    if (this.#file === undefined) return;
-    const tmp = `${this.#file}.${process.pid}.${Math.random().toString(36).slice(2)}`;
-    writeFileSync(tmp, JSON.stringify(s));
-    renameSync(tmp, this.#file);
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** Writes `text` as UTF-8 into `into`, cut (and saying so) when it does not fit; the bytes written. */
+function encodeInto(text: string, into: Uint8Array): number {
+  const bytes = encoder.encode(text);
+  if (bytes.length <= into.length) {
+    into.set(bytes);
+    return bytes.length;
   }
+  const note = encoder.encode(` … (cut: the whole line is ${bytes.length} bytes)`);
+  // Cut on a character's first byte, so that the kept part stays valid UTF-8.
+  let end = into.length - note.length;
+  while (end > 0 && ((bytes[end] as number) & 0xc0) === 0x80) end--;
+  into.set(bytes.subarray(0, end));
+  into.set(note, end);
+  return end + note.length;
+}
+
+function decoded(bytes: Uint8Array, length: number): string {
+  // TextDecoder reads no shared memory: a copy.
+  return decoder.decode(bytes.slice(0, length));
+}
+
+/** Where a run's ledger mark is kept in the environment data: the run's own state directory names it. */
+function trackerEnvironmentKey(stateDir: string): string {
+  return `ledger-conformance:ledger-mark:${stateDir}`;
+}
+
+/** In the command, before the workers start: one mark for every worker of the run whose state is in `stateDir`. */
+export function shareLedgerTracker(stateDir: string): void {
+  setEnvironmentData(trackerEnvironmentKey(stateDir), LedgerTracker.buffer());
+}
+
+/** In a worker: the run's mark, as the command shared it. */
+export function sharedLedgerTracker(stateDir: string): LedgerTracker {
+  const buffer: unknown = getEnvironmentData(trackerEnvironmentKey(stateDir));
+  if (!(buffer instanceof SharedArrayBuffer)) throw new Error(`no shared ledger mark for the run in ${stateDir}: shareLedgerTracker runs before its workers start`);
+  return new LedgerTracker(buffer);
 }

@@ -12,7 +12,7 @@ import { CheckContext, traceOf } from "../../src/harness/check-context.ts";
 import { runCheck } from "../../src/harness/check.ts";
 import { WIRE_PROFILES, type RunConfig } from "../../src/harness/config.ts";
 import { catalog, createHarness, type Harness } from "../../src/harness/harness.ts";
-import { LedgerTracker } from "../../src/harness/ledger-tracker.ts";
+import { shareLedgerTracker } from "../../src/harness/ledger-tracker.ts";
 import { OBSERVED } from "../../src/harness/observed-contract.ts";
 import { runProperty } from "../../src/harness/property.ts";
 import { garbageServer, httpServer, ledgerHeaders, type Running } from "./servers.ts";
@@ -412,28 +412,14 @@ describe("runProperty", () => {
   });
 });
 
-describe("LedgerTracker", () => {
-  it("shares the mark between trackers (workers) through the state directory", () => {
-    const dir = mkdtempSync(join(tmpdir(), "tracker-"));
-    const a = new LedgerTracker(dir);
-    const b = new LedgerTracker(dir);
-    expect(b.mark()).toBeUndefined();
-    a.observe({ ledgerVersion: 10n, blockHeight: 3n, timestampUsec: 99n, chainId: 4 }, "curl a");
-    expect(b.mark()).toEqual({ ledgerVersion: 10n, blockHeight: 3n, timestampUsec: 99n, curl: "curl a" });
-    b.observe({ ledgerVersion: 8n, blockHeight: 5n }, "curl b");
-    expect(a.mark()).toMatchObject({ ledgerVersion: 10n, blockHeight: 5n, curl: "curl a" });
-    expect(a.chainId()).toEqual({ chainId: 4, curl: "curl a" });
-  });
-
-  it("keeps the mark of a run's only worker in memory, and shares it through the state directory when the run has several", () => {
-    const alone = mkdtempSync(join(tmpdir(), "tracker-"));
-    const one = harness({ stateDir: alone, workers: 1 });
-    one.tracker.observe({ ledgerVersion: 10n }, "curl a");
-    expect(one.tracker.mark()).toMatchObject({ ledgerVersion: 10n, curl: "curl a" });
-    expect(readdirSync(alone)).toEqual([]);
-
-    const several = mkdtempSync(join(tmpdir(), "tracker-"));
-    harness({ stateDir: several, workers: 2 }).tracker.observe({ ledgerVersion: 10n }, "curl a");
-    expect(harness({ stateDir: several, workers: 2 }).tracker.mark()).toMatchObject({ ledgerVersion: 10n, curl: "curl a" });
+describe("a run's ledger mark", () => {
+  it("is shared by the run's workers, as memory, and a harness outside a run has its own", () => {
+    const stateDir = mkdtempSync(join(tmpdir(), "tracker-"));
+    shareLedgerTracker(stateDir);
+    harness({ stateDir, workers: 2 }).tracker.observe({ ledgerVersion: 10n }, "curl a");
+    expect(harness({ stateDir, workers: 2 }).tracker.mark()).toMatchObject({ ledgerVersion: 10n, curl: "curl a" });
+    // Nothing is written to the state directory for it.
+    expect(readdirSync(stateDir)).toEqual([]);
+    expect(harness().tracker.mark()).toBeUndefined();
   });
 });

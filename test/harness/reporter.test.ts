@@ -30,7 +30,6 @@ interface Printed {
   errors: { file?: string; message: string }[];
   requests: number;
   requirements: Record<string, { status: string; reason?: string; checks: number; failures: string[] }>;
-  stateFiles: string[];
   allure: { story?: string; severity?: string; attachments: string[] }[];
 }
 
@@ -84,8 +83,6 @@ check("2.6/error-object", { timeoutMs: 300 }, async (t) => { await new Promise((
     expect(out.progress).toMatch(/✗ broken\.test\.ts: failed to load/);
     expect(out.progress).toMatch(/! good\.test\.ts {2}3 checks: 1 passed, 1 warned, 1 not applicable/);
     expect(out.run.capped).toBe(false);
-    // The runner tells its one worker that it is alone: no ledger state file to share.
-    expect(out.stateFiles).not.toContain("ledger-state.json");
     // The Allure results carry each check's labels and evidence, made in the runner's process.
     expect(out.allure).toContainEqual({ story: "4.6/gas-estimate-object", severity: "critical", attachments: ["evidence"] });
     expect(out.allure).toContainEqual({ story: "4.7/health-message", severity: "normal", attachments: ["evidence", "failure 4.7/health-message"] });
