@@ -20,7 +20,7 @@ import {
 } from "./support/account-modules.ts";
 import { knownChange } from "./support/known-history.ts";
 import { expectAbisMatchBytecode } from "./support/module-abi.ts";
-import { ledgerWindow, U64_MAX, versionAt, type LedgerWindow } from "./support/ledger-window.ts";
+import { ledgerWindow, notApplicableIfPrunedSince, U64_MAX, versionAt, type LedgerWindow } from "./support/ledger-window.ts";
 
 const MOVE_MAGIC = "0xa11ceb0b";
 
@@ -96,11 +96,13 @@ describeEndpoint("get_account_module", () => {
     const { fixture, at, before } = await knownChange(t, "modulePublished");
     const m = { account: fixture.address, name: fixture.name };
     const published = await t.request({ path: modulePath(m), query: { ledger_version: at } });
+    notApplicableIfPrunedSince(t, published, at);
     t.expectStatus(published, 200);
     const record = t.expectBodyMatchesSchema(published) as ModuleRecordJson;
     t.expectEqual(record.abi?.name, fixture.name, `the module read at ledger_version=${at} is ${fixture.name}`, published);
     // One version earlier the module did not exist yet: an answer from the latest state would have it.
     const earlier = await t.request({ path: modulePath(m), query: { ledger_version: before } });
+    notApplicableIfPrunedSince(t, earlier, before);
     t.expectError(earlier, 404, "module_not_found");
   });
 

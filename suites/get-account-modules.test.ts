@@ -13,7 +13,7 @@ import { check, CheckNotApplicable, describeEndpoint, type CheckContext, type Ht
 import { ADDRESS_PATH_FORMS, MALFORMED_ADDRESSES, MALFORMED_U64, moduleAccount, type ModuleRecordJson } from "./support/account-modules.ts";
 import { knownChange } from "./support/known-history.ts";
 import { expectAbisMatchBytecode } from "./support/module-abi.ts";
-import { ledgerWindow, U64_MAX, versionAt, type LedgerWindow } from "./support/ledger-window.ts";
+import { ledgerWindow, notApplicableIfPrunedSince, U64_MAX, versionAt, type LedgerWindow } from "./support/ledger-window.ts";
 
 /** Design §5: default and maximum page size. */
 const MAX_PAGE = 9999;
@@ -49,6 +49,7 @@ function modulesPath(address: string): string {
 /** One 200 page, validated against the contract. */
 async function page(t: CheckContext, address: string, query: Query): Promise<Page> {
   const res = await t.request({ path: modulesPath(address), query });
+  if (typeof query.ledger_version === "bigint") notApplicableIfPrunedSince(t, res, query.ledger_version);
   t.expectStatus(res, 200);
   const records = t.expectBodyMatchesSchema(res) as ModuleRecordJson[];
   return { res, records, cursor: t.header(res, "CURSOR") };

@@ -12,7 +12,7 @@ import { bytesEqual, decodeMoveValue, encodeMoveValue, sha3_256, toHex, type Typ
 import { check, CheckNotApplicable, CheckSkipped, describeEndpoint, errorCodeOf, type CheckContext, type HttpResponse, type TableFixture } from "../src/harness/index.ts";
 import { knownChange } from "./support/known-history.ts";
 import { expectValueOf, fixtureType, FRAMEWORK, selfDescribing, tableItemBody } from "./support/table-values.ts";
-import { ledgerWindow, U64_MAX, versionAt } from "./support/ledger-window.ts";
+import { ledgerWindow, notApplicableIfPrunedSince, U64_MAX, versionAt } from "./support/ledger-window.ts";
 
 /** A handle no table has: 32 bytes derived from a label, so failures replay exactly. */
 const UNKNOWN_HANDLE = toHex(sha3_256(new TextEncoder().encode("ledger-conformance/unknown-table-handle")));
@@ -283,10 +283,12 @@ describeEndpoint("get_table_item", () => {
   check("4.2/item-at-ledger-version", { variant: "before and at a known insert (fixture history.tableItemInserted)" }, async (t) => {
     const { fixture, at, before } = await knownChange(t, "tableItemInserted");
     const inserted = await readItem(t, fixture, { ledgerVersion: at });
+    notApplicableIfPrunedSince(t, inserted, at);
     t.expectStatus(inserted, 200);
     expectValueOf(t, fixture.valueType, t.expectBodyMatchesSchema(inserted), inserted);
     // One version earlier the item did not exist yet: an answer from the latest state would have it.
     const earlier = await readItem(t, fixture, { ledgerVersion: before });
+    notApplicableIfPrunedSince(t, earlier, before);
     t.expectError(earlier, 404, "table_item_not_found");
   });
 

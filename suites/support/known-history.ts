@@ -1,6 +1,7 @@
 // A change the target made inside its window, from the fixtures' `history` member (our extension of
 // the fixtures file): the one way to tell a read at an older ledger_version from a read at the latest. Without
-// it, or when the change has since been pruned, the check is not applicable, never passed.
+// it, or when the change has since been pruned (before the check, or while it runs: ledger-window.ts's
+// notApplicableIfPrunedSince), the check is not applicable, never passed.
 
 import { CheckNotApplicable, type CheckContext, type HistoryFixture } from "../../src/harness/index.ts";
 import { ledgerWindow } from "./ledger-window.ts";

@@ -39,3 +39,18 @@ export async function currentWindow(t: CheckContext): Promise<LedgerWindow & { r
   );
   return { oldest: s.oldestVersion as bigint, latest: s.ledgerVersion as bigint, timestampUsec: s.timestampUsec as bigint };
 }
+
+/**
+ * A read at `version` (picked from a window seen earlier) that the node answers 410 because it has
+ * pruned that version since: its own answer says so, with a LEDGER-OLDEST-VERSION above it. A node whose
+ * window moves on with every block can prune a version near the edge between two requests of one check,
+ * more so behind a slow link; that answer is right, and says nothing about what the check reads, so the
+ * check ends not_applicable. A 410 whose oldest version does not pass `version` is left for the check to
+ * judge (a node that calls a retained version pruned fails it).
+ */
+export function notApplicableIfPrunedSince(t: CheckContext, res: HttpResponse, version: bigint): void {
+  if (res.status !== 410) return;
+  const oldest = t.ledgerState(res).oldestVersion;
+  if (oldest === undefined || oldest <= version) return;
+  throw new CheckNotApplicable(`version ${version} was pruned while the check ran: the ${res.status} answer reports ${t.headerName("LEDGER-OLDEST-VERSION")} ${oldest}`);
+}
