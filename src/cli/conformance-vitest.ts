@@ -146,7 +146,7 @@ export async function runSuites(input: SuiteRunInput): Promise<SuiteRunResult> {
   const allureReporters = input.allure === undefined ? [] : [new (await loadAllureWriter()).AllureResultsReporter(input.allure.resultsDir, input.allure.catalog)];
   // Not for several runs' folders: those are made anew for every run, and their entries would only pile up.
   const cacheDir = "config" in input ? moduleCacheDir(input.root) : undefined;
-  // The workers' count goes with the configuration they read (workersSharingSlots).
+  // The workers' count goes with the configuration they read: one worker keeps its ledger mark to itself.
   const provide = "config" in input ? { runConfig: input.maxWorkers === undefined ? input.config : { ...input.config, workers: input.maxWorkers } } : { runsByFolder: input.runsByFolder };
   // Each run's ledger mark, in memory its workers share: made before any of them starts (ledger-tracker.ts).
   for (const config of "config" in input ? [input.config] : Object.values(input.runsByFolder)) if (config.stateDir !== undefined) shareLedgerTracker(config.stateDir);

@@ -53,7 +53,8 @@ export interface RunConfig {
   /** A directory private to this run, for state shared between workers; its path also names the memory they share (the ledger mark, the in-flight limit). */
   readonly stateDir?: string;
   /**
-   * The run's worker threads (the suite runner sets it from its own): how many share its in-flight slots.
+   * The run's worker threads (the suite runner sets it from its own): how many share its in-flight slots,
+   * and, when one, that it keeps its ledger mark to itself (ledger-tracker.ts).
    */
   readonly workers?: number;
   /** Where request bodies too large for a curl line are written (beside the reports). */

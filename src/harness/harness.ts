@@ -65,8 +65,8 @@ export function createHarness(config: RunConfig, options: { contract?: ApiContra
       ...(config.secretHeaders === undefined ? {} : { secretHeaders: config.secretHeaders }),
     }),
     // One worker has no other to share its mark with: no file to stat, read and replace per request.
-    // The run's workers share its mark; a harness outside a run (a unit test) has one of its own.
-    tracker: config.stateDir === undefined ? new LedgerTracker() : sharedLedgerTracker(config.stateDir),
+    // A run's workers share its mark; a run of one worker, or a harness outside a run (a unit test), has its own.
+    tracker: config.workers === 1 || config.stateDir === undefined ? new LedgerTracker() : sharedLedgerTracker(config.stateDir),
     ...(config.recordDir === undefined ? {} : { recorder: new ExchangeRecorder(config.recordDir, config.target, config.secretHeaders) }),
   };
 }

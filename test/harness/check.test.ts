@@ -413,13 +413,14 @@ describe("runProperty", () => {
 });
 
 describe("a run's ledger mark", () => {
-  it("is shared by the run's workers, as memory, and a harness outside a run has its own", () => {
+  it("is shared by the run's workers, as memory; a run of one worker, or a harness outside a run, has its own", () => {
     const stateDir = mkdtempSync(join(tmpdir(), "tracker-"));
     shareLedgerTracker(stateDir);
     harness({ stateDir, workers: 2 }).tracker.observe({ ledgerVersion: 10n }, "curl a");
     expect(harness({ stateDir, workers: 2 }).tracker.mark()).toMatchObject({ ledgerVersion: 10n, curl: "curl a" });
     // Nothing is written to the state directory for it.
     expect(readdirSync(stateDir)).toEqual([]);
+    expect(harness({ stateDir, workers: 1 }).tracker.mark()).toBeUndefined();
     expect(harness().tracker.mark()).toBeUndefined();
   });
 });
