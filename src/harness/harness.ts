@@ -64,7 +64,6 @@ export function createHarness(config: RunConfig, options: { contract?: ApiContra
       ...(config.bodiesDir === undefined ? {} : { bodiesDir: config.bodiesDir }),
       ...(config.secretHeaders === undefined ? {} : { secretHeaders: config.secretHeaders }),
     }),
-    // One worker has no other to share its mark with: no file to stat, read and replace per request.
     // A run's workers share its mark; a run of one worker, or a harness outside a run (a unit test), has its own.
     tracker: config.workers === 1 || config.stateDir === undefined ? new LedgerTracker() : sharedLedgerTracker(config.stateDir),
     ...(config.recordDir === undefined ? {} : { recorder: new ExchangeRecorder(config.recordDir, config.target, config.secretHeaders) }),

@@ -2,12 +2,14 @@
 // response can be checked against what was seen before its request was sent (§2.7: the ledger does
 // not go back). A run's workers are threads of one process, and share the mark as memory: the command
 // puts a buffer for each run in the environment data before its workers start (shareLedgerTracker),
-// as it does the in-flight limit (shared-in-flight-limit.ts). Until then the mark was a JSON file in
-// the run's state directory, stat-ed per request and replaced whenever it rose: ~0.2 ms of CPU a
-// request, a few CPU-seconds of a fleet's run.
+// as it does the in-flight limit (shared-in-flight-limit.ts); a run of one worker keeps its own. (It
+// was a JSON file in the run's state directory, stat-ed per request and replaced whenever the mark
+// rose: ~0.2 ms of CPU a request, a few CPU-seconds of a fleet's run.)
 //
 // Writers take a lock, so a raise is never lost to another worker's; readers take none, and read again
-// when a write went on meanwhile (a sequence number, odd while a write is under way).
+// when a write went on meanwhile (a sequence number, odd while a write is under way). A write is a few
+// stores with no await, and its finally releases the lock whatever happens; a worker stopped in the
+// middle of one is stopped with the whole run (vitest ends a run's workers together).
 
 import { getEnvironmentData, setEnvironmentData } from "node:worker_threads";
 

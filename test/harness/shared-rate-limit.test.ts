@@ -16,9 +16,9 @@ describe("SharedRateLimit", () => {
     sent.sort((a, b) => a - b);
     // 12 requests at 50 per second: the k-th goes no sooner than k gaps of 20 ms after the first could
     // (measured from the start: the first's own time is taken only once the calls above have all run),
-    // and none waits much longer.
+    // and none waits far longer (a loaded machine delays timers by hundreds of milliseconds).
     sent.forEach((at, k) => expect(at - started, `request ${k}`).toBeGreaterThanOrEqual(k * 20));
-    expect((sent.at(-1) as number) - started).toBeLessThan(11 * 20 + 400);
+    expect((sent.at(-1) as number) - started).toBeLessThan(11 * 20 + 800);
   });
 
   it("lets a request go at once when none went for a while", async () => {
