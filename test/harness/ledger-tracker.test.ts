@@ -86,28 +86,21 @@ describe("LedgerTracker", () => {
     const lock = new Int32Array(buffer, 0, 1);
     // The test holds the writers' lock (cell 0) as a writer would, while a worker raises the mark.
     Atomics.store(lock, 0, 1);
-    const trackerUrl = new URL("../../src/harness/ledger-tracker.ts", import.meta.url).href;
-    const tsx = import.meta.resolve("tsx/esm/api");
-    const program = `
-      const { register } = await import(${JSON.stringify(tsx)});
-      register();
-      const { parentPort } = await import("node:worker_threads");
-      const { sharedLedgerTracker } = await import(${JSON.stringify(trackerUrl)});
+    const worker = trackerThread(stateDir, `
       parentPort.postMessage("raising");
-      sharedLedgerTracker(${JSON.stringify(stateDir)}).observe({ ledgerVersion: 7n }, "curl w");
+      tracker.observe({ ledgerVersion: 7n }, "curl w");
       parentPort.postMessage("raised");
-    `;
-    const worker = new Worker(new URL(`data:text/javascript,${encodeURIComponent(program)}`), { execArgv: [] });
-    const messages: unknown[] = [];
-    worker.on("message", (m) => messages.push(m));
+    `);
     try {
-      while (!messages.includes("raising")) await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(await nextMessage(worker)).toBe("raising");
+      let raised = false;
+      const raising = nextMessage(worker).then(() => (raised = true));
       await new Promise((resolve) => setTimeout(resolve, 200));
-      expect(messages, "the raise waits for the lock").not.toContain("raised");
+      expect(raised, "the raise waits for the lock").toBe(false);
       expect(sharedLedgerTracker(stateDir).mark()).toBeUndefined();
       Atomics.store(lock, 0, 0);
       Atomics.notify(lock, 0);
-      while (!messages.includes("raised")) await new Promise((resolve) => setTimeout(resolve, 5));
+      await raising;
       expect(sharedLedgerTracker(stateDir).mark()).toMatchObject({ ledgerVersion: 7n, curl: "curl w" });
     } finally {
       await worker.terminate();
@@ -117,35 +110,33 @@ describe("LedgerTracker", () => {
   it("loses no raise when several threads raise the mark at once, and names each ledger version by its own request", async () => {
     const stateDir = `/nonexistent/ledger-mark-race-${process.pid}-${Date.now()}`;
     shareLedgerTracker(stateDir);
-    const trackerUrl = new URL("../../src/harness/ledger-tracker.ts", import.meta.url).href;
-    const tsx = import.meta.resolve("tsx/esm/api");
     // Thread k raises the ledger version through k, k+4, k+8, …; after each raise the mark must be at least
     // its own value (else another thread's write undid it) and name the request of the version it holds.
-    const program = (k: number) => `
-      const { register } = await import(${JSON.stringify(tsx)});
-      register();
-      const { parentPort, workerData } = await import("node:worker_threads");
-      const { sharedLedgerTracker } = await import(${JSON.stringify(trackerUrl)});
-      const t = sharedLedgerTracker(${JSON.stringify(stateDir)});
-      // All four start together: ready, then wait for the go.
-      const start = new Int32Array(workerData);
-      Atomics.add(start, 0, 1);
-      Atomics.notify(start, 0);
-      Atomics.wait(start, 1, 0);
-      let lost = 0, misnamed = 0;
-      for (let v = ${k}; v < ${4 * RACE_RAISES}; v += 4) {
-        t.observe({ ledgerVersion: BigInt(v) }, "curl " + v);
-        const mark = t.mark();
-        if (mark.ledgerVersion < BigInt(v)) lost++;
-        if (mark.curl !== "curl " + mark.ledgerVersion) misnamed++;
-      }
-      parentPort.postMessage({ lost, misnamed });
-    `;
+    // All four start together: each says it is ready, then waits for the go.
     const start = new Int32Array(new SharedArrayBuffer(8));
-    const workers = [0, 1, 2, 3].map((k) => new Worker(new URL(`data:text/javascript,${encodeURIComponent(program(k))}`), { execArgv: [], workerData: start.buffer }));
+    const workers = [0, 1, 2, 3].map((k) =>
+      trackerThread(
+        stateDir,
+        `
+        const start = new Int32Array(workerData);
+        Atomics.add(start, 0, 1);
+        Atomics.notify(start, 0);
+        Atomics.wait(start, 1, 0);
+        let lost = 0, misnamed = 0;
+        for (let v = ${k}; v < ${4 * RACE_RAISES}; v += 4) {
+          tracker.observe({ ledgerVersion: BigInt(v) }, "curl " + v);
+          const mark = tracker.mark();
+          if (mark.ledgerVersion < BigInt(v)) lost++;
+          if (mark.curl !== "curl " + mark.ledgerVersion) misnamed++;
+        }
+        parentPort.postMessage({ lost, misnamed });
+      `,
+        start.buffer,
+      ),
+    );
     let results: unknown[];
     try {
-      const ended = Promise.all(workers.map((w) => new Promise((resolve, reject) => w.once("message", resolve).once("error", reject))));
+      const ended = Promise.all(workers.map(nextMessage));
       for (let ready = 0; ready < 4; ready = Atomics.load(start, 0)) await new Promise((resolve) => setTimeout(resolve, 5));
       Atomics.store(start, 1, 1);
       Atomics.notify(start, 1);
@@ -157,3 +148,24 @@ describe("LedgerTracker", () => {
     expect(sharedLedgerTracker(stateDir).mark()).toMatchObject({ ledgerVersion: BigInt(4 * RACE_RAISES - 1), curl: `curl ${4 * RACE_RAISES - 1}` });
   });
 });
+
+/** A worker thread that runs `body` with `tracker` (the run's shared mark), `parentPort` and `workerData` in scope. */
+function trackerThread(stateDir: string, body: string, workerData?: unknown): Worker {
+  const tsx = import.meta.resolve("tsx/esm/api");
+  const trackerUrl = new URL("../../src/harness/ledger-tracker.ts", import.meta.url).href;
+  const program = `
+    const { register } = await import(${JSON.stringify(tsx)});
+    register();
+    const { parentPort, workerData } = await import("node:worker_threads");
+    const { sharedLedgerTracker } = await import(${JSON.stringify(trackerUrl)});
+    const tracker = sharedLedgerTracker(${JSON.stringify(stateDir)});
+    ${body}
+  `;
+  // No execArgv of the test process (vitest's own flags): the thread starts as the command's workers do.
+  return new Worker(new URL(`data:text/javascript,${encodeURIComponent(program)}`), { execArgv: [], workerData });
+}
+
+/** The worker's next message; rejects when the worker fails first. */
+function nextMessage(worker: Worker): Promise<unknown> {
+  return new Promise((resolve, reject) => worker.once("message", resolve).once("error", reject));
+}
