@@ -1,19 +1,17 @@
 // Several conformance runs in one vitest instance (a fleet's nodes; the fault self-check's runs): each
-// run gets a folder of its own holding a copy of the suite files, so that vitest collects each run's
-// files as files of their own; the run's configuration is provided under that folder (runsByFolder,
-// src/harness/config.ts), and a check's run is the one its file's folder names. Everything the suite
-// files import is a link to the running code's own, whose modules every run then shares, loaded once
-// per worker: the suites' support folders (what they keep between checks, a sender's sequence numbers,
-// is kept by run: suites/support/submission.ts), the harness, the codec and the reporters; so are
-// node_modules and the package's package.json and tsconfig.json, which resolve the copies' packages and
-// tell vite how to read them wherever the folders are made. (Copied, a support module was loaded and
-// compiled again by every worker for every run whose files it ran: up to 200 times in a fleet of 10.)
+// run gets a folder of its own holding a copy of the suite folders, so that a suite file, and the suite
+// support modules it imports (the sequence numbers a sender has used, a property's seed), are the run's
+// own modules; the run's configuration is provided under that folder (runsByFolder, src/harness/config.ts),
+// and a check's run is the one its file's folder names. The folders the suites import from (the harness,
+// the codec, the reporters) are links to the running code's own, whose modules every run then shares,
+// loaded once per worker; so are node_modules and the package's package.json and tsconfig.json, which
+// resolve the copies' packages and tell vite how to read them wherever the folders are made.
 
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { CODE_ROOT, PACKAGE_ROOT } from "../package-root.ts";
 
-/** The folders that hold suite files: each run gets its own copy of their files, and links to the folders in them (support/). */
+/** The folders that hold suite files: each run gets its own copy. */
 const SUITE_FOLDERS = ["suites", "properties"] as const;
 /** What the suite files import from, under the code root: linked, shared by every run. */
 const SHARED_FOLDERS = ["src", "reporters"] as const;
@@ -44,7 +42,7 @@ export function makeRunFolders(count: number, options: { readonly parent: string
     for (let i = 0; i < count; i++) {
       const folder = join(dir, `run-${i + 1}`);
       mkdirSync(folder);
-      for (const name of SUITE_FOLDERS) if (existsSync(join(codeRoot, name))) copySuiteFolder(join(codeRoot, name), join(folder, name));
+      for (const name of SUITE_FOLDERS) if (existsSync(join(codeRoot, name))) cpSync(join(codeRoot, name), join(folder, name), { recursive: true });
       for (const name of SHARED_FOLDERS) symlinkSync(join(codeRoot, name), join(folder, name), "dir");
       for (const name of PACKAGE_FILES) if (existsSync(join(PACKAGE_ROOT, name))) symlinkSync(join(PACKAGE_ROOT, name), join(folder, name), "file");
       if (nodeModules !== undefined) symlinkSync(nodeModules, join(folder, "node_modules"), "dir");
@@ -72,14 +70,5 @@ function nodeModulesOf(codeRoot: string): string | undefined {
     const candidate = join(dir, "node_modules");
     if (existsSync(join(candidate, "vitest", "package.json"))) return candidate;
     if (dirname(dir) === dir) return undefined;
-  }
-}
-
-/** The suite files of `from` copied into `to`, and its folders (support/) linked. */
-function copySuiteFolder(from: string, to: string): void {
-  mkdirSync(to);
-  for (const entry of readdirSync(from, { withFileTypes: true })) {
-    if (entry.isDirectory()) symlinkSync(join(from, entry.name), join(to, entry.name), "dir");
-    else cpSync(join(from, entry.name), join(to, entry.name));
   }
 }

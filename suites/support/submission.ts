@@ -69,11 +69,6 @@ export interface SubmitSetup extends ChainParameters {
   readonly senderBytes: Uint8Array;
   /** formatAddress of the sender. */
   readonly senderAddress: string;
-  /**
-   * The sender as this worker's bookkeeping names it: its address within its run. The runs of one
-   * vitest instance (a fleet's nodes) share this module, and their nodes may hold the same accounts.
-   */
-  readonly bookkeepingKey: string;
   readonly recipient: string;
   /** Parameter types of the transfer function, for the JSON form. */
   readonly functionParams: FunctionParams;
@@ -93,10 +88,9 @@ export interface BuiltTransaction {
 
 export type SubmitFormat = "bcs" | "json";
 
-// The next sequence number each sender may use, as far as this worker knows (committed or pending),
-// by SubmitSetup.bookkeepingKey.
+// The next sequence number each sender may use, as far as this worker knows (committed or pending).
 const nextKnown = new Map<string, bigint>();
-// Senders whose transfer (made to get a committed sequence number) was not committed in time, by bookkeepingKey.
+// Senders whose transfer (made to get a committed sequence number) was not committed in time.
 const uncommitted = new Map<string, { readonly hash: string; readonly from: bigint; readonly sequenceNumber: bigint; waitedAgain: boolean }>();
 
 /** The fixtures accounts (the check has called t.needsFixture("accounts")), the sender and the recipient for a role. */
@@ -142,13 +136,10 @@ export async function submitSetup(t: CheckContext, role: SenderRole): Promise<Su
   const functionParams: FunctionParams = (address, moduleName, functionName) =>
     address === "0x1" && moduleName === "aptos_account" && functionName === "transfer" ? nonSigner : undefined;
 
-  const senderAddress = formatAddress(senderBytes);
   return {
     sender,
     senderBytes,
-    senderAddress,
-    // A run's state directory is its own; a run without one (a unit test) is named by its target.
-    bookkeepingKey: `${t.config.stateDir ?? t.config.target} ${senderAddress}`,
+    senderAddress: formatAddress(senderBytes),
     recipient,
     ...chain,
     functionParams,
@@ -221,14 +212,14 @@ async function nextSequence(t: CheckContext, setup: SubmitSetup): Promise<{ next
     const last = await lastCommittedSequenceNumber(t, setup);
     committedNext = last === undefined ? 0n : last + 1n;
   }
-  const known = nextKnown.get(setup.bookkeepingKey) ?? 0n;
+  const known = nextKnown.get(setup.senderAddress) ?? 0n;
   return { next: committedNext > known ? committedNext : known, fromAccount: account !== undefined };
 }
 
 /** Records that `sequenceNumber` is taken (its transaction was accepted, or is pending elsewhere). */
 export function markSequenceNumberUsed(setup: SubmitSetup, sequenceNumber: bigint): void {
-  const known = nextKnown.get(setup.bookkeepingKey) ?? 0n;
-  if (sequenceNumber + 1n > known) nextKnown.set(setup.bookkeepingKey, sequenceNumber + 1n);
+  const known = nextKnown.get(setup.senderAddress) ?? 0n;
+  if (sequenceNumber + 1n > known) nextKnown.set(setup.senderAddress, sequenceNumber + 1n);
 }
 
 export interface TransferOptions {
@@ -412,13 +403,13 @@ export async function committedSequenceNumber(t: CheckContext, setup: SubmitSetu
   // Nothing of the sender's is committed, and a transfer of it already waited out the timeout: another
   // would queue behind it (a sequence number the node holds and may never commit). So the next check
   // waits for that same transfer once more (a loaded node may be slow), and after that none waits.
-  const stuck = uncommitted.get(setup.bookkeepingKey);
+  const stuck = uncommitted.get(setup.senderAddress);
   if (stuck !== undefined) {
     if (!stuck.waitedAgain) {
       stuck.waitedAgain = true;
       const { summary } = await waitForCommit(t, setup, stuck.hash, stuck.from);
       if (summary !== undefined) {
-        uncommitted.delete(setup.bookkeepingKey);
+        uncommitted.delete(setup.senderAddress);
         return stuck.sequenceNumber;
       }
     }
@@ -429,7 +420,7 @@ export async function committedSequenceNumber(t: CheckContext, setup: SubmitSetu
   const from = t.ledgerState(res).ledgerVersion ?? 0n;
   const { summary } = await waitForCommit(t, setup, tx.hash, from);
   if (summary === undefined) {
-    uncommitted.set(setup.bookkeepingKey, { hash: tx.hash, from, sequenceNumber: tx.sequenceNumber, waitedAgain: false });
+    uncommitted.set(setup.senderAddress, { hash: tx.hash, from, sequenceNumber: tx.sequenceNumber, waitedAgain: false });
     throw new CheckSkipped(`the transfer ${tx.hash} was not committed within ${COMMIT_TIMEOUT_MS / 1000} s, so no sequence number is stale yet`);
   }
   return tx.sequenceNumber;
@@ -443,13 +434,10 @@ export async function committedSequenceNumber(t: CheckContext, setup: SubmitSetu
 export function strangerSetup(): SubmitSetup {
   const sender = Ed25519Account.generate();
   const params = ["address", "u64"];
-  const senderAddress = formatAddress(sender.address);
   return {
     sender,
     senderBytes: sender.address,
-    senderAddress,
-    // A fresh key is no other run's.
-    bookkeepingKey: senderAddress,
+    senderAddress: formatAddress(sender.address),
     recipient: "0x1",
     chainId: 0,
     gasUnitPrice: 100n,

@@ -5,7 +5,7 @@
 // the same matrix as the fleet run; the matrix page is checked in a browser. A fleet with a node it
 // cannot test still checks the others; a signal stops every node's run; each node keeps --rate-limit
 // whichever of the shared workers its files are on; two nodes that hold the same accounts keep their
-// own sequence numbers though their runs share the suites' support modules.
+// own sequence numbers when one worker runs both nodes' submissions.
 
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, request as httpRequest } from "node:http";
@@ -233,7 +233,7 @@ describe("a fleet with a node it cannot test, and a fleet stopped by a signal", 
 });
 
 describe("a fleet of nodes that hold the same accounts", () => {
-  it("keeps each node's sequence numbers to its own run, though one worker runs both nodes' submissions through one support module", async () => {
+  it("keeps each node's sequence numbers to its own run, though one worker runs both nodes' submissions", async () => {
     // A second clean node: the same genesis, so the same funded accounts, as the fleet's clean node.
     const fixtures = join(dir, "twin.fixtures.json");
     const twin = await startNode({ host: "127.0.0.1", port: 0, onInternalError: () => undefined, beforeListen: (f) => writeFileSync(fixtures, JSON.stringify(f)) });
@@ -244,8 +244,9 @@ describe("a fleet of nodes that hold the same accounts", () => {
     const r = await run(["--targets", twins, "--only", "submit-transaction-accepted", "--workers", "1", "--report-dir", join(dir, "twins"), "--quiet"]);
     expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(0);
     for (const node of readSummary<FleetSummary>(join(dir, "twins")).targets) {
-      // With one run's sequence numbers taken for the other's, the second node's submissions wait behind
-      // numbers it never saw, and 4.8/accepted-transaction-committed warns about a node that is right.
+      // With one run's sequence numbers taken for the other's (were the runs to share one support module's
+      // bookkeeping), the second node's submissions wait behind numbers it never saw, and
+      // 4.8/accepted-transaction-committed warns about a node that is right.
       expect(node.requirements.filter((q) => q.status === "failed" || q.status === "warned").map((q) => q.id), node.name).toEqual([]);
       for (const id of ["4.8/bcs-submission-accepted", "4.8/json-submission-accepted", "4.8/accepted-transaction-committed"]) {
         const row = node.requirements.find((q) => q.id === id);
