@@ -50,7 +50,7 @@ export interface RunConfig {
   readonly depth: number;
   /** How far apart the suite's clock and the node's may be, in ms, when judging §4.7 health thresholds. */
   readonly clockToleranceMs: number;
-  /** A directory private to this run, for state shared between workers; its path also names the memory they share (the ledger mark, the in-flight limit). */
+  /** A directory private to this run, for state shared between workers; its path also names the memory they share (worker-shared.ts). */
   readonly stateDir?: string;
   /**
    * The run's worker threads (the suite runner sets it from its own): how many share its in-flight slots,

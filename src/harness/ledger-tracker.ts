@@ -1,8 +1,8 @@
 // Per-run shared state: the highest ledger state any response has reported so far, so that every
 // response can be checked against what was seen before its request was sent (§2.7: the ledger does
 // not go back). A run's workers are threads of one process, and share the mark as memory: the command
-// puts a buffer for each run in the environment data before its workers start (shareLedgerTracker),
-// as it does the in-flight limit (shared-in-flight-limit.ts); a run of one worker keeps its own. (It
+// gives each run a buffer before its workers start (shareLedgerTracker, through worker-shared.ts); a
+// run of one worker keeps its own. (It
 // was a JSON file in the run's state directory, stat-ed per request and replaced whenever the mark
 // rose: ~0.2 ms of CPU a request, a few CPU-seconds of a fleet's run.)
 //
@@ -11,7 +11,7 @@
 // stores with no await, and its finally releases the lock whatever happens; a worker stopped in the
 // middle of one is stopped with the whole run (vitest ends a run's workers together).
 
-import { getEnvironmentData, setEnvironmentData } from "node:worker_threads";
+import { sharedWithWorker, shareWithWorkers } from "./worker-shared.ts";
 
 export interface LedgerMark {
   readonly ledgerVersion: bigint;
@@ -177,19 +177,14 @@ function decoded(bytes: Uint8Array, length: number): string {
   return decoder.decode(bytes.slice(0, length));
 }
 
-/** Where a run's ledger mark is kept in the environment data: the run's own state directory names it. */
-function trackerEnvironmentKey(stateDir: string): string {
-  return `ledger-conformance:ledger-mark:${stateDir}`;
-}
-
 /** In the command, before the workers start: one mark for every worker of the run whose state is in `stateDir`. */
 export function shareLedgerTracker(stateDir: string): void {
-  setEnvironmentData(trackerEnvironmentKey(stateDir), LedgerTracker.buffer());
+  shareWithWorkers("ledger-mark", stateDir, LedgerTracker.buffer());
 }
 
 /** In a worker: the run's mark, as the command shared it. */
 export function sharedLedgerTracker(stateDir: string): LedgerTracker {
-  const buffer: unknown = getEnvironmentData(trackerEnvironmentKey(stateDir));
+  const buffer = sharedWithWorker("ledger-mark", stateDir);
   if (!(buffer instanceof SharedArrayBuffer)) throw new Error(`no shared ledger mark for the run in ${stateDir}: shareLedgerTracker runs before its workers start`);
   return new LedgerTracker(buffer);
 }

@@ -11,11 +11,10 @@
 //
 // The shared slots go in the order their tickets were taken (a ticket lock that admits `max` tickets at
 // once), and a worker takes one ticket at a time, so a worker whose checks ask for many at once cannot
-// keep another's waiting: the other's next ticket comes between two of its own. The buffer
-// reaches the workers as the process's environment data (worker_threads.setEnvironmentData), which
-// every worker thread started afterwards gets; SharedArrayBuffer is shared, not copied, by that clone.
+// keep another's waiting: the other's next ticket comes between two of its own. The buffer reaches
+// the workers through worker-shared.ts.
 
-import { getEnvironmentData, setEnvironmentData } from "node:worker_threads";
+import { sharedWithWorker, shareWithWorkers } from "./worker-shared.ts";
 import { InFlightLimit, type InFlightGate } from "./in-flight-limit.ts";
 import { untilChanged } from "./wait-async.ts";
 
@@ -89,11 +88,6 @@ export class WorkerInFlightGate implements InFlightGate {
   }
 }
 
-/** Where a run's shared limit is kept in the environment data: the run's own state directory names it. */
-export function inFlightEnvironmentKey(stateDir: string): string {
-  return `ledger-conformance:in-flight:${stateDir}`;
-}
-
 /**
  * The slots a run's workers share when each has one of its own: --concurrency minus the workers; none
  * when there are not more slots than workers (then each has its share alone, concurrencyPerWorker).
@@ -109,7 +103,7 @@ export function sharedSlots(concurrency: number, workers: number): number {
  * a few at a time (fleet-run.ts).
  */
 export function shareInFlightLimit(stateDir: string, slots: number, options: { readonly ownSlot: boolean } = { ownSlot: true }): void {
-  setEnvironmentData(inFlightEnvironmentKey(stateDir), { buffer: SharedInFlightLimit.buffer(), max: slots, ownSlot: options.ownSlot });
+  shareWithWorkers("in-flight", stateDir, { buffer: SharedInFlightLimit.buffer(), max: slots, ownSlot: options.ownSlot });
 }
 
 /** In a worker: the run's shared slots, and its own one when the command gave each worker one. */
@@ -125,7 +119,7 @@ export function sharedInFlightLimit(stateDir: string | undefined): SharedInFligh
 
 function sharedInFlight(stateDir: string | undefined): { readonly limit: SharedInFlightLimit; readonly ownSlot: boolean } {
   if (stateDir === undefined) throw new Error("a shared in-flight limit belongs to a run's state directory: the run has none");
-  const shared = getEnvironmentData(inFlightEnvironmentKey(stateDir)) as { buffer?: unknown; max?: unknown; ownSlot?: unknown } | undefined;
+  const shared = sharedWithWorker("in-flight", stateDir) as { buffer?: unknown; max?: unknown; ownSlot?: unknown } | undefined;
   if (!(shared?.buffer instanceof SharedArrayBuffer) || typeof shared.max !== "number") {
     throw new Error(`no shared in-flight limit for the run in ${stateDir}: shareInFlightLimit runs before its workers start`);
   }

@@ -2,10 +2,9 @@
 // one schedule of send times for all the workers, in memory they share, so that the node gets its
 // whole rate whichever workers its files are on, and never more. A request reserves the next free time
 // (at least 1/rate after the one reserved before it, and not before now) with a compare-and-swap, and
-// waits for it. The buffer reaches the workers as the process's environment data, as the in-flight limit's
-// does (shared-in-flight-limit.ts).
+// waits for it. The buffer reaches the workers through worker-shared.ts.
 
-import { getEnvironmentData, setEnvironmentData } from "node:worker_threads";
+import { sharedWithWorker, shareWithWorkers } from "./worker-shared.ts";
 
 export class SharedRateLimit {
   readonly perSecond: number;
@@ -38,19 +37,14 @@ export class SharedRateLimit {
   }
 }
 
-/** Where a run's shared rate limit is kept in the environment data: the run's own state directory names it. */
-function rateEnvironmentKey(stateDir: string): string {
-  return `ledger-conformance:rate:${stateDir}`;
-}
-
 /** In the command, before the workers start: one rate for every worker of the run whose state is in `stateDir`. */
 export function shareRateLimit(stateDir: string, perSecond: number): void {
-  setEnvironmentData(rateEnvironmentKey(stateDir), { buffer: SharedRateLimit.buffer(), perSecond });
+  shareWithWorkers("rate", stateDir, { buffer: SharedRateLimit.buffer(), perSecond });
 }
 
 /** In a worker: the run's rate, as the command shared it. */
 export function sharedRateLimit(stateDir: string | undefined): SharedRateLimit {
-  const shared = stateDir === undefined ? undefined : (getEnvironmentData(rateEnvironmentKey(stateDir)) as { buffer?: unknown; perSecond?: unknown } | undefined);
+  const shared = stateDir === undefined ? undefined : (sharedWithWorker("rate", stateDir) as { buffer?: unknown; perSecond?: unknown } | undefined);
   if (!(shared?.buffer instanceof SharedArrayBuffer) || typeof shared.perSecond !== "number") {
     throw new Error(`no shared rate limit for the run in ${stateDir ?? "(no state directory)"}: shareRateLimit runs before its workers start`);
   }

@@ -4,12 +4,11 @@
 // need the target's URL and fixtures: the command hands those over once the target answers its
 // probe, as target.json in the run's state directory and a flag in shared memory, which every worker
 // waits on before a file's first check (target-handoff-setup.ts, a setup file of the run). The flag
-// reaches the workers as the process's environment data, as the shared in-flight limit does
-// (shared-in-flight-limit.ts); a SharedArrayBuffer is shared by that clone, not copied.
+// reaches the workers as the run's other shared memory does (worker-shared.ts).
 
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { getEnvironmentData, setEnvironmentData } from "node:worker_threads";
+import { sharedWithWorker, shareWithWorkers } from "./worker-shared.ts";
 import type { TargetFacts } from "./config.ts";
 import { untilChanged } from "./wait-async.ts";
 
@@ -20,11 +19,6 @@ const CANCELLED = 2;
 
 /** What target.json holds: the facts, or why there are none. */
 type Settled = { readonly facts: TargetFacts } | { readonly cancelled: string };
-
-/** Where a run's flag is kept in the environment data: the run's own state directory names it. */
-export function targetHandoffKey(stateDir: string): string {
-  return `ledger-conformance:target:${stateDir}`;
-}
 
 function settledFile(stateDir: string): string {
   return join(stateDir, "target.json");
@@ -37,7 +31,7 @@ export class TargetHandoff {
 
   constructor(stateDir: string) {
     this.#stateDir = stateDir;
-    setEnvironmentData(targetHandoffKey(stateDir), this.#flag.buffer);
+    shareWithWorkers("target", stateDir, this.#flag.buffer);
   }
 
   /** The target is up: the workers' checks may run. */
@@ -61,7 +55,7 @@ export class TargetHandoff {
 
 /** A worker's side: the target's facts once the command handed them over; rejects when it cancelled. */
 export async function receiveTarget(stateDir: string): Promise<TargetFacts> {
-  const buffer: unknown = getEnvironmentData(targetHandoffKey(stateDir));
+  const buffer = sharedWithWorker("target", stateDir);
   if (!(buffer instanceof SharedArrayBuffer)) throw new Error(`no target handoff for the run in ${stateDir}: the command makes it before its workers start`);
   const flag = new Int32Array(buffer);
   await untilChanged(flag, 0, PENDING);

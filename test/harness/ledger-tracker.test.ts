@@ -5,9 +5,10 @@
 // raising at once lose no raise (without the lock that race test failed in 2 of 5 runs; the lock test
 // fails every time).
 
-import { getEnvironmentData, Worker } from "node:worker_threads";
+import { Worker } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
 import { LedgerTracker, shareLedgerTracker, sharedLedgerTracker } from "../../src/harness/ledger-tracker.ts";
+import { sharedWithWorker, workerSharedKey } from "../../src/harness/worker-shared.ts";
 
 /** Raises per thread in the race below: enough that four threads meet in the same write many times. */
 const RACE_RAISES = 100_000;
@@ -65,7 +66,7 @@ describe("LedgerTracker", () => {
     tracker.observe({ ledgerVersion: 5n, chainId: 2 }, "curl from the command");
     const program = `
       const { getEnvironmentData, parentPort } = require("node:worker_threads");
-      const buffer = getEnvironmentData(${JSON.stringify(`ledger-conformance:ledger-mark:${stateDir}`)});
+      const buffer = getEnvironmentData(${JSON.stringify(workerSharedKey("ledger-mark", stateDir))});
       const cells = new BigUint64Array(buffer, 0, 7);
       parentPort.postMessage(String(cells[3]));
     `;
@@ -82,7 +83,7 @@ describe("LedgerTracker", () => {
   it("makes a raise wait while another writer holds the lock", async () => {
     const stateDir = `/nonexistent/ledger-mark-lock-${process.pid}-${Date.now()}`;
     shareLedgerTracker(stateDir);
-    const buffer = getEnvironmentData(`ledger-conformance:ledger-mark:${stateDir}`) as SharedArrayBuffer;
+    const buffer = sharedWithWorker("ledger-mark", stateDir) as SharedArrayBuffer;
     const lock = new Int32Array(buffer, 0, 1);
     // The test holds the writers' lock (cell 0) as a writer would, while a worker raises the mark.
     Atomics.store(lock, 0, 1);

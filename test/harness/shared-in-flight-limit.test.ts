@@ -6,7 +6,8 @@
 
 import { Worker } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
-import { inFlightEnvironmentKey, SharedInFlightLimit, sharedSlots, shareInFlightLimit, sharedInFlightLimit, WorkerInFlightGate } from "../../src/harness/shared-in-flight-limit.ts";
+import { SharedInFlightLimit, sharedSlots, shareInFlightLimit, sharedInFlightLimit, WorkerInFlightGate } from "../../src/harness/shared-in-flight-limit.ts";
+import { workerSharedKey } from "../../src/harness/worker-shared.ts";
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -58,7 +59,7 @@ describe("SharedInFlightLimit", () => {
     // buffer it got with the environment data.
     const program = `
       const { getEnvironmentData, parentPort } = require("node:worker_threads");
-      const cells = new Int32Array(getEnvironmentData(${JSON.stringify(inFlightEnvironmentKey(stateDir))}).buffer);
+      const cells = new Int32Array(getEnvironmentData(${JSON.stringify(workerSharedKey("in-flight", stateDir))}).buffer);
       Atomics.add(cells, 0, 1);
       parentPort.postMessage("holding");
       parentPort.once("message", () => { Atomics.add(cells, 1, 1); Atomics.notify(cells, 1); parentPort.postMessage("released"); });

@@ -5,6 +5,7 @@
 import { Worker } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
 import { shareRateLimit, SharedRateLimit, sharedRateLimit } from "../../src/harness/shared-rate-limit.ts";
+import { workerSharedKey } from "../../src/harness/worker-shared.ts";
 
 describe("SharedRateLimit", () => {
   it("spaces the requests of every limit on its buffer by 1/rate, whichever limit they go through", async () => {
@@ -40,7 +41,7 @@ describe("SharedRateLimit", () => {
     shareRateLimit(stateDir, 1);
     const program = `
       const { getEnvironmentData, parentPort } = require("node:worker_threads");
-      const next = new BigInt64Array(getEnvironmentData(${JSON.stringify(`ledger-conformance:rate:${stateDir}`)}).buffer);
+      const next = new BigInt64Array(getEnvironmentData(${JSON.stringify(workerSharedKey("rate", stateDir))}).buffer);
       parentPort.postMessage(String(next[0]));
     `;
     const limit = sharedRateLimit(stateDir);
