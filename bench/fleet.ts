@@ -3,8 +3,8 @@
 // 10 nodes each behind its own latency proxy (0-MAX_DELAY_MS ms per request, seeded), as nodes across a
 // network are. Each time the command is run against one node alone, then once with --targets naming all
 // 10, and the wall times are printed with their ratio, beside the CPU time the command (its threads, and
-// any child process) and the nodes used. On loopback a fleet is bound by CPU (the CPU figures say by how
-// much); behind the proxies its files wait on the network, many at once (src/cli/fleet-parallelism.ts). The one-node
+// any child process), the nodes and the latency proxies (this process) used. On loopback a fleet is bound
+// by CPU (the CPU figures say by how much); behind the proxies its files wait on the network, many at once (src/cli/fleet-parallelism.ts). The one-node
 // run behind a proxy uses node 1's proxy seed, so it sees the delays node 1 sees in the fleet. Both
 // figures are always printed. The runs skip the Allure sub-report (LEDGER_CONFORMANCE_ALLURE=off), as
 // the self-check does: it is a fixed cost per node either way. The command runs compiled, as the
@@ -56,6 +56,7 @@ export async function runFleet(_options: BenchOptions): Promise<void> {
         { header: "x one node", align: "right" },
         { header: "command CPU (s)", align: "right" },
         { header: "nodes CPU (s)", align: "right" },
+        { header: "proxies CPU (s)", align: "right" },
       ],
       rows: [
         row("loopback: 1 node", loopback.one, loopback.one),
@@ -65,7 +66,8 @@ export async function runFleet(_options: BenchOptions): Promise<void> {
       ],
       notes: [
         `goal: a fleet of ${FLEET_SIZE} in at most 2x the time of one node; loopback ${formatNumber(loopback.fleet.ms / loopback.one.ms, 2)}x, behind proxies ${formatNumber(proxied.fleet.ms / proxied.one.ms, 2)}x`,
-        `on C cores a fleet needs at least (command CPU + nodes CPU) / C: on ${CORES} cores, ${floor(loopback)} on loopback, ${floor(proxied)} behind proxies`,
+        `on C cores a fleet needs at least (command + nodes + proxies CPU) / C: on ${CORES} cores, ${floor(loopback, "all")} on loopback, ${floor(proxied, "all")} behind proxies`,
+        `the command's CPU alone / C, what a fleet of nodes on other machines would need at least: ${floor(loopback, "command")} on loopback, ${floor(proxied, "command")} behind proxies`,
         `behind the proxies (seeds ${LATENCY_SEED}..${LATENCY_SEED + FLEET_SIZE - 1}, the one-node run with node 1's) the nodes' files wait on the network, many at once`,
       ],
     });
@@ -114,15 +116,24 @@ function behindProxies(nodes: readonly ChildNode[]): Route {
 interface MeasuredRun extends CommandRun {
   readonly commandCpuS: number;
   readonly nodesCpuS: number;
+  /** This process's CPU during the run: the latency proxies' when there are any, else next to nothing. */
+  readonly proxiesCpuS: number;
 }
 
-/** The run with the CPU seconds of the command (this process's waited-for children), and of the nodes. */
+/** The run with the CPU seconds of the command (this process's waited-for children), of the nodes, and of this process. */
 async function measured(nodes: readonly ChildNode[], run: () => Promise<CommandRun>): Promise<MeasuredRun> {
   const children0 = childrenCpuTicks();
   const nodes0 = nodes.map((n) => processCpuTicks(n.pid));
+  const self0 = process.cpuUsage();
   const result = await run();
+  const self = process.cpuUsage(self0);
   const nodesTicks = nodes.reduce((sum, n, i) => sum + processCpuTicks(n.pid) - (nodes0[i] as number), 0);
-  return { ...result, commandCpuS: (childrenCpuTicks() - children0) / TICKS_PER_SECOND, nodesCpuS: nodesTicks / TICKS_PER_SECOND };
+  return {
+    ...result,
+    commandCpuS: (childrenCpuTicks() - children0) / TICKS_PER_SECOND,
+    nodesCpuS: nodesTicks / TICKS_PER_SECOND,
+    proxiesCpuS: (self.user + self.system) / 1e6,
+  };
 }
 
 /** Linux's USER_HZ, in which /proc reports CPU times. */
@@ -147,12 +158,16 @@ function childrenCpuTicks(): number {
 
 const CORES = availableParallelism();
 
-/** The least wall time the fleet's CPU allows on this machine's cores, and that as a multiple of one node's time. */
-function floor(runs: { one: MeasuredRun; fleet: MeasuredRun }): string {
-  const seconds = (runs.fleet.commandCpuS + runs.fleet.nodesCpuS) / CORES;
+/**
+ * The least wall time the fleet's CPU allows on this machine's cores, and that as a multiple of one
+ * node's time: of everything this machine ran ("all"), or of the command alone ("command").
+ */
+function floor(runs: { one: MeasuredRun; fleet: MeasuredRun }, of: "all" | "command"): string {
+  const { commandCpuS, nodesCpuS, proxiesCpuS } = runs.fleet;
+  const seconds = (of === "all" ? commandCpuS + nodesCpuS + proxiesCpuS : commandCpuS) / CORES;
   return `${formatNumber(seconds, 1)} s (${formatNumber((seconds * 1000) / runs.one.ms, 2)}x)`;
 }
 
 function row(name: string, run: MeasuredRun, one: MeasuredRun): string[] {
-  return [name, String(run.code), formatNumber(run.ms / 1000, 1), formatNumber(run.ms / one.ms, 2), formatNumber(run.commandCpuS, 1), formatNumber(run.nodesCpuS, 1)];
+  return [name, String(run.code), formatNumber(run.ms / 1000, 1), formatNumber(run.ms / one.ms, 2), formatNumber(run.commandCpuS, 1), formatNumber(run.nodesCpuS, 1), formatNumber(run.proxiesCpuS, 1)];
 }
