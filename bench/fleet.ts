@@ -4,12 +4,13 @@
 // network are. Each time the command is run against one node alone, then once with --targets naming all
 // 10, and the wall times are printed with their ratio, beside the CPU time the command (its threads, and
 // any child process), the nodes and the latency proxies (this process) used. On loopback a fleet is bound
-// by CPU (the CPU figures say by how much); behind the proxies its files wait on the network, many at once (src/cli/fleet-parallelism.ts). The one-node
-// run behind a proxy uses node 1's proxy seed, so it sees the delays node 1 sees in the fleet. Both
-// figures are always printed. The runs skip the Allure sub-report (LEDGER_CONFORMANCE_ALLURE=off), as
-// the self-check does: it is a fixed cost per node either way. The command runs compiled, as the
-// package runs it (test/support/test-build.ts compiles it first when the sources changed): a fleet in a
-// checkout would pay tsx's loader in each of its node runs. Nothing is asserted.
+// by CPU (the CPU figures say by how much); behind the proxies its files wait on the network, many at
+// once (src/cli/fleet-parallelism.ts). The one-node run behind a proxy uses node 1's proxy seed, so it
+// sees the delays node 1 sees in the fleet. Both figures are always printed. The runs skip the Allure
+// sub-report (LEDGER_CONFORMANCE_ALLURE=off), as the self-check does: it is a fixed cost per node either
+// way. The command runs compiled, as the package runs it (test/support/test-build.ts compiles it first
+// when the sources changed): a fleet in a checkout would pay tsx's loader in each of its node runs.
+// Nothing is asserted.
 
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
@@ -68,6 +69,7 @@ export async function runFleet(_options: BenchOptions): Promise<void> {
         `goal: a fleet of ${FLEET_SIZE} in at most 2x the time of one node; loopback ${formatNumber(loopback.fleet.ms / loopback.one.ms, 2)}x, behind proxies ${formatNumber(proxied.fleet.ms / proxied.one.ms, 2)}x`,
         `on C cores a fleet needs at least (command + nodes + proxies CPU) / C: on ${CORES} cores, ${floor(loopback, "all")} on loopback, ${floor(proxied, "all")} behind proxies`,
         `the command's CPU alone / C, what a fleet of nodes on other machines would need at least: ${floor(loopback, "command")} on loopback, ${floor(proxied, "command")} behind proxies`,
+        `proxies CPU: this process's, where the proxies run (on loopback there are none)`,
         `behind the proxies (seeds ${LATENCY_SEED}..${LATENCY_SEED + FLEET_SIZE - 1}, the one-node run with node 1's) the nodes' files wait on the network, many at once`,
       ],
     });
