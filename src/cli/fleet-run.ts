@@ -3,9 +3,10 @@
 // its URL, fixtures, profile, state directory) and its own reporters (reporter-per-run.ts). The workers
 // are shared: their start is paid once, not once per node, and the nodes' files spread over all of them,
 // so a node's files whose checks go one by one (its submissions) overlap with the other nodes' and its
-// own; a node's --concurrency and --rate-limit are kept by all the workers together. Each node still gets its complete reports in REPORT_DIR/targets/NAME/, written as a one-node run
-// writes them, and its console report in console.txt; the requirement-by-node matrix is then built from
-// their summary.json files exactly as `merge` builds it from runs made elsewhere (fleet-matrix-reports.ts).
+// own; a node's --concurrency and --rate-limit are kept by all the workers together. Each node still
+// gets its complete reports in REPORT_DIR/targets/NAME/, written as a one-node run writes them, and its
+// console report in console.txt; the requirement-by-node matrix is then built from their summary.json
+// files exactly as `merge` builds it from runs made elsewhere (fleet-matrix-reports.ts).
 // A node that cannot be tested (its probe fails, its fixtures cannot be read) is reported with every
 // requirement skipped and why, never passed, and exit 2. The exit status is the worst node's; a signal
 // stops the run, the reports are written, and the command exits 128 + its number.
@@ -35,7 +36,7 @@ import type { FleetTarget } from "./fleet-targets.ts";
 import { ReportLayout } from "./report-layout.ts";
 import { ReporterPerRun } from "./reporter-per-run.ts";
 import { makeRunFolders } from "./run-folders.ts";
-import { settleRun, untestableRun, type Baseline } from "./run-settle.ts";
+import { settleRun, signalExitCode, untestableRun, type Baseline } from "./run-settle.ts";
 import type { Comparison } from "./compare-phase.ts";
 
 export interface FleetRunInput {
@@ -121,7 +122,7 @@ export async function runFleet(input: FleetRunInput): Promise<number> {
     });
     const code = writeMatrixReports({ layout, nodes: matrix, startedAt, durationMs: performance.now() - t0, ...(args.format === undefined ? {} : { format: args.format }) });
     await closing;
-    if (input.interrupt.aborted) return String(input.interrupt.reason).endsWith("SIGINT") ? 130 : 143;
+    if (input.interrupt.aborted) return signalExitCode(String(input.interrupt.reason));
     return code;
   } finally {
     rmSync(scratch, { recursive: true, force: true });

@@ -60,9 +60,16 @@ export async function settleRun(input: SettleInput): Promise<SettledRun> {
   const differential = input.comparison === undefined || run.interrupted ? undefined : await (await import("./compare-phase.ts")).runComparePhase(input.comparison.with, input.comparison.config, say);
   // --fail-on-diff: a difference fails a run that would otherwise pass.
   const differs = input.failOnDiff && (differential?.differences.length ?? 0) > 0;
-  // Stopped by a signal: the conventional 128 + its number, so that a caller sees the run was cut short.
-  const code = run.interrupted ? 128 + (input.interruptReason === "interrupted by SIGINT" ? 2 : 15) : Math.max(exitCode(outcome), differs ? 1 : 0);
+  const code = run.interrupted ? signalExitCode(input.interruptReason ?? "") : Math.max(exitCode(outcome), differs ? 1 : 0);
   return { outcome, code, ...(differential === undefined ? {} : { differential }) };
+}
+
+/**
+ * The exit status of a run a signal stopped ("interrupted by SIGINT", else SIGTERM): the conventional
+ * 128 + the signal's number, so that a caller sees the run was cut short.
+ */
+export function signalExitCode(interruptReason: string): number {
+  return 128 + (interruptReason.endsWith("SIGINT") ? 2 : 15);
 }
 
 /** A target that cannot be tested: every requirement skipped with the reason, never passed, and one error case saying why (exit 2). */

@@ -2,9 +2,9 @@
 // response can be checked against what was seen before its request was sent (§2.7: the ledger does
 // not go back). A run's workers are threads of one process, and share the mark as memory: the command
 // gives each run a buffer before its workers start (shareLedgerTracker, through worker-shared.ts); a
-// run of one worker keeps its own. (It
-// was a JSON file in the run's state directory, stat-ed per request and replaced whenever the mark
-// rose: ~0.2 ms of CPU a request, a few CPU-seconds of a fleet's run.)
+// run of one worker keeps its own. (It was a JSON file in the run's state directory, stat-ed per
+// request and replaced whenever the mark rose: ~0.2 ms of CPU a request, a few CPU-seconds of a
+// fleet's run.)
 //
 // Writers take a lock, so a raise is never lost to another worker's; readers take none, and read again
 // when a write went on meanwhile (a sequence number, odd while a write is under way). A write is a few

@@ -1,6 +1,7 @@
 // --rate-limit for a fleet's node, whose files go to any of the fleet's workers (src/cli/fleet-run.ts):
 // one schedule of send times for all the workers, in memory they share, so that the node gets its
-// whole rate whichever workers its files are on, and never more. A request reserves the next free time
+// whole rate whichever workers its files are on, and never more. A client with a rate of its own (a
+// one-node run's single worker) keeps the same schedule on a buffer no one else has (http-client.ts). A request reserves the next free time
 // (at least 1/rate after the one reserved before it, and not before now) with a compare-and-swap, and
 // waits for it. The buffer reaches the workers through worker-shared.ts.
 
