@@ -74,8 +74,12 @@ function detailOf(kind: VerdictKind, outcome: RunOutcome, c: VerdictCounts): str
       return `every MUST requirement holds${warnings}`;
     case "conforming-with-baseline":
       return `every MUST requirement holds except the ${expected}${warnings}`;
-    case "partial":
-      return `${c.run} of ${c.requirements} requirements run, ${c.expectedFailures === 0 && c.warned === 0 ? "all hold" : `every MUST among them holds${c.expectedFailures > 0 ? ` except the ${expected}` : ""}${warnings}`}; the others were not run (skipped or not applicable, never passed)`;
+    case "partial": {
+      const held = c.expectedFailures === 0 && c.warned === 0 ? "all hold" : `every MUST among them holds${c.expectedFailures > 0 ? ` except the ${expected}` : ""}${warnings}`;
+      const listedNotRun = baselinedNotRun(outcome);
+      const unknown = listedNotRun.length === 0 ? "" : `; not run, so neither known to fail nor to hold: ${listedNotRun.join(", ")}, which ${file} lists`;
+      return `${c.run} of ${c.requirements} requirements run, ${held}; the others were not run (skipped or not applicable, never passed)${unknown}`;
+    }
     case "not-conforming": {
       if (outcome.interruption?.kind === "not_started") return `nothing could be tested: ${outcome.interruption.reason}`;
       const why: string[] = [];
@@ -88,6 +92,12 @@ function detailOf(kind: VerdictKind, outcome: RunOutcome, c: VerdictCounts): str
       return why.join("; ");
     }
   }
+}
+
+/** Requirements the baseline lists that did not run: a verdict on them would be a guess either way. */
+function baselinedNotRun(outcome: RunOutcome): string[] {
+  const listed = new Set(outcome.baseline?.ids ?? []);
+  return outcome.requirements.filter((r) => listed.has(r.requirement.id) && (r.status === "skipped" || r.status === "not_applicable")).map((r) => r.requirement.id);
 }
 
 function plural(n: number, noun: string): string {

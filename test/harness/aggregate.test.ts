@@ -150,6 +150,22 @@ describe("baseline", () => {
     expect(exitCode(stale)).toBe(1);
   });
 
+  it("reports a listed id whose checks did not all run as not run, never as unexpectedly passing", () => {
+    const skippedCheck: Evidence = { test: "1/must-a: t2", file: "suites/x.test.ts", result: { requirement: "1/must-a", status: "skipped", failures: [], reason: "the target gave no HTTP answer" } };
+    const partly = aggregateRequirements(catalog, [ev("1/must-a", "passed"), skippedCheck, ev("1/must-b", "passed"), ev("1/should-c", "passed")], [], 3);
+    expect(partly.requirements.find((x) => x.requirement.id === "1/must-a")?.status).toBe("passed");
+    const b = applyBaseline(partly, ["1/must-a"], "known.txt");
+    const r = b.requirements.find((x) => x.requirement.id === "1/must-a");
+    expect(r).toMatchObject({ status: "skipped" });
+    expect(r?.unexpectedPass).toBeUndefined();
+    expect(r?.reason).toMatch(/^not run: 1 of its 2 checks did not run \(the target gave no HTTP answer\); known\.txt lists it/);
+    expect(exitCode(b)).toBe(0);
+    const v = verdictOf(b);
+    expect(v.kind).toBe("partial");
+    expect(v.headline).toMatch(/not run, so neither known to fail nor to hold: 1\/must-a, which known\.txt lists$/);
+    expect(v.headline).not.toMatch(/CONFORMING WITH/);
+  });
+
   it("still fails unlisted failures", () => {
     expect(exitCode(applyBaseline(outcome, [], "b"))).toBe(1);
   });
