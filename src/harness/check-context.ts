@@ -273,7 +273,7 @@ export class CheckContext {
     const op = this.#operations.get(res);
     if (!op) throw new Error(`expectBodyMatchesSchema: ${res.request.method} ${res.request.url} matches no operation; pass \`operation\` in the request`);
     const declared = op.response(res.status);
-    if (!declared) return this.#fail({ expected: `a status ${op.id} declares (${op.statuses.join(", ")})`, found: `status ${res.status}`, response: res });
+    if (!declared) return this.#fail({ expected: `a status ${op.id} declares (${op.statusSet})`, found: `status ${res.status}`, response: res });
     const type = res.contentType ?? "(none)";
     if (declared.isBinary(type)) throw new Error(`expectBodyMatchesSchema: the ${type} body is BCS; use t.decodeBcs(res, schema)`);
     const problems = declared.validateBody(type, { json: res.json, text: res.text });

@@ -72,7 +72,7 @@ const holdsUnless = (problem: Problem | undefined): Judgement => problem ?? "hol
 /** §7.1: the status is one the endpoint lists. */
 function statusInSet(o: Observation): Judgement {
   const { op, res } = o;
-  return holdsUnless(op.statuses.includes(res.status) ? undefined : { expected: `a status ${op.id} lists: ${op.statuses.join(", ")}`, found: `status ${res.status}` });
+  return holdsUnless(op.lists(res.status) ? undefined : { expected: `a status ${op.id} lists: ${op.statusSet}`, found: `status ${res.status}` });
 }
 
 /** §2.6: an error answer is the error object. */

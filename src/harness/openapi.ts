@@ -45,6 +45,11 @@ export interface OperationContract {
   readonly template: string;
   /** Declared numeric statuses, ascending. */
   readonly statuses: readonly number[];
+  /** Whether the operation lists `status`: a declared status, or one of a declared range ("2XX"). */
+  lists(status: number): boolean;
+  /** The declared statuses and ranges as the document writes them, for messages: "2XX, 400, 403". */
+  readonly statusSet: string;
+  /** The contract of `status`: its own, else its range's ("2XX" for 201). */
   response(status: number): ResponseContract | undefined;
   /** The request body media types the operation declares. */
   readonly requestMediaTypes: readonly string[];
@@ -92,18 +97,25 @@ export class ApiContract {
         if (raw === undefined) continue;
         const id = String(raw.operationId ?? `${method} ${template}`);
         const responses = new Map<number, ResponseContract>();
+        // OpenAPI's ranges ("2XX"): where the spec leaves a status open within a class (§4.8's success).
+        const ranges = new Map<number, ResponseContract>();
         for (const [code, value] of Object.entries((raw.responses ?? {}) as Json)) {
-          if (!/^\d{3}$/.test(code)) continue;
           const response = resolve(doc, value) as Json;
-          responses.set(Number(code), responseContract(doc, Number(code), response, compile, headerPrefix));
+          if (/^\d{3}$/.test(code)) responses.set(Number(code), responseContract(doc, Number(code), response, compile, headerPrefix));
+          else if (/^[1-5]XX$/.test(code)) ranges.set(Number(code[0]), responseContract(doc, Number(code[0]) * 100, response, compile, headerPrefix));
         }
+        const response = (status: number) => responses.get(status) ?? ranges.get(Math.floor(status / 100));
+        const statuses = [...responses.keys()].sort((a, b) => a - b);
+        const statusSet = [...[...ranges.keys()].sort().map((c) => `${c}XX`), ...statuses.map(String)].join(", ");
         const requestBody = resolve(doc, raw.requestBody) as Json | undefined;
         operations.push({
           id,
           method: method.toUpperCase(),
           template,
-          statuses: [...responses.keys()].sort((a, b) => a - b),
-          response: (status) => responses.get(status),
+          statuses,
+          lists: (status) => response(status) !== undefined,
+          statusSet,
+          response,
           requestMediaTypes: Object.keys((requestBody?.content ?? {}) as Json).map((m) => m.toLowerCase()),
         });
       }

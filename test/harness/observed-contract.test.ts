@@ -175,6 +175,20 @@ describe("observed contract on an error", () => {
     expect(results.find((r) => r.requirement === OBSERVED.statusInSet)?.failures[0]?.message).toMatch(/400, 403, 500, 503/);
   });
 
+  it("takes any 2xx as a submission's success, which §4.8 leaves unshown, and no 3xx", async () => {
+    const t = context();
+    const submit = async (status: number) => {
+      reply = () => json(status, {});
+      await t.request({ method: "POST", path: "/transactions", json: {} });
+      const observed = traceOf(t).observed.filter((r) => r.requirement === OBSERVED.statusInSet);
+      return observed[observed.length - 1];
+    };
+    for (const status of [200, 201, 202]) expect((await submit(status))?.status, `status ${status}`).toBe("passed");
+    const redirect = await submit(303);
+    expect(redirect?.status).toBe("failed");
+    expect(redirect?.failures[0]?.message).toMatch(/lists: 2XX, 400, 403, 404, 413, 500, 503, 507/);
+  });
+
   it("fails an error body that is not the JSON error object", async () => {
     expect((await observe({ status: 500, headers: { "content-type": "text/plain" }, body: "Internal Server Error" })).v[OBSERVED.errorObject]).toBe("failed");
     expect((await observe(json(500, { msg: "x" }, {}))).v[OBSERVED.errorObject]).toBe("failed");
