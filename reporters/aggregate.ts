@@ -141,21 +141,24 @@ function listedIds(text: string, source: string): string[] {
  *
  * A listed id passes only on the evidence of every one of its checks: when some did not run (skipped,
  * not applicable), the ones that ran may be exactly those that cannot show the deviation the baseline
- * lists it for, so the id is "not run" (skipped, with the reason), never "unexpectedly passing".
+ * lists it for, so the id is "not run" (skipped, with the reason), never "unexpectedly passing". A rule
+ * judged on every response (endpoint "*") is judged by every check of the run: when any check of the
+ * run did not run, the responses it would have brought are missing from its evidence too.
  */
 export function applyBaseline(outcome: RunOutcome, ids: readonly string[], source: string): RunOutcome {
   const known = new Set(outcome.requirements.map((r) => r.requirement.id));
   const unknown = ids.filter((id) => !known.has(id));
   if (unknown.length > 0) throw new BaselineError(`${source} lists ids that are not in the catalog: ${unknown.join(", ")}`);
   const listed = new Set(ids);
+  const runIncomplete = incompleteRun(outcome);
   const requirements = outcome.requirements.map((r): RequirementOutcome => {
     if (!listed.has(r.requirement.id)) return r;
     if (r.status === "failed" || r.status === "warned") return { ...r, expectedFailure: true };
     if (r.status === "passed") {
-      const notRun = r.evidence.filter((e) => e.result.status === "skipped" || e.result.status === "not_applicable");
-      if (notRun.length > 0) {
-        const why = [...new Set(notRun.map((e) => e.result.reason ?? e.result.status))].join("; ");
-        const reason = `not run: ${notRun.length} of its ${r.checks} checks did not run (${why}); ${source} lists it as an expected failure, and the checks that ran cannot tell whether it still fails`;
+      const notRun = r.evidence.filter((e) => !ran(e.result.status));
+      const why = notRun.length > 0 ? `${notRun.length} of its ${r.checks} checks did not run (${reasonsOf(notRun)})` : r.requirement.endpoint === "*" ? runIncomplete : undefined;
+      if (why !== undefined) {
+        const reason = `not run: ${why}; ${source} lists it as an expected failure, and the checks that ran cannot tell whether it still fails`;
         return { ...r, status: "skipped", reason };
       }
       const failure: Failure = {
@@ -168,6 +171,22 @@ export function applyBaseline(outcome: RunOutcome, ids: readonly string[], sourc
     return r;
   });
   return { ...outcome, requirements, baseline: { file: source, ids: [...ids] } };
+}
+
+const ran = (status: ResultStatus) => status !== "skipped" && status !== "not_applicable";
+
+function reasonsOf(evidence: readonly Evidence[]): string {
+  return [...new Set(evidence.map((e) => e.result.reason ?? e.result.status))].join("; ");
+}
+
+/** Why not every check of the run ran (stopped, a check or a requirement not run), or undefined when all did. */
+function incompleteRun(outcome: RunOutcome): string | undefined {
+  if (outcome.interruption !== undefined) return `the run stopped before its end (${outcome.interruption.reason})`;
+  const notRun = outcome.requirements.flatMap((r) => r.evidence.filter((e) => !ran(e.result.status)));
+  const untested = outcome.requirements.filter((r) => r.checks === 0).length;
+  if (notRun.length === 0 && untested === 0) return undefined;
+  const parts = [...(notRun.length > 0 ? [`${notRun.length} checks of the run did not run (${reasonsOf(notRun.slice(0, 50))})`] : []), ...(untested > 0 ? [`${untested} requirements had no check run`] : [])];
+  return `${parts.join(", and ")}: a rule judged on every response has not seen the responses they would have brought`;
 }
 
 export interface StatusCounts {

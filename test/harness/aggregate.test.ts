@@ -132,7 +132,9 @@ describe("baseline", () => {
   });
 
   it("fails a listed id that passes, as unexpectedly passing", () => {
-    const b = applyBaseline(outcome, ["1/must-a", "1/must-b"], "baseline.txt");
+    // Every requirement run: a rule judged on every response (1/must-a) then saw every response.
+    const complete = aggregateRequirements(catalog, [ev("1/must-a", "passed"), ev("1/must-b", "failed", "boom"), ev("1/should-c", "passed"), ev("1/untested", "passed")], [], 4);
+    const b = applyBaseline(complete, ["1/must-a", "1/must-b"], "baseline.txt");
     const r = b.requirements.find((x) => x.requirement.id === "1/must-a");
     expect(r?.status).toBe("failed");
     expect(r?.failures[0]?.message).toMatch(/unexpectedly passing/);
@@ -164,6 +166,19 @@ describe("baseline", () => {
     expect(v.kind).toBe("partial");
     expect(v.headline).toMatch(/not run, so neither known to fail nor to hold: 1\/must-a, which known\.txt lists$/);
     expect(v.headline).not.toMatch(/CONFORMING WITH/);
+  });
+
+  it("reports a listed rule judged on every response as not run when some check of the run did not run", () => {
+    // 1/must-a is judged on every response (endpoint "*"); 1/untested had no check run at all.
+    const partly = aggregateRequirements(catalog, [ev("1/must-a", "passed"), ev("1/must-b", "passed"), ev("1/should-c", "passed")], [], 3, "not selected by --only x");
+    const b = applyBaseline(partly, ["1/must-a"], "known.txt");
+    const r = b.requirements.find((x) => x.requirement.id === "1/must-a");
+    expect(r).toMatchObject({ status: "skipped" });
+    expect(r?.reason).toMatch(/^not run: 1 requirements had no check run: a rule judged on every response has not seen/);
+    expect(exitCode(b)).toBe(0);
+    // A listed requirement of one endpoint is judged by its own checks: all of 1/should-c's ran.
+    const own = applyBaseline(partly, ["1/should-c"], "known.txt");
+    expect(own.requirements.find((x) => x.requirement.id === "1/should-c")).toMatchObject({ status: "failed", unexpectedPass: true });
   });
 
   it("still fails unlisted failures", () => {
