@@ -115,7 +115,19 @@ function sameAnswer(a: HttpResponse, b: HttpResponse): boolean {
 
 const shown = (res: HttpResponse) => `${res.status}${errorCodeOf(res) === undefined ? "" : ` ${errorCodeOf(res)}`}: ${res.text.slice(0, 200)}`;
 
-law("2.1/address-forms-law", { numRuns: 25 }, addressReads, () => addressCases, async (t, c, reads) => {
+/**
+ * Address 1 written "1", without the prefix or its leading zeros, at each read: the forms a node that
+ * needs the prefix or all 64 digits refuses, which the draws meet only when they pick a short address
+ * without the prefix (one run in several missed it, and a baseline listing the law then failed the gate).
+ */
+const ADDRESS_EXAMPLES: readonly AddressCase[] = (["modules", "module", "summaries"] as const).map((read) => ({
+  address: { kind: "special", value: 1 },
+  read,
+  prefixed: false,
+  zeros: 0,
+}));
+
+law("2.1/address-forms-law", { numRuns: 25, examples: () => ADDRESS_EXAMPLES }, addressReads, () => addressCases, async (t, c, reads) => {
   const version = (await currentWindow(t)).latest;
   const full = fullDigits(c.address, reads.known);
   const form = pathForm(full, c);
@@ -162,11 +174,11 @@ const badValueCase = (values: fc.Arbitrary<string>) => fc.record({ target: fc.na
 law("2.1/u64-forms-law", { numRuns: 25 }, u64Targets, () => badValueCase(notAU64), async (t, { target, value }, targets) => {
   const where = targets[target % targets.length] as BadValueTarget;
   const res = await t.request(where.request(value));
-  t.expect(res.status === 400, `400: ${JSON.stringify(value)} as ${where.name} is not a u64 (§2.1)`, res);
+  t.expectClientError(res, `${JSON.stringify(value)} as ${where.name} is not a u64 (§2.1)`);
 });
 
 law("8/limit-forms-law", { numRuns: 20 }, limitTargets, () => badValueCase(notAUint16), async (t, { target, value }, targets) => {
   const where = targets[target % targets.length] as BadValueTarget;
   const res = await t.request(where.request(value));
-  t.expect(res.status === 400, `400: ${JSON.stringify(value)} as ${where.name} is not a uint16 (§8)`, res);
+  t.expectClientError(res, `${JSON.stringify(value)} as ${where.name} is not a uint16 (§8)`);
 });
