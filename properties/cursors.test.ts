@@ -165,7 +165,7 @@ describeEndpoint("get_account_modules", () => {
 
   law("4.5/malformed-cursor-rejected", { numRuns: 20 }, async (t) => moduleAccount(t), () => malformed, async (t, start, address) => {
     const res = await t.request({ path: `/accounts/${address}/modules`, query: { start, limit: 1 } });
-    t.expect(res.status === 400, `400: start ${JSON.stringify(start)} is not hex, so it cannot be a cursor (§2.1)`, res);
+    t.expectClientError(res, `start ${JSON.stringify(start)} is not hex, so it cannot be a cursor (§2.1)`);
   });
 
   interface Issued {

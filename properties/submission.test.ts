@@ -138,7 +138,7 @@ describeEndpoint("submit_transaction", () => {
     () => fc.uint8Array({ maxLength: 400 }),
     async (t, bytes) => {
       const res = await submit(t, bytes);
-      t.expect(res.status === 400, `400: ${bytes.length} random bytes are no BCS signed transaction`, res);
+      t.expectClientError(res, `${bytes.length} random bytes are no BCS signed transaction`);
     },
   );
 });

@@ -41,53 +41,53 @@ async function sendOversized(t: CheckContext): Promise<HttpResponse> {
   return t.fail(`an HTTP answer to a ${OVERSIZED_BYTES}-byte body (sent whole: ${full.failure.message}; declared, first 64 KiB sent: ${raw.end}${raw.error ? ` ${raw.error}` : ""})`);
 }
 
+/** A body that is no transaction, and the MUST requirement its refusal belongs to. */
+interface MalformedCase {
+  readonly requirement: string;
+  readonly variant: string;
+  readonly send: (t: CheckContext) => Promise<HttpResponse>;
+}
+
+const submit = (t: CheckContext, body: { body?: string; contentType?: string; bcs?: Uint8Array; json?: unknown }) =>
+  t.request({ method: "POST", path: "/transactions", ...body });
+
+/** The complete request with one of the seven members of §2.8 left out. */
+const withoutMember = (member: string) => (t: CheckContext) => {
+  const { json } = strangerTransaction();
+  t.expect(member in json, `the complete request the suite starts from has ${member}`);
+  return submit(t, { json: Object.fromEntries(Object.entries(json).filter(([k]) => k !== member)) });
+};
+
+const MALFORMED: readonly MalformedCase[] = [
+  { requirement: "4.8/body-required", variant: "no body, no Content-Type", send: (t) => submit(t, {}) },
+  { requirement: "4.8/body-required", variant: "empty application/json body", send: (t) => submit(t, { body: "", contentType: "application/json" }) },
+  { requirement: "4.8/body-required", variant: "empty BCS body", send: (t) => submit(t, { bcs: new Uint8Array() }) },
+  { requirement: "4.8/broken-bcs-rejected", variant: "garbage bytes", send: (t) => submit(t, { bcs: new Uint8Array(64).fill(0xff) }) },
+  {
+    requirement: "4.8/broken-bcs-rejected",
+    variant: "a signed transaction cut short",
+    send: (t) => {
+      const { bytes } = strangerTransaction();
+      return submit(t, { bcs: bytes.subarray(0, bytes.length - 10) });
+    },
+  },
+  { requirement: "4.8/broken-json-rejected", variant: "an unterminated object", send: (t) => submit(t, { body: '{"sender": "0x1", "sequence_number": ', contentType: "application/json" }) },
+  { requirement: "4.8/broken-json-rejected", variant: "plain words", send: (t) => submit(t, { body: "not a transaction", contentType: "application/json" }) },
+  ...["sender", "sequence_number", "max_gas_amount", "gas_unit_price", "expiration_timestamp_secs", "payload", "signature"].map(
+    (member): MalformedCase => ({ requirement: "4.8/json-missing-member-rejected", variant: `without ${member}`, send: withoutMember(member) }),
+  ),
+];
+
 describeEndpoint("submit_transaction", () => {
-  check("4.8/body-required", { variant: "no body, no Content-Type" }, async (t) => {
-    const res = await t.request({ method: "POST", path: "/transactions" });
-    t.expectStatus(res, 400);
-  });
-
-  check("4.8/body-required", { variant: "empty application/json body" }, async (t) => {
-    const res = await t.request({ method: "POST", path: "/transactions", body: "", contentType: "application/json" });
-    t.expectStatus(res, 400);
-  });
-
-  check("4.8/body-required", { variant: "empty BCS body" }, async (t) => {
-    const res = await t.request({ method: "POST", path: "/transactions", bcs: new Uint8Array() });
-    t.expectStatus(res, 400);
-  });
-
-  check("4.8/broken-bcs-rejected", { variant: "garbage bytes" }, async (t) => {
-    const res = await t.request({ method: "POST", path: "/transactions", bcs: new Uint8Array(64).fill(0xff) });
-    t.expectStatus(res, 400);
-  });
-
-  check("4.8/broken-bcs-rejected", { variant: "a signed transaction cut short" }, async (t) => {
-    const { bytes } = strangerTransaction();
-    const res = await t.request({ method: "POST", path: "/transactions", bcs: bytes.subarray(0, bytes.length - 10) });
-    t.expectStatus(res, 400);
-  });
-
-  check("4.8/broken-json-rejected", { variant: "an unterminated object" }, async (t) => {
-    const res = await t.request({ method: "POST", path: "/transactions", body: '{"sender": "0x1", "sequence_number": ', contentType: "application/json" });
-    t.expectStatus(res, 400);
-  });
-
-  check("4.8/broken-json-rejected", { variant: "plain words" }, async (t) => {
-    const res = await t.request({ method: "POST", path: "/transactions", body: "not a transaction", contentType: "application/json" });
-    t.expectStatus(res, 400);
-  });
-
-  check("4.8/json-missing-member-rejected", async (t) => {
-    const { json } = strangerTransaction();
-    const members = ["sender", "sequence_number", "max_gas_amount", "gas_unit_price", "expiration_timestamp_secs", "payload", "signature"];
-    for (const member of members) {
-      t.expect(member in json, `the complete request the suite starts from has ${member}`);
-      const body = Object.fromEntries(Object.entries(json).filter(([k]) => k !== member));
-      const res = await t.request({ method: "POST", path: "/transactions", json: body });
-      t.expect(res.status === 400, `status 400 for a submission without ${member}`, res, `status ${res.status}`);
-    }
-  });
+  // Each case twice: refused as the client's error (the MUST), and with the family's 400 (the SHOULD).
+  for (const c of MALFORMED) {
+    check(c.requirement, { variant: c.variant }, async (t) => {
+      t.expectClientError(await c.send(t), c.variant);
+    });
+    check("4.8/refused-with-400", { variant: c.variant }, async (t) => {
+      t.expectStatus(await c.send(t), 400);
+    });
+  }
 
   check("4.8/oversized-body-refused", { timeoutMs: 60_000 }, async (t) => {
     const res = await sendOversized(t);

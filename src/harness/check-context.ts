@@ -258,6 +258,20 @@ export class CheckContext {
     this.#fail({ expected: `status ${statuses.join(" or ")}`, found: `status ${res.status}${code === undefined ? "" : ` (${code})`}`, response: res });
   }
 
+  /**
+   * A refusal as the client's error: a 4xx (RFC 9110 §15.5), never a success and never a server error
+   * (§15.6). The spec lists the error statuses of each endpoint but leaves their conditions "not shown"
+   * (§7.1), so which 4xx is the family's convention, judged under its own SHOULD requirement.
+   */
+  expectClientError(res: HttpResponse, what = "the request refused as the client's error", options: { readonly except?: readonly number[] } = {}): void {
+    this.#trace.assertions += 1;
+    const except = options.except ?? [];
+    if (res.status >= 400 && res.status < 500 && !except.includes(res.status)) return;
+    const code = errorCodeOf(res);
+    const but = except.length === 0 ? "" : ` other than ${except.join(", ")}`;
+    this.#fail({ expected: `a client error (4xx${but}): ${what}`, found: `status ${res.status}${code === undefined ? "" : ` (${code})`}`, response: res });
+  }
+
   /** The status and the §7.2 error_code of an error answer. */
   expectError(res: HttpResponse, status: number, ...codes: string[]): void {
     this.expectStatus(res, status);

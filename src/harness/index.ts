@@ -30,7 +30,8 @@
  *   ending: "half-close"|"keep-open"|"abort", bytes? })` speaks bytes over a bare socket.
  * - Assertions end the check with a failure that names the requirement, the expectation, the status,
  *   the ledger headers, the body (cut to 500 characters, BCS as hex) and a replayable curl line:
- *   `t.expectStatus(res, ...statuses)`, `t.expectError(res, status, ...codes)`,
+ *   `t.expectStatus(res, ...statuses)`, `t.expectClientError(res)` (any 4xx: a refusal whose exact
+ *   status the spec leaves to the family), `t.expectError(res, status, ...codes)`,
  *   `t.expectBodyMatchesSchema(res)` (returns the JSON), `t.expectMediaType(res, type)`,
  *   `t.expect(cond, "what must hold", res?, found?)`, `t.expectEqual(actual, expected, what, res?)`,
  *   `t.fail(what, res?)`, `t.decodeBcs(res, bcsSchema)` (must decode to exactly the body).

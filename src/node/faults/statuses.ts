@@ -1,5 +1,5 @@
 // Faults in statuses: a pruned version answered as missing, a server error for bad input, success for
-// something missing, and the wrong 4xx for a malformed path value.
+// something missing, and success for a malformed path value.
 
 import { LedgerError } from "../ledger/api.ts";
 import { overrideApi, queryValue, type Fault } from "./fault.ts";
@@ -69,25 +69,21 @@ const missingTableItemNull: Fault = {
     }),
 };
 
-/** The route constraint the faulty router puts on address-like path parameters. */
-const ROUTE_ADDRESS = /^(0x)?[0-9a-fA-F]{1,64}$/;
+/** What a lenient address parser keeps of a path address: the 0x prefix and the hex digits. */
+const notHexDigit = /[^0-9a-fA-F]/g;
 
-const malformedAddressRouteNotFound: Fault = {
-  name: "malformed-address-route-not-found",
+const addressNonHexDropped: Fault = {
+  name: "address-non-hex-dropped",
   area: "statuses",
-  description: "constrains address and table handle path segments in the router, so a malformed one is a 404 (no route) instead of 400",
-  breaks: [
-    "4.2/malformed-handle-rejected",
-    "4.3/malformed-address-rejected",
-    "4.4/malformed-address-rejected",
-    "4.5/malformed-address-rejected",
-  ],
+  description: "parses path addresses leniently, dropping the characters that are not hex digits, so 0xzz reads account 0x0 instead of being refused",
+  breaks: ["4.3/malformed-address-rejected", "4.5/malformed-address-rejected"],
   http: (app) => {
     app.addHook("preValidation", async (request) => {
       const params = request.params as Record<string, string | undefined>;
-      const value = params.address ?? params.table_handle;
-      if (value !== undefined && !ROUTE_ADDRESS.test(value))
-        throw Object.assign(new Error(`Route ${request.method}:${request.url} not found`), { statusCode: 404 });
+      const value = params.address;
+      if (value === undefined) return;
+      const digits = value.replace(/^0x/, "").replace(notHexDigit, "");
+      params.address = `0x${digits === "" ? "0" : digits}`;
     });
   },
 };
@@ -96,5 +92,5 @@ export const STATUS_FAULTS: readonly Fault[] = [
   prunedVersionNotFound,
   badU64ServerError,
   missingTableItemNull,
-  malformedAddressRouteNotFound,
+  addressNonHexDropped,
 ];

@@ -1,5 +1,5 @@
 // Faults in submission (§4.8): validation steps skipped (signature, chain id, sequence number), and
-// transaction hashes in the wrong form.
+// the same transaction hash written for different transactions.
 //
 // A node that skips a validation step takes the transaction into its mempool and answers 202; the VM
 // discards it later. That is what these faults do: they answer 202 with the pending transaction where
@@ -88,18 +88,19 @@ const staleSequenceNumberAccepted: Fault = {
   engine: overlooking([VmStatus.SEQUENCE_NUMBER_TOO_OLD]),
 };
 
-const summaryHashUnprefixed: Fault = {
-  name: "summary-hash-unprefixed",
+const summaryHashRepeated: Fault = {
+  name: "summary-hash-repeated",
   area: "submission",
-  description: "writes transaction_hash in transaction summaries as bare hex, without the 0x prefix",
-  breaks: ["4.3/transaction-hash-form"],
+  description: "writes the first summary's transaction_hash on every summary of a page (the hash taken once, outside the loop)",
+  breaks: ["4.3/transaction-hash-distinct"],
   http: (app) => {
     app.addHook("onSend", async (request, reply, payload) => {
       const text = payloadText(payload);
       if (reply.statusCode !== 200 || text === undefined || replyMediaType(reply) !== "application/json") return payload;
       if (routeOf(request) !== "/v1/accounts/:address/transaction_summaries") return payload;
       const summaries = JSON.parse(text) as { transaction_hash?: string }[];
-      return JSON.stringify(summaries.map((s) => ({ ...s, transaction_hash: s.transaction_hash?.replace(/^0x/, "") })));
+      const first = summaries[0]?.transaction_hash;
+      return JSON.stringify(summaries.map((s) => ({ ...s, transaction_hash: first })));
     });
   },
 };
@@ -108,5 +109,5 @@ export const SUBMISSION_FAULTS: readonly Fault[] = [
   signatureNotVerified,
   chainIdNotChecked,
   staleSequenceNumberAccepted,
-  summaryHashUnprefixed,
+  summaryHashRepeated,
 ];
