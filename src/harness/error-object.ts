@@ -1,6 +1,7 @@
 // The one rule an error body is judged by, wherever it is judged (2.6/error-object on every error
 // response, 4/errors-json-when-bcs-asked, the validation proxy): JSON, and the document's Error schema,
-// so that one body cannot get two verdicts. The schema is open ("Objects" in schemas/openapi.yaml): a
+// so that one body cannot get two verdicts (the §7.2 value of error_code is 7.2/error-code-known's to
+// judge, on every error too: ApiContract.errorObjectProblems). The schema is open ("Objects" in schemas/openapi.yaml): a
 // member it does not declare is no problem here.
 
 import type { HttpResponse } from "./http-client.ts";
@@ -13,7 +14,7 @@ export interface ErrorObjectProblem {
 }
 
 export const ERROR_OBJECT_EXPECTED =
-  "the §2.6 error object as JSON: Content-Type application/json and {message: string, error_code: a §7.2 value, vm_error_code?: unsigned integer or null}";
+  "the §2.6 error object as JSON: Content-Type application/json and {message: string, error_code: string, vm_error_code?: unsigned integer or null}";
 
 /** Undefined when `res` carries the §2.6 error object, else what is wrong with it. */
 export function errorObjectProblem(contract: Pick<ApiContract, "errorObjectProblems">, res: HttpResponse): ErrorObjectProblem | undefined {

@@ -63,7 +63,11 @@ export class ApiContract {
   readonly operations: readonly OperationContract[];
   /** The §7.2 codes, as the document's ErrorCode schema enumerates them (test/schemas checks them against the spec). */
   readonly errorCodes: readonly string[];
-  /** Problems of a JSON value as the §2.6 error object (the Error schema); [] when it is one. */
+  /**
+   * Problems of a JSON value as the §2.6 error object (the Error schema); [] when it is one. Whether
+   * error_code is one of the §7.2 values is 7.2/error-code-known's to judge, so that one deviation fails
+   * one requirement: here it must be a string.
+   */
   readonly errorObjectProblems: (json: unknown) => string[];
   readonly #byId: Map<string, OperationContract>;
   readonly #matchers: { op: OperationContract; regex: RegExp }[];
@@ -126,7 +130,8 @@ export class ApiContract {
     const errorCodes = Array.isArray(errorCode?.enum) ? errorCode.enum.map(String) : [];
     if (errorCodes.length === 0) throw new Error("the OpenAPI document's ErrorCode schema enumerates no values");
     const errorObject = { $ref: "#/components/schemas/Error" };
-    return new ApiContract(operations, errorCodes, (json) => problemsOf(compile(errorObject), json));
+    const isCodeValue = (e: ErrorObject) => e.instancePath === "/error_code" && e.keyword === "enum";
+    return new ApiContract(operations, errorCodes, (json) => problemsOf(compile(errorObject), json, isCodeValue));
   }
 
   operation(id: string): OperationContract {
@@ -273,8 +278,8 @@ function rebase(schema: unknown): unknown {
   );
 }
 
-function problemsOf(fn: ValidateFunction, value: unknown): string[] {
-  return fn(value) ? [] : (fn.errors ?? []).filter((e) => !isNullAsAbsentNoise(e)).map((e) => describeError(e, "(body)"));
+function problemsOf(fn: ValidateFunction, value: unknown, ignored: (e: ErrorObject) => boolean = () => false): string[] {
+  return fn(value) ? [] : (fn.errors ?? []).filter((e) => !isNullAsAbsentNoise(e) && !ignored(e)).map((e) => describeError(e, "(body)"));
 }
 
 /** The branches nullAsAbsent adds ("must be null", "must match a schema in anyOf") say nothing about what is wrong. */
