@@ -284,6 +284,21 @@ describe("schemas/openapi.yaml as an OpenAPI document", () => {
     expect(result.valid).toBe(false);
   });
 
+  it("closes no object: the spec closes none (§2.3, §2.4 'not shown'), so no schema sets additionalProperties false", () => {
+    const closed: string[] = [];
+    const walk = (node: unknown, at: string): void => {
+      if (Array.isArray(node)) node.forEach((n, i) => walk(n, `${at}/${i}`));
+      else if (typeof node === "object" && node !== null) {
+        for (const [key, value] of Object.entries(node)) {
+          if (key === "additionalProperties" && value === false) closed.push(at);
+          else walk(value, `${at}/${key}`);
+        }
+      }
+    };
+    walk(rawDocument, "#");
+    expect(closed).toEqual([]);
+  });
+
   it("every internal reference resolves", () => {
     const refs: string[] = [];
     const walk = (node: unknown): void => {
