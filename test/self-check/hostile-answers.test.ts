@@ -41,6 +41,7 @@ const ANSWERS: readonly HostileAnswer[] = [
     body: ERROR_OBJECT,
     passes: {
       "2.6/error-object": "every error is the JSON error object {message, error_code}",
+      "4/errors-json-when-bcs-asked": "an error asked for as BCS is the JSON error object, judged by 2.6/error-object's rule (that 404 is not a status the endpoint lists is 7.1/status-in-endpoint-set's, which fails)",
       "7.2/error-code-known": "resource_not_found is one of the §7.2 values",
       "2.7/no-cursor-on-error": "no answer carries a cursor header",
       "4.2/missing-item-not-found": "a key with no item is answered 404 (the present key's 200 is 4.2/item-found's, which fails)",
