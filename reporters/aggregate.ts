@@ -5,6 +5,7 @@ import { currentId, type RequirementAliases } from "../src/harness/requirement-a
 import type { Requirement, RequirementCatalog } from "../src/harness/requirements.ts";
 import { aggregateStatus, type CheckResult, type Failure, type ResultStatus } from "../src/harness/results.ts";
 import { ConfigurationError } from "../src/harness/configuration-error.ts";
+import type { UnknownMembersSeen } from "../src/harness/unknown-member-tally.ts";
 
 /** One result with the test that recorded it. */
 export interface Evidence {
@@ -53,6 +54,8 @@ export interface RunOutcome {
   readonly interruption?: Interruption;
   /** The expected-failures list applied to the run (applyBaseline), with the ids it listed. */
   readonly baseline?: { readonly file: string; readonly ids: readonly string[] };
+  /** Members of response bodies the contract does not declare, per schema: noted, never a failure (absent: none). */
+  readonly unknownMembers?: UnknownMembersSeen;
 }
 
 /** Caps the failures kept per requirement so one systematic deviation does not flood the report. */

@@ -4,6 +4,7 @@
 
 import { countStatuses, type RunOutcome } from "./aggregate.ts";
 import { verdictOf } from "./verdict.ts";
+import { unknownMemberLines } from "./unknown-members-report.ts";
 
 const COLUMNS = ["pass", "fail", "warn", "skip", "n/a"] as const;
 
@@ -60,6 +61,8 @@ export function renderConsoleReport(outcome: RunOutcome, run: { target: string; 
     lines.push("", "Run errors:");
     for (const e of outcome.errors) lines.push(`  ${e.file ? `${e.file}: ` : ""}${e.message}`);
   }
+  const unknown = unknownMemberLines(outcome.unknownMembers);
+  if (unknown.length > 0) lines.push("", ...unknown);
   lines.push(
     "",
     `${verdictOf(outcome).headline} — ${outcome.requests} requests (${outcome.retries} retries after connection faults) to ${run.target} in ${(run.durationMs / 1000).toFixed(1)} s`,

@@ -9,6 +9,7 @@
 
 import type { ResultStatus } from "../src/harness/results.ts";
 import { escapeHtml as esc } from "./escape-controls.ts";
+import { unknownMemberSection } from "./unknown-members-report.ts";
 import { REPORT_CSS } from "./report-style.ts";
 import { countStatuses, type RequirementOutcome, type RunOutcome } from "./aggregate.ts";
 import { groupFailures, messageWithoutCurl, type FailureGroup } from "./failure-groups.ts";
@@ -123,7 +124,8 @@ ${errors}
 ${matrixRows}
 </tbody></table>
 </section>
-${sections}`;
+${sections}
+${unknownMemberSection(outcome.unknownMembers, prefix)}`;
 }
 
 /** The list at the top: the gate's failures first, then the baseline's expected ones, then warnings; each group of identical failures with its count. */

@@ -7,6 +7,7 @@
 import type { RequirementOutcome, RunOutcome } from "./aggregate.ts";
 import { escapeControls } from "./escape-controls.ts";
 import { verdictOf } from "./verdict.ts";
+import { unknownMemberMarkdown } from "./unknown-members-report.ts";
 
 /** The longest cell text, in characters: a job summary is read at a glance. */
 const CELL_CUT = 200;
@@ -26,6 +27,7 @@ export function renderNodeMarkdown(node: { outcome: RunOutcome; target: string }
     .sort((a, b) => rank(a) - rank(b))
     .map((r) => `| ${cells(r).map(cell).join(" | ")} |`);
   const errors = outcome.errors.map((e) => `- run error: ${cell(`${e.file === undefined ? "" : `${e.file}: `}${e.message}`)}`);
+  const unknown = unknownMemberMarkdown(outcome.unknownMembers, cell);
   return [
     `**${cell(verdict.label)}**: ${cell(verdict.detail)}`,
     "",
@@ -35,6 +37,7 @@ export function renderNodeMarkdown(node: { outcome: RunOutcome; target: string }
     "| status | requirement | level | § | endpoint | detail |",
     "|---|---|---|---|---|---|",
     ...rows,
+    ...(unknown.length === 0 ? [] : ["", ...unknown]),
     "",
   ].join("\n");
 }

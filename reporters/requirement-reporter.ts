@@ -13,6 +13,7 @@ import { failingStatus, type CheckResult, type ResultStatus } from "../src/harne
 import { aggregateRequirements, type Evidence, type Interruption, type RunError, type RunOutcome } from "./aggregate.ts";
 import type { JunitCase } from "./junit-report.ts";
 import { escapeControls } from "./escape-controls.ts";
+import { UnknownMemberTally } from "../src/harness/unknown-member-tally.ts";
 
 export interface RequirementReporterOptions {
   readonly catalog: RequirementCatalog;
@@ -44,6 +45,8 @@ export class RequirementReporter implements Reporter {
   readonly #modules = new Map<string, TestModule>();
   /** The junit cases of every file that ended, taken when it ended. */
   readonly #endedCases = new Map<string, JunitCase[]>();
+  /** What every check's task meta said of members not in the contract, summed (bounded like each check's). */
+  readonly #unknownMembers = new UnknownMemberTally();
   #requests = 0;
   #retries = 0;
   #stopped: string | undefined;
@@ -124,7 +127,8 @@ export class RequirementReporter implements Reporter {
     const untestedReason = stopped === undefined ? untested : untested === "untested" ? `not run: ${stopped}` : `${untested}, or not run: ${stopped}`;
     const outcome = aggregateRequirements(this.#options.catalog, this.#evidence, this.#errors, this.#requests, untestedReason, this.#retries);
     const interruption: Interruption | undefined = stopped === undefined ? undefined : { kind: "stopped", reason: stopped };
-    return interruption === undefined ? outcome : { ...outcome, interruption };
+    const unknownMembers = this.#unknownMembers.size === 0 ? undefined : this.#unknownMembers.seen();
+    return { ...outcome, ...(interruption === undefined ? {} : { interruption }), ...(unknownMembers === undefined ? {} : { unknownMembers }) };
   }
 
   #notRunReason(): string {
@@ -171,6 +175,7 @@ export class RequirementReporter implements Reporter {
       this.#requests += meta.requests.length;
       for (const r of meta.requests) this.#retries += r.retries ?? 0;
       for (const r of meta.results) this.#evidence.push({ test: testCase.name, file, result: r });
+      if (meta.unknownMembers !== undefined) this.#unknownMembers.merge(meta.unknownMembers);
     }
     if (result.state !== "failed") return;
     // A failed test whose own requirement has no failure recorded died outside the harness.

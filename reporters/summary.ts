@@ -7,10 +7,13 @@
 // its words `verdictText`, the counts it rests on `verdictCounts`, `baseline` (the expected-failures
 // file applied) and `unexpectedPass` on a baselined requirement that passed. `conforming` is true when
 // the verdict is conforming or conforming with the baseline's expected failures (a partial run is not).
+// `unknownMembers` lists the members of response bodies the contract does not declare ({schema, member,
+// count}; never a failure), `unknownMembersLeftOut` the occurrences past the bound on distinct members.
 
 import type { ResultStatus } from "../src/harness/results.ts";
 import { countStatuses, type Interruption, type RunOutcome, type StatusCounts } from "./aggregate.ts";
 import { verdictOf, type VerdictCounts, type VerdictKind } from "./verdict.ts";
+import type { UnknownMemberCount } from "../src/harness/unknown-member-tally.ts";
 
 export interface SummaryRequirement {
   readonly id: string;
@@ -43,6 +46,10 @@ export interface Summary {
   readonly interruption?: Interruption;
   /** Milliseconds per phase of the run (src/cli/run-phases.ts), when the command measured them. */
   readonly phases?: Readonly<Record<string, number>>;
+  /** Members of response bodies the contract does not declare, per schema, most seen first (absent: none seen). */
+  readonly unknownMembers?: readonly UnknownMemberCount[];
+  /** Occurrences of further members, past the bound on distinct members kept (absent: none). */
+  readonly unknownMembersLeftOut?: number;
 }
 
 export function buildSummary(outcome: RunOutcome, run: { target: string; startedAt: Date; durationMs: number; phases?: Readonly<Record<string, number>> }): Summary {
@@ -74,5 +81,7 @@ export function buildSummary(outcome: RunOutcome, run: { target: string; started
     ...(outcome.errors.length === 0 ? {} : { errors: outcome.errors }),
     ...(outcome.interruption === undefined ? {} : { interruption: outcome.interruption }),
     ...(run.phases === undefined ? {} : { phases: run.phases }),
+    ...(outcome.unknownMembers === undefined || outcome.unknownMembers.members.length === 0 ? {} : { unknownMembers: outcome.unknownMembers.members }),
+    ...(outcome.unknownMembers === undefined || outcome.unknownMembers.leftOut === 0 ? {} : { unknownMembersLeftOut: outcome.unknownMembers.leftOut }),
   };
 }

@@ -11,6 +11,8 @@ import type { FixtureName, Fixtures } from "./fixtures.ts";
 import type { Harness } from "./harness.ts";
 import { RequestFailure, responseFromParts, type HttpRequest, type HttpResponse } from "./http-client.ts";
 import { observeResponse } from "./observed-contract.ts";
+import { errorObjectProblem } from "./error-object.ts";
+import { UnknownMemberTally } from "./unknown-member-tally.ts";
 import type { ApiContract, OperationContract } from "./openapi.ts";
 import { buildRawRequest, type RawEnding, type RawExchangeResult } from "./raw-exchange.ts";
 import { errorCodeOf, headerValue, ledgerState, type LedgerState } from "./response-facts.ts";
@@ -99,6 +101,8 @@ export class CheckTrace {
   assertions = 0;
   /** The last request's curl line, for failures that are not about one response. */
   lastCurl: string | undefined;
+  /** Members of the responses' bodies the contract does not declare: noted for the report, never a failure. */
+  readonly unknownMembers = new UnknownMemberTally();
 }
 
 const traces = new WeakMap<CheckContext, CheckTrace>();
@@ -180,6 +184,7 @@ export class CheckContext {
       if (operation) {
         this.#operations.set(response, operation);
         this.#trace.observed.push(...observed);
+        this.#noteUnknownMembers(operation, response);
       }
       this.#h.recorder?.record({ requirement: this.requirement.id, request, response, curl: response.curl, durationMs: response.durationMs, observed });
       return { ok: true, response };
@@ -241,6 +246,7 @@ export class CheckContext {
       if (operation) {
         this.#operations.set(response, operation);
         this.#trace.observed.push(...observed);
+        this.#noteUnknownMembers(operation, response);
       }
       this.#h.recorder?.record({ requirement: this.requirement.id, request: { ...response.request, body: bytes }, response, curl: replay, durationMs: result.durationMs, observed });
     } else {
@@ -288,6 +294,11 @@ export class CheckContext {
     if (!op) throw new Error(`expectBodyMatchesSchema: ${res.request.method} ${res.request.url} matches no operation; pass \`operation\` in the request`);
     const declared = op.response(res.status);
     if (!declared) return this.#fail({ expected: `a status ${op.id} declares (${op.statusSet})`, found: `status ${res.status}`, response: res });
+    // An error body is judged by the one rule every error body is judged by (error-object.ts).
+    if (res.status >= 400) {
+      const problem = errorObjectProblem(this.contract, res);
+      return problem === undefined ? res.json : this.#fail({ ...problem, response: res });
+    }
     const type = res.contentType ?? "(none)";
     if (declared.isBinary(type)) throw new Error(`expectBodyMatchesSchema: the ${type} body is BCS; use t.decodeBcs(res, schema)`);
     const problems = declared.validateBody(type, { json: res.json, text: res.text });
@@ -298,6 +309,13 @@ export class CheckContext {
       return this.#fail({ expected: `a body matching the ${op.id} ${res.status} ${type} schema`, found: problems.slice(0, 10).join("; "), response: res });
     }
     return res.json;
+  }
+
+  /** `res` carries the §2.6 error object: JSON, valid under the Error schema (the rule 2.6/error-object applies to every error). */
+  expectErrorObject(res: HttpResponse): void {
+    this.#trace.assertions += 1;
+    const problem = errorObjectProblem(this.contract, res);
+    if (problem !== undefined) this.#fail({ ...problem, response: res });
   }
 
   expectMediaType(res: HttpResponse, type: string): void {
@@ -384,10 +402,16 @@ export class CheckContext {
     );
   }
 
+  /** Every response with an operation, once: its undeclared members, for the report ("Objects", schemas/openapi.yaml). */
+  #noteUnknownMembers(operation: OperationContract, res: HttpResponse): void {
+    if (res.contentType === undefined || res.json === undefined) return;
+    this.#trace.unknownMembers.addAll(operation.response(res.status)?.unknownMembers(res.contentType, res.json) ?? []);
+  }
+
   #observedContext() {
     return {
       catalog: this.#h.catalog,
-      errorCodes: this.#h.contract.errorCodes,
+      contract: this.#h.contract,
       headerPrefix: this.profile.headerPrefix,
       tracker: this.#h.tracker,
       ...(this.fixtures.chainId === undefined ? {} : { fixturesChainId: this.fixtures.chainId }),

@@ -131,7 +131,8 @@ async function decide(h: Harness, requirement: Requirement, fn: CheckFn): Promis
   const own = await ownResult(t, requirement, fn);
   const trace = traceOf(t);
   const results = [own, ...trace.observed];
-  const meta: ConformanceMeta = { results, requests: [...trace.requests] };
+  const unknownMembers = trace.unknownMembers.seen();
+  const meta: ConformanceMeta = { results, requests: [...trace.requests], ...(unknownMembers.members.length + unknownMembers.leftOut === 0 ? {} : { unknownMembers }) };
   const failed = results.filter((r) => r.status === "failed");
   if (failed.length > 0) {
     const message = failed.flatMap((r) => r.failures.map((f) => f.message)).join("\n\n");

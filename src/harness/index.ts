@@ -32,7 +32,8 @@
  *   the ledger headers, the body (cut to 500 characters, BCS as hex) and a replayable curl line:
  *   `t.expectStatus(res, ...statuses)`, `t.expectClientError(res)` (any 4xx: a refusal whose exact
  *   status the spec leaves to the family), `t.expectError(res, status, ...codes)`,
- *   `t.expectBodyMatchesSchema(res)` (returns the JSON), `t.expectMediaType(res, type)`,
+ *   `t.expectBodyMatchesSchema(res)` (returns the JSON), `t.expectErrorObject(res)` (the §2.6 rule
+ *   every error body is judged by), `t.expectMediaType(res, type)`,
  *   `t.expect(cond, "what must hold", res?, found?)`, `t.expectEqual(actual, expected, what, res?)`,
  *   `t.fail(what, res?)`, `t.decodeBcs(res, bcsSchema)` (must decode to exactly the body).
  *   A check that asserts nothing is a failure.

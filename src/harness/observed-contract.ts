@@ -6,7 +6,8 @@
 import type { HttpResponse } from "./http-client.ts";
 import { boundedInteger, errorCodeOf, headerValue, LEDGER_HEADERS } from "./response-facts.ts";
 import type { LedgerMark, LedgerTracker } from "./ledger-tracker.ts";
-import type { OperationContract } from "./openapi.ts";
+import type { ApiContract, OperationContract } from "./openapi.ts";
+import { errorObjectProblem } from "./error-object.ts";
 import type { RequirementCatalog } from "./requirements.ts";
 import { failingStatus, type CheckResult, type Failure } from "./results.ts";
 import { formatFailure } from "./failure-message.ts";
@@ -28,8 +29,8 @@ export const OBSERVED = {
 
 export interface ObservedContext {
   readonly catalog: RequirementCatalog;
-  /** §7.2, from the contract. */
-  readonly errorCodes: readonly string[];
+  /** The §7.2 codes and the §2.6 error object's rule, from the contract. */
+  readonly contract: Pick<ApiContract, "errorCodes" | "errorObjectProblems">;
   /** e.g. "X-NODE-". */
   readonly headerPrefix: string;
   readonly fixturesChainId?: number;
@@ -77,14 +78,14 @@ function statusInSet(o: Observation): Judgement {
 
 /** §2.6: an error answer is the error object. */
 function errorObject(o: Observation): Judgement {
-  return isError(o) ? holdsUnless(errorObjectProblem(o.res)) : "not applicable";
+  return isError(o) ? holdsUnless(errorObjectProblem(o.ctx.contract, o.res)) : "not applicable";
 }
 
 /** §7.2: an error's code is one the spec lists. */
 function errorCodeKnown(o: Observation): Judgement {
   const code = isError(o) ? errorCodeOf(o.res) : undefined;
   if (code === undefined) return "not applicable";
-  const codes = o.ctx.errorCodes;
+  const codes = o.ctx.contract.errorCodes;
   return holdsUnless(codes.includes(code) ? undefined : { expected: `error_code one of §7.2 (${codes.join(", ")})`, found: JSON.stringify(code) });
 }
 
@@ -246,21 +247,6 @@ export function observeResponse(ctx: ObservedContext, ex: ObservedExchange): Che
   const chainId = values.get("CHAIN-ID");
   ctx.tracker.observe({ ...stateNow(o), ...(chainId !== undefined && chainId <= 255n ? { chainId: Number(chainId) } : {}) }, res.curl);
   return results;
-}
-
-function errorObjectProblem(res: HttpResponse): { expected: string; found?: string } | undefined {
-  const expected = "the §2.6 error object as JSON: {message: string, error_code: string, vm_error_code?: unsigned integer or null}";
-  if (res.contentType !== "application/json") return { expected, found: `Content-Type ${res.headers["content-type"] ?? "(none)"}` };
-  const body = res.json as Record<string, unknown> | undefined;
-  if (body === undefined || typeof body !== "object" || body === null || Array.isArray(body)) return { expected, found: "a body that is not a JSON object" };
-  const problems: string[] = [];
-  if (typeof body.message !== "string") problems.push("message is not a string");
-  if (typeof body.error_code !== "string") problems.push("error_code is not a string");
-  // Optional (§2.6): absent or null (the family's convention: null counts as absent; aptos-core always sends it, api/types/src/error.rs).
-  if (body.vm_error_code !== undefined && body.vm_error_code !== null && !(Number.isInteger(body.vm_error_code) && (body.vm_error_code as number) >= 0)) {
-    problems.push("vm_error_code is not an unsigned integer");
-  }
-  return problems.length === 0 ? undefined : { expected, found: problems.join("; ") };
 }
 
 function otherPrefixHint(res: HttpResponse, prefix: string): string {

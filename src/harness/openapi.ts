@@ -9,6 +9,7 @@ import { readFileSync } from "node:fs";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import { parsePackageYaml } from "../parsed-yaml.ts";
 import { packagePath } from "../package-root.ts";
+import { unknownMembersOf, type SchemaMatcher, type UnknownMember } from "./unknown-members.ts";
 
 export const DEFAULT_OPENAPI_PATH = packagePath("schemas", "openapi.yaml");
 
@@ -36,6 +37,12 @@ export interface ResponseContract {
   validateBody(mediaType: string, body: { json: unknown; text: string }): string[] | undefined;
   /** True when the schema for this media type is raw bytes (BCS): nothing to validate as JSON. */
   isBinary(mediaType: string): boolean;
+  /**
+   * The members of a JSON body its schema does not declare, one entry per occurrence ("Objects" at the
+   * top of the document: never an error, listed by the report). [] when the body does not match its
+   * schema (what it matched is then undefined) or nothing JSON is declared for the media type.
+   */
+  unknownMembers(mediaType: string, json: unknown): UnknownMember[];
 }
 
 export interface OperationContract {
@@ -61,12 +68,19 @@ export class ApiContract {
   readonly operations: readonly OperationContract[];
   /** The §7.2 codes, as the document's ErrorCode schema enumerates them (test/schemas checks them against the spec). */
   readonly errorCodes: readonly string[];
+  /**
+   * Problems of a JSON value as the §2.6 error object (the Error schema); [] when it is one. Whether
+   * error_code is one of the §7.2 values is 7.2/error-code-known's to judge, so that one deviation fails
+   * one requirement: here it must be a string.
+   */
+  readonly errorObjectProblems: (json: unknown) => string[];
   readonly #byId: Map<string, OperationContract>;
   readonly #matchers: { op: OperationContract; regex: RegExp }[];
 
-  private constructor(operations: OperationContract[], errorCodes: readonly string[]) {
+  private constructor(operations: OperationContract[], errorCodes: readonly string[], errorObjectProblems: (json: unknown) => string[]) {
     this.operations = operations;
     this.errorCodes = errorCodes;
+    this.errorObjectProblems = errorObjectProblems;
     this.#byId = new Map(operations.map((op) => [op.id, op]));
     this.#matchers = operations.map((op) => ({ op, regex: templateRegex(stripVersionPrefix(op.template)) }));
   }
@@ -78,7 +92,8 @@ export class ApiContract {
   static fromDocument(doc: Json, headerPrefix: string = DOCUMENT_HEADER_PREFIX): ApiContract {
     const ajv = createAjv();
     const components = (doc.components ?? {}) as Json;
-    ajv.addSchema({ $id: SCHEMA_BASE, components: { schemas: nullAsAbsent(components.schemas ?? {}) } });
+    const schemas = (components.schemas ?? {}) as Json;
+    ajv.addSchema({ $id: SCHEMA_BASE, components: { schemas: nullAsAbsent(schemas) } });
     const compiled = new Map<string, ValidateFunction>();
     const compile = (schema: unknown): ValidateFunction => {
       const ref = (schema as { $ref?: unknown } | undefined)?.$ref;
@@ -90,6 +105,9 @@ export class ApiContract {
       }
       return fn;
     };
+    // A oneOf or anyOf branch, judged as the body's validator judges it (with null as absent).
+    const matches: SchemaMatcher = (branch, value) => compile(typeof (branch as { $ref?: unknown } | null)?.$ref === "string" ? branch : nullAsAbsent(branch))(value);
+    const members = (schema: unknown, value: unknown) => unknownMembersOf(schemas, schema, value, matches);
     const operations: OperationContract[] = [];
     for (const [template, item] of Object.entries((doc.paths ?? {}) as Record<string, Json>)) {
       for (const method of ["get", "put", "post", "delete", "patch", "head", "options"]) {
@@ -101,8 +119,8 @@ export class ApiContract {
         const ranges = new Map<number, ResponseContract>();
         for (const [code, value] of Object.entries((raw.responses ?? {}) as Json)) {
           const response = resolve(doc, value) as Json;
-          if (/^\d{3}$/.test(code)) responses.set(Number(code), responseContract(doc, Number(code), response, compile, headerPrefix));
-          else if (/^[1-5]XX$/.test(code)) ranges.set(Number(code[0]), responseContract(doc, Number(code[0]) * 100, response, compile, headerPrefix));
+          if (/^\d{3}$/.test(code)) responses.set(Number(code), responseContract(doc, Number(code), response, compile, members, headerPrefix));
+          else if (/^[1-5]XX$/.test(code)) ranges.set(Number(code[0]), responseContract(doc, Number(code[0]) * 100, response, compile, members, headerPrefix));
         }
         const response = (status: number) => responses.get(status) ?? ranges.get(Math.floor(status / 100));
         const statuses = [...responses.keys()].sort((a, b) => a - b);
@@ -123,7 +141,9 @@ export class ApiContract {
     const errorCode = (components.schemas as Json | undefined)?.ErrorCode as Json | undefined;
     const errorCodes = Array.isArray(errorCode?.enum) ? errorCode.enum.map(String) : [];
     if (errorCodes.length === 0) throw new Error("the OpenAPI document's ErrorCode schema enumerates no values");
-    return new ApiContract(operations, errorCodes);
+    const errorObject = { $ref: "#/components/schemas/Error" };
+    const isCodeValue = (e: ErrorObject) => e.instancePath === "/error_code" && e.keyword === "enum";
+    return new ApiContract(operations, errorCodes, (json) => problemsOf(compile(errorObject), json, isCodeValue));
   }
 
   operation(id: string): OperationContract {
@@ -167,6 +187,7 @@ function responseContract(
   status: number,
   response: Json,
   compile: (schema: unknown) => ValidateFunction,
+  members: (schema: unknown, value: unknown) => UnknownMember[],
   headerPrefix: string,
 ): ResponseContract {
   const content = (response.content ?? {}) as Record<string, Json>;
@@ -201,8 +222,12 @@ function responseContract(
       if (declared.binary) return [];
       const isJson = media === "application/json" || media.endsWith("+json");
       if (isJson && body.json === undefined) return ["the body is not JSON"];
-      const fn = compile(declared.schema);
-      return fn(isJson ? body.json : body.text) ? [] : (fn.errors ?? []).filter((e) => !isNullAsAbsentNoise(e)).map((e) => describeError(e, "(body)"));
+      return problemsOf(compile(declared.schema), isJson ? body.json : body.text);
+    },
+    unknownMembers: (media, json) => {
+      const declared = bodies.get(media.toLowerCase());
+      if (!declared || declared.binary || json === undefined || !(media === "application/json" || media.endsWith("+json"))) return [];
+      return compile(declared.schema)(json) ? members(declared.schema, json) : [];
     },
   };
 }
@@ -263,6 +288,10 @@ function rebase(schema: unknown): unknown {
   return JSON.parse(JSON.stringify(schema), (key, value: unknown) =>
     key === "$ref" && typeof value === "string" && value.startsWith("#/") ? SCHEMA_BASE + value : value,
   );
+}
+
+function problemsOf(fn: ValidateFunction, value: unknown, ignored: (e: ErrorObject) => boolean = () => false): string[] {
+  return fn(value) ? [] : (fn.errors ?? []).filter((e) => !isNullAsAbsentNoise(e) && !ignored(e)).map((e) => describeError(e, "(body)"));
 }
 
 /** The branches nullAsAbsent adds ("must be null", "must match a schema in anyOf") say nothing about what is wrong. */

@@ -3,6 +3,7 @@
 // (which reads them back and aggregates).
 
 import type { Level } from "./requirements.ts";
+import type { UnknownMembersSeen } from "./unknown-member-tally.ts";
 
 export type ResultStatus = "passed" | "failed" | "warned" | "skipped" | "not_applicable";
 
@@ -44,6 +45,8 @@ export interface RequestRecord {
 export interface ConformanceMeta {
   readonly results: readonly CheckResult[];
   readonly requests: readonly RequestRecord[];
+  /** Members of the check's responses the contract does not declare, per schema (absent: none). */
+  readonly unknownMembers?: UnknownMembersSeen;
 }
 
 declare module "@vitest/runner" {

@@ -72,7 +72,7 @@ function judge(c: RecordedCase): Map<string, string> {
     curl: `(recorded: ${c.source.path} at ${c.source.commit})`,
   });
   const verdicts = new Map<string, string>();
-  const context = { catalog: requirements, errorCodes: contract.errorCodes, headerPrefix: PREFIX, tracker: new LedgerTracker() };
+  const context = { catalog: requirements, contract, headerPrefix: PREFIX, tracker: new LedgerTracker() };
   for (const result of observeResponse(context, { operation, response, markBefore: undefined })) {
     if (EVIDENCED.has(result.requirement)) verdicts.set(result.requirement, result.status);
   }

@@ -23,6 +23,9 @@ describe("shapes", () => {
     expect(firstShapeDifference(shapeOf({ version: "10", xs: [{ a: 1 }] }), shapeOf({ version: "99", xs: [] }))).toBeUndefined();
     expect(firstShapeDifference(shapeOf({ gas: 100 }), shapeOf({ gas: "100" }))).toEqual({ path: "$.gas", a: "number", b: "string" });
     expect(firstShapeDifference(shapeOf([{ a: 1 }]), shapeOf([{ a: 1, b: 2 }]))).toEqual({ path: "$[*].b", a: "(absent)", b: "number" });
+    // Compared on the members both have, a member one side adds is no difference; their types still are.
+    expect(firstShapeDifference(shapeOf([{ a: 1 }]), shapeOf([{ a: 1, b: 2 }]), "$", { members: "shared" })).toBeUndefined();
+    expect(firstShapeDifference(shapeOf([{ a: 1 }]), shapeOf([{ a: "1", b: 2 }]), "$", { members: "shared" })).toEqual({ path: "$[*].a", a: "number", b: "string" });
   });
 
   it("do not count what some values happen to hold as a change: an optional member, a null", () => {

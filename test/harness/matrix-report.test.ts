@@ -102,6 +102,17 @@ describe("summaries read for the matrix", () => {
     }
   });
 
+  it("reads a summary with the members it did not know, or without them, and refuses a malformed or unbounded list", () => {
+    const members = [{ schema: "MoveStruct", member: "x_future", count: 12 }];
+    file("members/summary.json", JSON.stringify(summary({ unknownMembers: members, unknownMembersLeftOut: 3 })));
+    expect(readRunSummary(join(dir, "members")).unknownMembers).toEqual(members);
+    expect(readRunSummary(join(dir, "ok")).unknownMembers).toBeUndefined();
+    file("zero/summary.json", JSON.stringify(summary({ unknownMembers: [{ ...members[0]!, count: 0 }] })));
+    file("long/summary.json", JSON.stringify(summary({ unknownMembers: [{ ...members[0]!, member: "x".repeat(201) }] })));
+    file("many/summary.json", JSON.stringify(summary({ unknownMembers: Array.from({ length: 201 }, (_, i) => ({ ...members[0]!, member: `m${i}` })) })));
+    for (const d of ["zero", "long", "many"]) expect(() => readRunSummary(join(dir, d)), d).toThrow(/not a ledger-conformance summary: \/unknownMembers/);
+  });
+
   it("merge exits 2 when a directory has no readable summary", async () => {
     expect(await mergeCommand(["--report-dir", join(dir, "merged"), join(dir, "ok"), join(dir, "missing")])).toBe(2);
     expect(await mergeCommand(["--report-dir", join(dir, "ok"), join(dir, "ok")])).toBe(2);

@@ -76,6 +76,14 @@ describe("observed contract on a 200", () => {
     });
   });
 
+  it("passes a member the contract does not declare, and notes it in the trace without a result of its own", async () => {
+    const t = context();
+    const { v } = await observe(json(200, { ...JSON.parse(gas), x_future: true }), {}, t);
+    expect(Object.values(v).every((s) => s === "passed")).toBe(true);
+    expect(t.expectBodyMatchesSchema((await t.request({ path: "/estimate_gas_price" })))).toMatchObject({ x_future: true });
+    expect(traceOf(t).unknownMembers.seen()).toEqual({ members: [{ schema: "GasEstimation", member: "x_future", count: 2 }], leftOut: 0 });
+  });
+
   it("fails missing required headers, and hints at another prefix", async () => {
     const { v, results } = await observe(json(200, gas, ledgerHeaders("X-APTOS-")));
     expect(v[OBSERVED.requiredHeaders]).toBe("failed");
@@ -206,6 +214,29 @@ describe("observed contract on an error", () => {
     const { v } = await observe(json(400, { message: "x", error_code: "bad_request" }, {}));
     expect(v[OBSERVED.errorObject]).toBe("passed");
     expect(v[OBSERVED.errorCodeKnown]).toBe("failed");
+  });
+
+  it("judges one error body by one rule: a member the contract does not declare passes 2.6/error-object and t.expectErrorObject alike", async () => {
+    const t = context();
+    const body = { message: "x", error_code: "invalid_input", vm_error_code: null, x_future: true };
+    const { v } = await observe(json(400, body, {}), {}, t);
+    expect(v[OBSERVED.errorObject]).toBe("passed");
+    reply = () => json(400, body, {});
+    const res = await t.request({ path: "/estimate_gas_price", accept: "bcs" });
+    expect(() => t.expectErrorObject(res)).not.toThrow();
+    expect(t.expectBodyMatchesSchema(res)).toEqual(body);
+    expect(traceOf(t).unknownMembers.seen().members).toEqual([{ schema: "Error", member: "x_future", count: 2 }]);
+  });
+
+  it("fails the same error body by both when a required member is missing or of the wrong type", async () => {
+    for (const body of [{ error_code: "invalid_input", x_future: true }, { message: 7, error_code: "invalid_input" }]) {
+      const t = context();
+      const { v } = await observe(json(400, body, {}), {}, t);
+      expect(v[OBSERVED.errorObject]).toBe("failed");
+      const res = await t.request({ path: "/estimate_gas_price", accept: "bcs" });
+      expect(() => t.expectErrorObject(res)).toThrow(/§2\.6 error object/);
+      expect(() => t.expectBodyMatchesSchema(res)).toThrow(/§2\.6 error object/);
+    }
   });
 
   it("fails a cursor on an error", async () => {

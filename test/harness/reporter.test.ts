@@ -14,12 +14,14 @@ const run = promisify(execFile);
 const HARNESS = fileURLToPath(new URL("../../src/harness/index.ts", import.meta.url));
 const RUNNER = fileURLToPath(new URL("./fixtures/run-suites.ts", import.meta.url));
 const TSX = fileURLToPath(new URL("../../node_modules/tsx/dist/cli.mjs", import.meta.url));
+const HOSTILE_MEMBER = "<img src=x>\u001b[2J|*";
 
 let server: Running;
 beforeAll(async () => {
   server = await httpServer((_req, res) => {
     res.writeHead(200, { ...ledgerHeaders(), "content-type": "application/json" });
-    res.end(JSON.stringify({ deprioritized_gas_estimate: 300, gas_estimate: 100, prioritized_gas_estimate: 150 }));
+    // Two members the contract does not declare, one of them named to break a page or a terminal.
+    res.end(JSON.stringify({ deprioritized_gas_estimate: 300, gas_estimate: 100, prioritized_gas_estimate: 150, x_future: true, [HOSTILE_MEMBER]: 1 }));
   });
 });
 afterAll(() => server.close());
@@ -31,6 +33,7 @@ interface Printed {
   requests: number;
   requirements: Record<string, { status: string; reason?: string; checks: number; failures: string[] }>;
   allure: { story?: string; severity?: string; attachments: string[] }[];
+  unknownMembers: { summary?: { schema: string; member: string; count: number }[]; html: string; markdown: string; console: string };
 }
 
 describe("RequirementReporter in a real run", () => {
@@ -83,6 +86,21 @@ check("2.6/error-object", { timeoutMs: 300 }, async (t) => { await new Promise((
     expect(out.progress).toMatch(/✗ broken\.test\.ts: failed to load/);
     expect(out.progress).toMatch(/! good\.test\.ts {2}3 checks: 1 passed, 1 warned, 1 not applicable/);
     expect(out.run.capped).toBe(false);
+    // Members not in the contract pass, and reach every report, per schema with their count, escaped.
+    expect(out.unknownMembers.summary).toEqual([
+      { schema: "GasEstimation", member: HOSTILE_MEMBER, count: 1 },
+      { schema: "GasEstimation", member: "x_future", count: 1 },
+    ]);
+    expect(out.unknownMembers.console).toContain("Not in the contract");
+    expect(out.unknownMembers.console).toContain("  GasEstimation.x_future, seen 1 time");
+    expect(out.unknownMembers.console).toContain("GasEstimation.<img src=x>\\x1b[2J|*, seen 1 time");
+    expect(out.unknownMembers.console).not.toContain("\u001b");
+    expect(out.unknownMembers.markdown).toContain("- GasEstimation.x\\_future, seen 1 time");
+    expect(out.unknownMembers.markdown).toContain("&lt;img src=x&gt;\\\\x1b\\[2J\\|\\*");
+    expect(out.unknownMembers.html).toContain("<h2>Not in the contract</h2>");
+    expect(out.unknownMembers.html).toContain("<td><code>GasEstimation</code></td><td><code>x_future</code></td><td class=\"num\">1</td>");
+    expect(out.unknownMembers.html).toContain("&lt;img src=x&gt;\\x1b[2J|*");
+    expect(out.unknownMembers.html).not.toMatch(/<img|\u001b/);
     // The Allure results carry each check's labels and evidence, made in the runner's process.
     expect(out.allure).toContainEqual({ story: "4.6/gas-estimate-object", severity: "critical", attachments: ["evidence"] });
     expect(out.allure).toContainEqual({ story: "4.7/health-message", severity: "normal", attachments: ["evidence", "failure 4.7/health-message"] });

@@ -284,6 +284,21 @@ describe("schemas/openapi.yaml as an OpenAPI document", () => {
     expect(result.valid).toBe(false);
   });
 
+  it("closes no object: the spec closes none (§2.3, §2.4 'not shown'), so no schema sets additionalProperties false", () => {
+    const closed: string[] = [];
+    const walk = (node: unknown, at: string): void => {
+      if (Array.isArray(node)) node.forEach((n, i) => walk(n, `${at}/${i}`));
+      else if (typeof node === "object" && node !== null) {
+        for (const [key, value] of Object.entries(node)) {
+          if (key === "additionalProperties" && value === false) closed.push(at);
+          else walk(value, `${at}/${key}`);
+        }
+      }
+    };
+    walk(rawDocument, "#");
+    expect(closed).toEqual([]);
+  });
+
   it("every internal reference resolves", () => {
     const refs: string[] = [];
     const walk = (node: unknown): void => {
@@ -536,7 +551,7 @@ describe("component schemas under ajv (draft 2020-12)", () => {
     ["TransactionSummary", { sender: address, version: "7", transaction_hash: hash, replay_protector: { type: "nonce", nonce: "9" } }, true, "nonce"],
     ["TransactionSummary", { sender: address, version: "7", transaction_hash: hash, replay_protector: { type: "nonce", sequence_number: "9" } }, false, "member of the other variant"],
     ["TransactionSummary", { sender: address, version: "7", hash, replay_protector: { type: "nonce", nonce: "9" } }, false, "misspelled member"],
-    ["TransactionSummary", { sender: address, version: "7", transaction_hash: hash, replay_protector: { type: "nonce", nonce: "9" }, extra: 1 }, false, "closed"],
+    ["TransactionSummary", { sender: address, version: "7", transaction_hash: hash, replay_protector: { type: "nonce", nonce: "9", extra: 2 }, extra: 1 }, true, "open: other members not shown (§2.3)"],
     ["TransactionSummary", { sender: address, version: "7", transaction_hash: hash, replay_protector: "5" }, false, "a bare value is not one of two objects (§2.3)"],
     ["Error", { message: "bad", error_code: "vm_error", vm_error_code: 1 }, true, "with vm_error_code"],
     ["Error", { message: "bad", error_code: "invalid_input", vm_error_code: null }, true, "vm_error_code null counts as absent (design §5)"],
@@ -544,7 +559,7 @@ describe("component schemas under ajv (draft 2020-12)", () => {
     ["Error", { message: "bad", error_code: "invalid_input", vm_error_code: "1" }, false, "vm_error_code not an integer"],
     ["Error", { message: "bad", error_code: "not_a_code" }, false, "unknown code"],
     ["Error", { error_code: "internal_error" }, false, "no message"],
-    ["Error", { message: "bad", error_code: "internal_error", code: 500 }, false, "closed"],
+    ["Error", { message: "bad", error_code: "internal_error", code: 500 }, true, "open: a member the contract does not declare"],
     ["GasEstimation", { deprioritized_gas_estimate: 100, gas_estimate: 100, prioritized_gas_estimate: 150 }, true, "JSON integers"],
     ["GasEstimation", { deprioritized_gas_estimate: "100", gas_estimate: "100", prioritized_gas_estimate: "150" }, false, "strings"],
     ["GasEstimation", { gas_estimate: 100 }, false, "members missing"],

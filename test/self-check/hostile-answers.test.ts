@@ -22,6 +22,36 @@ interface HostileAnswer {
 
 const ERROR_OBJECT = JSON.stringify({ message: "not found", error_code: "resource_not_found" });
 
+/**
+ * The refusals whose MUST is a client error, any 4xx (§7.1 leaves the conditions of the statuses
+ * unshown; the family's exact status is a SHOULD of its own, which fails): a 404 to every malformed or
+ * missing input satisfies them.
+ */
+const REFUSED_WITH_ANY_4XX: Readonly<Record<string, string>> = Object.fromEntries(
+  [
+    "2.1/u64-forms-law",
+    "8/limit-forms-law",
+    "4.2/malformed-handle-rejected",
+    "4.2/malformed-ledger-version-rejected",
+    "4.2/body-required",
+    "4.2/malformed-body-rejected",
+    "4.2/invalid-type-rejected",
+    "4.2/key-mismatch-rejected",
+    "4.3/malformed-limit-rejected",
+    "4.3/malformed-address-rejected",
+    "4.3/malformed-version-rejected",
+    "4.4/malformed-address-rejected",
+    "4.4/malformed-ledger-version-rejected",
+    "4.5/malformed-address-rejected",
+    "4.5/malformed-ledger-version-rejected",
+    "4.5/malformed-limit-rejected",
+    "4.5/malformed-cursor-rejected",
+    "4.8/body-required",
+    "4.8/broken-json-rejected",
+    "4.8/json-missing-member-rejected",
+  ].map((id) => [id, "the malformed request is refused with a client error, 404; that the family answers 400 is its error-codes SHOULD's, which fails"]),
+);
+
 const ANSWERS: readonly HostileAnswer[] = [
   {
     name: "200 {} (application/json) to everything",
@@ -29,6 +59,7 @@ const ANSWERS: readonly HostileAnswer[] = [
     contentType: "application/json",
     body: "{}",
     passes: {
+      "7.1/status-in-endpoint-set": "every answer is 200, which every endpoint lists (a submission's success is any 2xx: §4.8 leaves it unshown)",
       "4/bcs-body-labelled": "a 200 body labelled application/json is JSON, and nothing else is served: every body is labelled as what it is",
       "4.7/healthy-without-duration":
         'without duration_secs the answer is 200 with "the health success object: it is an object; its members are not shown" (§2.6), which {} is',
@@ -41,11 +72,13 @@ const ANSWERS: readonly HostileAnswer[] = [
     body: ERROR_OBJECT,
     passes: {
       "2.6/error-object": "every error is the JSON error object {message, error_code}",
+      "4/errors-json-when-bcs-asked": "an error asked for as BCS is the JSON error object, judged by 2.6/error-object's rule (that 404 is not a status the endpoint lists is 7.1/status-in-endpoint-set's, which fails)",
       "7.2/error-code-known": "resource_not_found is one of the §7.2 values",
       "2.7/no-cursor-on-error": "no answer carries a cursor header",
-      "4.2/missing-item-not-found": "a key with no item is answered 404 (the present key's 200 is 4.2/item-found's, which fails)",
-      "4.4/missing-module-not-found": "a missing module is answered 404 (a present one's 200 is 4.4/module-record's, which fails)",
+      "4.2/missing-item-not-found": "a key with no item is answered with a client error, 404 (the present key's 200 is 4.2/item-found's, which fails)",
+      "4.4/missing-module-not-found": "a missing module is answered with a client error, 404 (a present one's 200 is 4.4/module-record's, which fails)",
       "4.8/oversized-body-refused": "a 9 MiB body is refused with a client error; that it is 413 is 4.8/oversized-body-413's, which fails",
+      ...REFUSED_WITH_ANY_4XX,
     },
   },
   {
@@ -58,6 +91,7 @@ const ANSWERS: readonly HostileAnswer[] = [
       "4.2/missing-item-not-found": "a key with no item is answered 404 (the error object's form is 2.6/error-object's, which fails)",
       "4.4/missing-module-not-found": "a missing module is answered 404 (the error object's form is 2.6/error-object's, which fails)",
       "4.8/oversized-body-refused": "a 9 MiB body is refused with a client error; that it is 413 is 4.8/oversized-body-413's, which fails",
+      ...REFUSED_WITH_ANY_4XX,
     },
   },
   {

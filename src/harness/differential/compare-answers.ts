@@ -8,6 +8,8 @@ import { firstByteDifference, viewBcs } from "./bcs-views.ts";
 import { BCS_MEDIA, type ComparedRequest } from "./compared-requests.ts";
 import { firstJsonDifference, firstShapeDifference, shapeOf, type JsonDifference } from "./json-diff.ts";
 
+const OPEN = { members: "shared" } as const;
+
 export type DifferenceKind = "status" | "header" | "media-type" | "body";
 
 export interface AnswerDifference {
@@ -47,7 +49,8 @@ function compareJson(request: ComparedRequest, a: HttpResponse, b: HttpResponse)
     if (a.json === undefined && b.json === undefined) return a.text === b.text || request.comparison !== "exact" ? undefined : { kind: "body", detail: "the bodies (not JSON) differ" };
     return { kind: "body", detail: `${a.json === undefined ? "not JSON" : "JSON"} vs ${b.json === undefined ? "not JSON" : "JSON"}` };
   }
-  const d = request.comparison === "exact" ? firstJsonDifference(a.json, b.json) : firstShapeDifference(shapeOf(a.json), shapeOf(b.json));
+  // A member one node sends and the other does not is no difference of shape: objects are open (schemas/openapi.yaml, "Objects").
+  const d = request.comparison === "exact" ? firstJsonDifference(a.json, b.json) : firstShapeDifference(shapeOf(a.json), shapeOf(b.json), "$", OPEN);
   return d === undefined ? undefined : bodyDifference(d, request.comparison === "shape" ? " (member types)" : "");
 }
 
@@ -58,7 +61,7 @@ function compareBcs(request: ComparedRequest, a: Uint8Array, b: Uint8Array): Ans
     // The values move; the layout must not: both decode, to the same members.
     if (va.decoded !== vb.decoded) return { kind: "body", detail: `${va.decoded ? "decodes" : va.reason} vs ${vb.decoded ? "decodes" : vb.reason}` };
     if (!va.decoded || !vb.decoded) return undefined;
-    const d = firstShapeDifference(shapeOf(va.value), shapeOf(vb.value));
+    const d = firstShapeDifference(shapeOf(va.value), shapeOf(vb.value), "$", OPEN);
     return d === undefined ? undefined : bodyDifference(d, " (BCS, member types)");
   }
   const offset = firstByteDifference(a, b);

@@ -116,29 +116,39 @@ export function mergeShapes(a: Shape, b: Shape): Shape {
  * (a member optional on either side may come and go); types are compared without null (design §5: an
  * optional member may be null), and a side that only ever saw null gives no evidence of a type.
  */
-export function firstShapeDifference(a: Shape, b: Shape, path = "$"): JsonDifference | undefined {
+export function firstShapeDifference(a: Shape, b: Shape, path = "$", options: ShapeOptions = {}): JsonDifference | undefined {
   const ta = nonNullTypes(a);
   const tb = nonNullTypes(b);
   if (ta.length === 0 || tb.length === 0) return undefined;
   if (ta.join("|") !== tb.join("|")) return { path, a: describeShape(a), b: describeShape(b) };
   const objects = [variant(a, "object"), variant(b, "object")] as const;
   if (objects[0] !== undefined && objects[1] !== undefined) {
-    const d = firstMemberDifference(objects[0] as ObjectShape, objects[1] as ObjectShape, path);
+    const d = firstMemberDifference(objects[0] as ObjectShape, objects[1] as ObjectShape, path, options);
     if (d) return d;
   }
   const arrays = [variant(a, "array"), variant(b, "array")] as const;
   if (arrays[0]?.type === "array" && arrays[1]?.type === "array" && arrays[0].items !== null && arrays[1].items !== null) {
-    return firstShapeDifference(arrays[0].items, arrays[1].items, `${path}[*]`);
+    return firstShapeDifference(arrays[0].items, arrays[1].items, `${path}[*]`, options);
   }
   return undefined;
 }
 
-function firstMemberDifference(a: ObjectShape, b: ObjectShape, path: string): JsonDifference | undefined {
+export interface ShapeOptions {
+  /**
+   * "shared": only the members both sides have are compared, so a member one side adds is no
+   * difference (objects are open: schemas/openapi.yaml, "Objects"; a required member that is missing
+   * is the suite's to judge). Default "all": a member one side always has and the other never is one.
+   */
+  readonly members?: "all" | "shared";
+}
+
+function firstMemberDifference(a: ObjectShape, b: ObjectShape, path: string, options: ShapeOptions): JsonDifference | undefined {
   const keys = [...new Set([...Object.keys(a.members), ...Object.keys(b.members)])].sort();
   for (const key of keys) {
     const at = memberPath(path, key);
     const x = a.members[key];
     const y = b.members[key];
+    if ((x === undefined || y === undefined) && options.members === "shared") continue;
     if (x === undefined) {
       if (!b.optional?.includes(key)) return { path: at, a: "(absent)", b: describeShape(y as Shape) };
       continue;
@@ -147,7 +157,7 @@ function firstMemberDifference(a: ObjectShape, b: ObjectShape, path: string): Js
       if (!a.optional?.includes(key)) return { path: at, a: describeShape(x), b: "(absent)" };
       continue;
     }
-    const d = firstShapeDifference(x, y, at);
+    const d = firstShapeDifference(x, y, at, options);
     if (d) return d;
   }
   return undefined;

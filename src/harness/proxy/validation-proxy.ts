@@ -127,7 +127,7 @@ export class ValidationProxy {
     const curl = renderCurl({ ...request, headers: redactHeaders(request.headers) });
     const response = responseFromParts({ request, status, headers, body, durationMs, curl });
     const { catalog, contract, headerPrefix } = this.#options;
-    const results = observeResponse({ catalog, errorCodes: contract.errorCodes, headerPrefix, tracker: this.#tracker }, { operation, response, markBefore });
+    const results = observeResponse({ catalog, contract, headerPrefix, tracker: this.#tracker }, { operation, response, markBefore });
     const bodyRequirement = BODY_REQUIREMENT[operation.id];
     const declared = operation.response(status);
     if (bodyRequirement !== undefined && declared !== undefined && status < 300 && response.contentType !== undefined && !declared.isBinary(response.contentType)) {
