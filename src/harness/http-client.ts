@@ -6,6 +6,7 @@
 import { setMaxListeners } from "node:events";
 import { Agent } from "./undici-agent.ts";
 import { exchange } from "./dispatch-exchange.ts";
+import { withoutOws } from "./field-value.ts";
 import { renderCurl } from "./curl.ts";
 import { redactedHeaders, type SecretHeaders } from "./secrets.ts";
 import { InFlightLimit, type InFlightGate } from "./in-flight-limit.ts";
@@ -24,7 +25,7 @@ export interface HttpRequest {
 export interface HttpResponse {
   readonly request: HttpRequest;
   readonly status: number;
-  /** Lower-case names; repeated headers joined with ", ". */
+  /** Lower-case names, values without the whitespace around them (RFC 9112 §5.1); repeated headers joined with ", ". */
   readonly headers: Readonly<Record<string, string>>;
   /** The media type of Content-Type, lower case, without parameters; undefined when absent. */
   readonly contentType: string | undefined;
@@ -371,7 +372,9 @@ export function flattenHeaders(headers: Record<string, string | string[] | undef
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
-    out[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
+    // A repeated header's lines each lose their OWS before they are joined (RFC 9112 §5.1); a single
+    // value loses it in responseFromParts, with every other answer's.
+    out[name.toLowerCase()] = Array.isArray(value) ? value.map(withoutOws).join(", ") : value;
   }
   return out;
 }
@@ -385,6 +388,8 @@ export function mediaType(contentType: string | undefined): string | undefined {
 /**
  * A response from its parts: status, lower-case headers and body bytes (what the client received, a
  * raw exchange parsed, or a recorded answer of a corpus), with its media type, text, JSON and record.
+ * Every answer enters the harness here, so here its header values lose the whitespace around them
+ * (RFC 9112 §5.1), before any rule reads them.
  */
 export function responseFromParts(parts: {
   readonly request: HttpRequest;
@@ -394,7 +399,8 @@ export function responseFromParts(parts: {
   readonly durationMs: number;
   readonly curl: string;
 }): HttpResponse {
-  const { request, status, headers, body, durationMs, curl } = parts;
+  const { request, status, body, durationMs, curl } = parts;
+  const headers = fieldValues(parts.headers);
   const text = Buffer.from(body).toString("utf8");
   return {
     request,
@@ -408,6 +414,17 @@ export function responseFromParts(parts: {
     curl,
     record: { method: request.method, url: request.url, status, durationMs, curl },
   };
+}
+
+function fieldValues(headers: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
+  let out: Record<string, string> | undefined;
+  for (const [name, value] of Object.entries(headers)) {
+    const trimmed = withoutOws(value);
+    if (trimmed === value) continue;
+    out ??= { ...headers };
+    out[name] = trimmed;
+  }
+  return out ?? headers;
 }
 
 function parseJson(text: string): unknown {
