@@ -1,11 +1,12 @@
 // The one HTTP client of a worker: undici with keep-alive, a timeout on every phase (connect, headers,
 // body) and on the whole exchange, a cap on the response size, an optional rate limit, bounded retries
-// of connection faults, a count of the requests made, and a record of each one (with its curl line)
-// for the report.
+// of connection faults, recovery of kept-alive connections the server closed, a count of the requests
+// made, and a record of each one (with its curl line) for the report.
 
 import { setMaxListeners } from "node:events";
-import { Agent } from "./undici-agent.ts";
-import { exchange } from "./dispatch-exchange.ts";
+import { ConnectionPool, type ConnectionChoice } from "./connection-pool.ts";
+import { exchange, type Exchange } from "./dispatch-exchange.ts";
+import { withoutOws } from "./field-value.ts";
 import { renderCurl } from "./curl.ts";
 import { redactedHeaders, type SecretHeaders } from "./secrets.ts";
 import { InFlightLimit, type InFlightGate } from "./in-flight-limit.ts";
@@ -24,7 +25,7 @@ export interface HttpRequest {
 export interface HttpResponse {
   readonly request: HttpRequest;
   readonly status: number;
-  /** Lower-case names; repeated headers joined with ", ". */
+  /** Lower-case names, values without the whitespace around them (RFC 9112 §5.1); repeated headers joined with ", ". */
   readonly headers: Readonly<Record<string, string>>;
   /** The media type of Content-Type, lower case, without parameters; undefined when absent. */
   readonly contentType: string | undefined;
@@ -168,11 +169,26 @@ export interface HttpClientOptions {
   readonly inFlight?: InFlightGate;
 }
 
-/** The kinds of failure that say the target is not answering at all (a cap or a malformed answer does not). */
+/**
+ * The kinds of failure that say the target is not answering at all (a cap or a malformed answer does
+ * not), when they met a connection opened for the request: one the target had kept open may have been
+ * closed while idle, which says nothing about it.
+ */
 const SILENT_KINDS: ReadonlySet<RequestFailureKind> = new Set(["refused", "connect_timeout", "headers_timeout", "body_timeout", "deadline", "closed"]);
 
+/**
+ * undici reuses an idle connection for 10 s, or, when the answer carries a Keep-Alive: timeout=N hint,
+ * for N s less this threshold; with a hint no longer than the threshold it closes the connection after
+ * the answer (undici lib/dispatcher/client-h1.js onHeadersComplete), so a connection the node announced
+ * it will close soon is never reused. A node that gives no hint may close sooner: send recovers.
+ */
+const KEEP_ALIVE = { keepAliveTimeout: 10_000, keepAliveTimeoutThreshold: 2_000 } as const;
+
+/** One attempt of a request: an HTTP answer, or the failure and whether it met a connection opened before the request. */
+type Attempt = { readonly ok: true; readonly response: HttpResponse } | { readonly ok: false; readonly failure: RequestFailure; readonly reused: boolean };
+
 export class HttpClient {
-  readonly #agent: Agent;
+  readonly #connections: ConnectionPool;
   readonly #options: HttpClientOptions;
   #count = 0;
   #retries = 0;
@@ -187,8 +203,8 @@ export class HttpClient {
     // A rate of this client's own is a schedule no one else shares: the same limit, on a buffer of its own.
     this.#rateLimit = typeof rate === "number" ? new SharedRateLimit(SharedRateLimit.buffer(), rate) : rate;
     this.#inFlight = options.inFlight ?? new InFlightLimit(options.maxInFlight ?? 1);
-    this.#agent = new Agent({
-      keepAliveTimeout: 10_000,
+    this.#connections = new ConnectionPool({
+      ...KEEP_ALIVE,
       connect: { timeout: options.timeoutMs },
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
@@ -250,6 +266,15 @@ export class HttpClient {
    * Sends the request; resolves with any HTTP answer, rejects with RequestFailure when none came. A
    * connection fault is retried (the identical request, after a jittered backoff) as `resend` allows,
    * within the retry policy; the record counts the retries.
+   *
+   * Only the first send of a read goes on a kept-alive connection; a submission ("unsent") and every
+   * resend go on a connection of their own. A server may close an idle connection at any time and a
+   * client ought to recover (RFC 9112 §9.3.1): a read whose kept-alive connection closed before an
+   * answer came is sent again at once on a new one, outside the retry policy (it is no fault of the
+   * target's, and happens at most once per request since the resend's connection is new). A
+   * submission never meets that race, so that its failure is about the target and a resend never
+   * repeats one the node may have read (RFC 9112 §9.3.2: a non-idempotent request is not retried
+   * automatically; RFC 9110 §9.2.2).
    */
   async send(request: HttpRequest, resend: ResendPolicy = "any-fault"): Promise<HttpResponse> {
     const hung = this.unresponsive;
@@ -259,33 +284,33 @@ export class HttpClient {
     if (hung !== undefined) throw notSent("not_sent", hung);
     if (this.#cancel?.aborted) throw notSent("cancelled", STOPPED);
     const started = performance.now();
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const response = await this.#attempt(request, curl);
-        this.#silentStreak = 0;
-        if (response.status === 429) {
-          // With requests in flight at once, a gateway's rate limit may refuse some: wait and ask again.
-          if (shouldRetry("rate_limited", resend, attempt, performance.now() - started, this.retryPolicy, this.#options.timeoutMs)) {
-            await this.#beginRetry(attempt, retryAfterMs(response.headers["retry-after"]));
-            continue;
-          }
-          const message = "the target answered 429 Too Many Requests: rate-limited, not an answer about the request";
-          throw new RequestFailure("rate_limited", message, request, curl, { ...response.record, error: message });
-        }
-        return attempt === 1 ? response : { ...response, record: { ...response.record, retries: attempt - 1 } };
-      } catch (e) {
-        if (!(e instanceof RequestFailure)) throw e;
-        const elapsed = performance.now() - started;
-        if (shouldRetry(e.kind, resend, attempt, elapsed, this.retryPolicy, this.#options.timeoutMs)) {
-          await this.#beginRetry(attempt);
-          continue;
-        }
-        if (SILENT_KINDS.has(e.kind)) this.#silentStreak += 1;
-        if (attempt === 1) throw e;
-        const message = `${e.message} (${attempt} attempts)`;
-        const record: RequestRecord = { ...e.record, durationMs: Math.round(elapsed), error: message, retries: attempt - 1 };
-        throw new RequestFailure(e.kind, message, request, curl, record);
+    // `attempt` counts the retry policy's attempts; `sends` counts every send, the recoveries too.
+    for (let attempt = 1, sends = 1; ; sends++) {
+      const connection: ConnectionChoice = sends === 1 && resend === "any-fault" ? "pooled" : "own";
+      const outcome = await this.#attempt(request, curl, connection);
+      if (outcome.ok) this.#silentStreak = 0;
+      if (outcome.ok && outcome.response.status !== 429) {
+        return sends === 1 ? outcome.response : { ...outcome.response, record: { ...outcome.response.record, retries: sends - 1 } };
       }
+      const failure = outcome.ok ? rateLimited(outcome.response) : outcome.failure;
+      const reused = !outcome.ok && outcome.reused;
+      if (reused && resend === "any-fault" && failure.kind === "closed" && failure.record.status === null) {
+        // The kept-alive connection was closed before an answer: the read goes again at once, on a new one.
+        this.#retries += 1;
+        continue;
+      }
+      const elapsed = performance.now() - started;
+      if (shouldRetry(failure.kind, resend, attempt, elapsed, this.retryPolicy, this.#options.timeoutMs)) {
+        // With requests in flight at once, a gateway's rate limit may refuse some: wait as it asks, and ask again.
+        await this.#beginRetry(attempt, outcome.ok ? retryAfterMs(outcome.response.headers["retry-after"]) : 0);
+        attempt += 1;
+        continue;
+      }
+      if (SILENT_KINDS.has(failure.kind) && !reused) this.#silentStreak += 1;
+      if (sends === 1) throw failure;
+      const message = `${failure.message} (${sends} attempts)`;
+      const record: RequestRecord = { ...failure.record, durationMs: Math.round(elapsed), error: message, retries: sends - 1 };
+      throw new RequestFailure(failure.kind, message, request, curl, record);
     }
   }
 
@@ -317,29 +342,35 @@ export class HttpClient {
     }
   }
 
-  /** One attempt, once the in-flight limit lets it start: any HTTP answer, or a RequestFailure. */
-  #attempt(request: HttpRequest, curl: string): Promise<HttpResponse> {
-    return this.#inFlight.run(() => this.#attemptNow(request, curl));
+  /** One attempt, once the in-flight limit lets it start, on the connection `connection` chooses. */
+  #attempt(request: HttpRequest, curl: string, connection: ConnectionChoice): Promise<Attempt> {
+    return this.#inFlight.run(() => this.#attemptNow(request, curl, connection));
   }
 
-  async #attemptNow(request: HttpRequest, curl: string): Promise<HttpResponse> {
+  async #attemptNow(request: HttpRequest, curl: string, connection: ConnectionChoice): Promise<Attempt> {
     const started = performance.now();
     const { timeoutMs, maxResponseBytes } = this.#options;
-    const fail = (kind: RequestFailureKind, message: string, status: number | null = null): never => {
+    await this.#beginRequest();
+    const lease = this.#connections.lease(new URL(request.url).origin, connection);
+    let answer: Exchange;
+    try {
+      answer = await exchange(lease.dispatcher, {
+        method: request.method,
+        url: request.url,
+        headers: { ...request.headers, ...this.#options.secretHeaders },
+        body: request.body,
+        timeoutMs,
+        maxResponseBytes,
+        cancel: this.#cancel,
+      });
+    } finally {
+      lease.release();
+    }
+    const fail = (kind: RequestFailureKind, message: string, status: number | null = null): Attempt => {
       const durationMs = Math.round(performance.now() - started);
       const record: RequestRecord = { method: request.method, url: request.url, status, durationMs, curl, error: message };
-      throw new RequestFailure(kind, message, request, curl, record);
+      return { ok: false, failure: new RequestFailure(kind, message, request, curl, record), reused: lease.reused() };
     };
-    await this.#beginRequest();
-    const answer = await exchange(this.#agent, {
-      method: request.method,
-      url: request.url,
-      headers: { ...request.headers, ...this.#options.secretHeaders },
-      body: request.body,
-      timeoutMs,
-      maxResponseBytes,
-      cancel: this.#cancel,
-    });
     if (answer.kind === "too_large") return fail("too_large", `response body exceeded the cap of ${maxResponseBytes} bytes`, answer.status);
     if (answer.kind === "failed") {
       if (this.#cancel?.aborted) return fail("cancelled", STOPPED, answer.status ?? null);
@@ -348,17 +379,23 @@ export class HttpClient {
       return fail(kind, `${message} (while reading the body of a ${answer.status} answer)`, answer.status);
     }
     const durationMs = Math.round(performance.now() - started);
-    return responseFromParts({ request, status: answer.status, headers: flattenHeaders(answer.headers), body: answer.body, durationMs, curl });
+    return { ok: true, response: responseFromParts({ request, status: answer.status, headers: flattenHeaders(answer.headers), body: answer.body, durationMs, curl }) };
   }
 
   async close(): Promise<void> {
-    await this.#agent.close();
+    await this.#connections.close();
   }
 
   /** Drops every connection at once, answered or not. */
   async destroy(): Promise<void> {
-    await this.#agent.destroy();
+    await this.#connections.destroy();
   }
+}
+
+/** A 429 answer as the failure it is: a rate limiter refused the request, the node did not answer it. */
+function rateLimited(response: HttpResponse): RequestFailure {
+  const message = "the target answered 429 Too Many Requests: rate-limited, not an answer about the request";
+  return new RequestFailure("rate_limited", message, response.request, response.curl, { ...response.record, error: message });
 }
 
 /** A Retry-After of whole seconds, in ms, capped; 0 when absent or a date (the backoff applies then). */
@@ -371,7 +408,9 @@ export function flattenHeaders(headers: Record<string, string | string[] | undef
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
-    out[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
+    // A repeated header's lines each lose their OWS before they are joined (RFC 9112 §5.1); a single
+    // value loses it in responseFromParts, with every other answer's.
+    out[name.toLowerCase()] = Array.isArray(value) ? value.map(withoutOws).join(", ") : value;
   }
   return out;
 }
@@ -385,6 +424,8 @@ export function mediaType(contentType: string | undefined): string | undefined {
 /**
  * A response from its parts: status, lower-case headers and body bytes (what the client received, a
  * raw exchange parsed, or a recorded answer of a corpus), with its media type, text, JSON and record.
+ * Every answer enters the harness here, so here its header values lose the whitespace around them
+ * (RFC 9112 §5.1), before any rule reads them.
  */
 export function responseFromParts(parts: {
   readonly request: HttpRequest;
@@ -394,7 +435,8 @@ export function responseFromParts(parts: {
   readonly durationMs: number;
   readonly curl: string;
 }): HttpResponse {
-  const { request, status, headers, body, durationMs, curl } = parts;
+  const { request, status, body, durationMs, curl } = parts;
+  const headers = fieldValues(parts.headers);
   const text = Buffer.from(body).toString("utf8");
   return {
     request,
@@ -408,6 +450,17 @@ export function responseFromParts(parts: {
     curl,
     record: { method: request.method, url: request.url, status, durationMs, curl },
   };
+}
+
+function fieldValues(headers: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
+  let out: Record<string, string> | undefined;
+  for (const [name, value] of Object.entries(headers)) {
+    const trimmed = withoutOws(value);
+    if (trimmed === value) continue;
+    out ??= { ...headers };
+    out[name] = trimmed;
+  }
+  return out ?? headers;
 }
 
 function parseJson(text: string): unknown {

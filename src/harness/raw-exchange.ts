@@ -4,6 +4,7 @@
 
 import { connect as netConnect, type Socket } from "node:net";
 import { connect as tlsConnect } from "node:tls";
+import { withoutOws } from "./field-value.ts";
 
 export type RawEnding =
   /** Keep the connection open and read until the answer is complete, the server closes, or the timeout. */
@@ -128,7 +129,8 @@ export function parseHttpAnswer(bytes: Uint8Array): RawHttpAnswer | undefined {
     const colon = line.indexOf(":");
     if (colon <= 0) continue;
     const name = line.slice(0, colon).trim().toLowerCase();
-    const value = line.slice(colon + 1).trim();
+    // Each field line's value without its OWS (SP, HTAB; RFC 9112 §5.1), before lines are joined.
+    const value = withoutOws(line.slice(colon + 1));
     headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
   }
   const rest = buf.subarray(headEnd + 4);

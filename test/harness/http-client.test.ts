@@ -3,7 +3,8 @@
 // counted and recorded, connections are kept alive, the rate limit spaces requests.
 
 import { afterEach, describe, expect, it } from "vitest";
-import { backoffMs, DEFAULT_RETRY, HttpClient, RequestFailure, shouldRetry } from "../../src/harness/http-client.ts";
+import { backoffMs, DEFAULT_RETRY, HttpClient, RequestFailure, responseFromParts, shouldRetry } from "../../src/harness/http-client.ts";
+import { parseHttpAnswer } from "../../src/harness/raw-exchange.ts";
 import { freePort, garbageServer, httpServer, resettingServer, silentServer, type Running } from "./servers.ts";
 
 const servers: Running[] = [];
@@ -109,6 +110,41 @@ describe("HttpClient", () => {
     const res = await client().send({ method: "POST", url: `${s.origin}/v1/transactions?limit=2&start=0x1`, headers: { "content-type": "application/json" }, body: bytes });
     expect(res.status).toBe(202);
     expect(seen).toEqual({ method: "POST", url: "/v1/transactions?limit=2&start=0x1", type: "application/json", body: '{"sender":"0x1"}' });
+  });
+
+  it("reads header values without the whitespace around them, and keeps the whitespace within", async () => {
+    // From a bare socket, as a proxy may send them: Node's http server would not write these values as they are.
+    const wire = [
+      "HTTP/1.1 200 OK",
+      "Content-Type: application/json \t",
+      "X-NODE-LEDGER-VERSION: 2113 \t",
+      "X-NODE-EPOCH:\t \t7",
+      "X-Inner: \ta \t b\t ",
+      "X-Not-Ows: 5\xa0",
+      "X-Twice: 1 \t",
+      "X-Twice:  2",
+      "Content-Length: 2",
+      "",
+      "{}",
+    ].join("\r\n");
+    const s = await garbageServer(Buffer.from(wire, "latin1"));
+    servers.push(s);
+    const res = await client().send({ method: "GET", url: `${s.origin}/v1`, headers: {} });
+    expect(res.headers).toMatchObject({
+      "content-type": "application/json",
+      "x-node-ledger-version": "2113",
+      "x-node-epoch": "7",
+      "x-inner": "a \t b",
+      // OWS is SP and HTAB only (RFC 9110 §5.6.3): anything else is the node's own value.
+      "x-not-ows": "5\xa0",
+      "x-twice": "1, 2",
+    });
+    expect(res.json).toEqual({});
+    // A raw exchange's answer and a recorded one enter the same way.
+    const raw = parseHttpAnswer(Buffer.from(wire, "latin1"));
+    expect(raw?.headers).toMatchObject({ "x-node-ledger-version": "2113", "x-inner": "a \t b", "x-not-ows": "5\xa0", "x-twice": "1, 2" });
+    const recorded = responseFromParts({ request: res.request, status: 200, headers: { "x-node-ledger-version": " \t2113 \t", "x-inner": "a \t b" }, body: new Uint8Array(), durationMs: 0, curl: "" });
+    expect(recorded.headers).toEqual({ "x-node-ledger-version": "2113", "x-inner": "a \t b" });
   });
 
   it("passes over an informational 1xx answer to the final one", async () => {

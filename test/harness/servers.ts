@@ -12,13 +12,30 @@ export interface Running {
   close(): Promise<void>;
 }
 
-export async function httpServer(handler: (req: IncomingMessage, res: ServerResponse, body: Buffer) => void): Promise<Running> {
+/** `keepAliveTimeoutMs`: the server's keepAliveTimeout (Node's default otherwise, 5 s, announced as Keep-Alive: timeout=5). */
+export async function httpServer(handler: (req: IncomingMessage, res: ServerResponse, body: Buffer) => void, keepAliveTimeoutMs?: number): Promise<Running> {
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => handler(req, res, Buffer.concat(chunks)));
   });
+  if (keepAliveTimeoutMs !== undefined) server.keepAliveTimeout = keepAliveTimeoutMs;
   return listenTracked(server);
+}
+
+/**
+ * A node:http server that closes a kept-alive connection once it has been idle for `idleMs`, and says
+ * nothing of it beforehand: its answers carry Connection: keep-alive, set here, so that Node adds no
+ * Keep-Alive: timeout= hint. server.keepAliveTimeout alone cannot do it: Node 20 waits that long plus
+ * a second (HTTP_SERVER_KEEP_ALIVE_TIMEOUT_BUFFER, lib/_http_server.js), so the idle time is set on the
+ * socket after each answer, where Node's own would be (it clears it when the next request comes).
+ */
+export async function idleClosingServer(idleMs: number, handler: (req: IncomingMessage, res: ServerResponse, body: Buffer) => void): Promise<Running> {
+  return httpServer((req, res, body) => {
+    res.setHeader("connection", "keep-alive");
+    res.on("finish", () => req.socket.setTimeout(idleMs));
+    handler(req, res, body);
+  });
 }
 
 /** Accepts connections and never writes a byte (optionally: writes `prefix` and then stalls). */
