@@ -54,7 +54,9 @@ describe("the suite passes a conforming node under every allowed variation", () 
     const started = performance.now();
     const outcomesInOrder = await runVariationsInProcesses(RUNS.filter((run) => selected.has(runName(run))));
     outcomes = new Map(outcomesInOrder.map((outcome) => [runName(outcome.run), outcome]));
-    console.log(`allowed variations: ${outcomes.size} runs in ${Math.round((performance.now() - started) / 1000)} s`);
+    // What each run changed and how long its files took: a variation that fires rarely, or a slow one, shows here.
+    const lines = outcomesInOrder.map((o) => `  ${runName(o.run)}: exit ${o.exitCode}, ${o.changed} changed, ${(o.durationMs / 1000).toFixed(1)} s`);
+    console.log(`allowed variations: ${outcomes.size} runs in ${Math.round((performance.now() - started) / 1000)} s\n${lines.join("\n")}`);
   }, FAULT_RUNS_MAX_MS + 120_000);
 
   it.each(RUNS.map((run) => [runName(run), run] as const))("%s", (label, run) => {

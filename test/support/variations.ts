@@ -252,7 +252,7 @@ export const VARIATIONS: readonly Variation[] = [
   },
   {
     name: "latency",
-    description: "Every answer held back 5 to 30 ms (RFC 9110 and the spec set no time within which a node must answer).",
+    description: "Every answer held back 5 to 30 ms (§8 and RFC 9110 set no time within which a node must answer).",
     create() {
       let seed = 1;
       return {
