@@ -286,16 +286,12 @@ export function variationNamed(name: string): Variation {
   return variation;
 }
 
-/** A JSON string literal with "a", "A" and "/" escaped, the rest as JSON.stringify writes it. */
+/** What json-string-escapes writes for "a", "A" and "/". */
+const ESCAPES: Readonly<Record<string, string>> = { a: "\\u0061", A: "\\u0041", "/": "\\/" };
+
+/** A JSON string literal with "a", "A" and "/" escaped, the rest as JSON.stringify writes it (its own escapes kept whole). */
 function escapingQuote(value: string): string {
-  let out = '"';
-  for (const c of value) {
-    if (c === "a") out += "\\u0061";
-    else if (c === "A") out += "\\u0041";
-    else if (c === "/") out += "\\/";
-    else out += JSON.stringify(c).slice(1, -1);
-  }
-  return `${out}"`;
+  return JSON.stringify(value).replace(/\\(u[0-9a-fA-F]{4}|.)|[aA/]/g, (match) => ESCAPES[match] ?? match);
 }
 
 function splitTarget(target: string): [string, string | undefined] {
