@@ -65,7 +65,7 @@ const SELF_CHECK_BLOCK_INTERVAL_MS = 250;
  * past-versions-read-latest went uncaught). Versions below the oldest still exist to be refused as
  * pruned.
  */
-export const SELF_CHECK_LEDGER = { pruneWindow: 10_000, genesisVersions: 15_000, blockIntervalMs: SELF_CHECK_BLOCK_INTERVAL_MS } as const;
+const SELF_CHECK_LEDGER = { pruneWindow: 10_000, genesisVersions: 15_000, blockIntervalMs: SELF_CHECK_BLOCK_INTERVAL_MS } as const;
 
 /**
  * The ledger of the health faults' runs: blocks once a second. The health threshold law tells a node
@@ -80,7 +80,7 @@ export const HEALTH_LEDGER = { ...SELF_CHECK_LEDGER, blockIntervalMs: 1_000 } as
 const HEALTH_FAULTS = new Set(FAULTS.filter((fault) => fault.area === "health").map((fault) => fault.name));
 
 /** Files that submit transactions: a run with any of them gets a ledger of its own. */
-export const SUBMITS = /submit|submission/;
+const SUBMITS = /submit|submission/;
 
 /**
  * The file that submits transactions a node must refuse. Against a fault that takes one of them into
