@@ -13,14 +13,13 @@
 // other run's submissions move the sequence numbers under it; the runs of the health check's faults
 // share one whose blocks come once a second (HEALTH_LEDGER).
 
-import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ApiContract } from "../../src/harness/openapi.ts";
 import { loadRequirements } from "../../src/harness/requirements.ts";
 import { FAULTS, openFace, startLedger, type RunningFace, type RunningLedger } from "../../src/node/index.ts";
-import { ROOT } from "../support/conformance-command.ts";
+import { runInChild } from "../support/child-runs.ts";
 import { sampleFilesFor, suiteFilesFor } from "./suite-files.ts";
 import { runSuitesAtOnce, type SuiteRunResult } from "../support/suite-runs.ts";
 
@@ -77,7 +76,7 @@ const SELF_CHECK_LEDGER = { pruneWindow: 10_000, genesisVersions: 15_000, blockI
  * passes uncaught (health-threshold-ignored did, once in about ten self-checks on a loaded machine).
  * Behind one-second blocks two such cases in three are still decided when answers take 300 ms.
  */
-const HEALTH_LEDGER = { ...SELF_CHECK_LEDGER, blockIntervalMs: 1_000 } as const;
+export const HEALTH_LEDGER = { ...SELF_CHECK_LEDGER, blockIntervalMs: 1_000 } as const;
 const HEALTH_FAULTS = new Set(FAULTS.filter((fault) => fault.area === "health").map((fault) => fault.name));
 
 /** Files that submit transactions: a run with any of them gets a ledger of its own. */
@@ -121,7 +120,7 @@ export async function runFaultsInProcesses(runs: readonly FaultRun[], processes 
     const waits = ({ planned }: { readonly planned: PlannedRun }) => planned.files.includes(REJECTED_SUBMISSIONS);
     const waiting = weighted.filter(waits).map(({ planned }) => planned);
     const dealt = [...shares(weighted.filter((item) => !waits(item)), processes), ...(waiting.length === 0 ? [] : [waiting])];
-    const outcomes = await Promise.all(dealt.map((share, i) => runInChild(share, join(scratch, `share-${i}`))));
+    const outcomes = await Promise.all(dealt.map((share, i) => runShareInChild(share, join(scratch, `share-${i}`))));
     const byName = new Map(outcomes.flat().map((outcome) => [runName(outcome.run), outcome]));
     return runs.map((run) => byName.get(runName(run)) as FaultRunOutcome);
   } finally {
@@ -141,21 +140,9 @@ function shares(items: readonly { readonly planned: PlannedRun; readonly weight:
   return result.filter((share) => share.length > 0);
 }
 
-async function runInChild(plan: readonly PlannedRun[], prefix: string): Promise<FaultRunOutcome[]> {
-  const planFile = `${prefix}-plan.json`;
-  const resultsFile = `${prefix}-results.json`;
-  writeFileSync(planFile, JSON.stringify(plan));
-  const child = spawn(process.execPath, ["test/self-check/fault-runs-command.mjs", planFile, resultsFile], { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] });
-  let stderr = "";
-  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr = (stderr + chunk).slice(-8000)));
-  const timer = setTimeout(() => child.kill("SIGKILL"), FAULT_RUNS_MAX_MS + 60_000);
-  const code = await new Promise<number | null>((resolve, reject) => {
-    child.once("error", reject);
-    child.once("close", resolve);
-  });
-  clearTimeout(timer);
-  if (code !== 0) throw new Error(`the fault runs of ${plan.map(({ run }) => runName(run)).join(", ")} exited ${code}\n${stderr}`);
-  return JSON.parse(readFileSync(resultsFile, "utf8")) as FaultRunOutcome[];
+function runShareInChild(plan: readonly PlannedRun[], prefix: string): Promise<FaultRunOutcome[]> {
+  const label = plan.map(({ run }) => runName(run)).join(", ");
+  return runInChild({ command: "test/self-check/fault-runs-command.mjs", plan, prefix, label: `the fault runs of ${label}`, maxMs: FAULT_RUNS_MAX_MS + 60_000 });
 }
 
 /**

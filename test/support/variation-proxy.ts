@@ -1,0 +1,134 @@
+// An HTTP/1.1 proxy on loopback in front of a node, applying one allowed variation (variations.ts) to
+// what passes through it: the target a conformance run is pointed at in the allowed-variations guard
+// (test/self-check/allowed-variations.test.ts).
+//
+// A request goes upstream as it came (method, target, headers but the hop-by-hop ones, its body
+// streamed), but for the target a variation may rewrite. An answer is read whole (bounded), handed
+// to the variation as status, header lines and body bytes, and written back: with Content-Length set
+// anew when the variation changed the body, the body bytes untouched otherwise (BCS byte for byte).
+// node:http on both sides: no package.
+
+import { Agent, createServer, request, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { writePlain, type Answer } from "./proxy-answer.ts";
+import { variationNamed, type VariationHooks } from "./variations.ts";
+
+export interface VariationProxy {
+  /** Base URL including /v1. */
+  readonly url: string;
+  /** The answers (for idle-close-50ms: the connections) the variation changed so far. */
+  readonly changed: () => number;
+  close(): Promise<void>;
+}
+
+/** An answer larger than this is refused (502): the reference node's largest is the interface description. */
+const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
+/** An upstream that has not answered in this long is given up (502). */
+const UPSTREAM_TIMEOUT_MS = 120_000;
+/** Hop-by-hop fields (RFC 9110 §7.6.1) and those the proxy answers itself (Expect: Node's server sends the 100). */
+const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "transfer-encoding", "te", "trailer", "upgrade", "expect"]);
+
+/** Starts the proxy in front of `upstream` (a base URL including /v1), applying the variation named `variation`. */
+export async function startVariationProxy(upstream: string, variation: string): Promise<VariationProxy> {
+  const base = new URL(upstream);
+  const hooks: VariationHooks = variationNamed(variation).create();
+  let changed = 0;
+  const count = (didChange: boolean) => {
+    if (didChange) changed++;
+  };
+  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  const sockets = new Set<Socket>();
+
+  const server = createServer((req, res) => {
+    forward(req, res).catch((error: unknown) => fail(res, error));
+  });
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.once("close", () => sockets.delete(socket));
+  });
+  hooks.server?.(server, () => count(true));
+
+  async function forward(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const target = hooks.target?.(req.url ?? "/") ?? req.url ?? "/";
+    const upstreamRes = await new Promise<IncomingMessage>((resolve, reject) => {
+      const out = request({ host: base.hostname, port: base.port, method: req.method, path: target, headers: forwardedHeaders(req.rawHeaders), agent, timeout: UPSTREAM_TIMEOUT_MS }, resolve);
+      out.once("error", reject);
+      out.once("timeout", () => out.destroy(new Error("upstream timed out")));
+      req.once("close", () => {
+        if (!req.complete) out.destroy();
+      });
+      req.pipe(out);
+    });
+    const body = await readBounded(upstreamRes);
+    const answer: Answer = {
+      method: req.method ?? "GET",
+      path: target.split("?")[0] as string,
+      requestHeaders: req.headers,
+      status: upstreamRes.statusCode ?? 502,
+      headers: pairs(upstreamRes.rawHeaders).filter(([name]) => !HOP_BY_HOP.has(name.toLowerCase())),
+      body,
+    };
+    count(hooks.answer?.(answer) ?? false);
+    if (answer.body !== body) setContentLength(answer);
+    if (res.destroyed) return;
+    count((await hooks.write?.(answer, res)) ?? writePlain(answer, res));
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}${base.pathname.replace(/\/$/, "")}`,
+    changed: () => changed,
+    async close() {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const socket of sockets) socket.destroy();
+      await closed;
+      agent.destroy();
+    },
+  };
+}
+
+function forwardedHeaders(raw: readonly string[]): string[] {
+  return pairs(raw)
+    .filter(([name]) => !HOP_BY_HOP.has(name.toLowerCase()))
+    .flat();
+}
+
+function pairs(raw: readonly string[]): [string, string][] {
+  const result: [string, string][] = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) result.push([raw[i] as string, raw[i + 1] as string]);
+  return result;
+}
+
+/** Content-Length as the changed body's length, where the upstream sent one (a HEAD answer's is left alone). */
+function setContentLength(answer: Answer): void {
+  if (answer.method === "HEAD") return;
+  answer.headers = answer.headers.map(([name, value]) => [name, name.toLowerCase() === "content-length" ? String(answer.body.length) : value]);
+}
+
+async function readBounded(res: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of res as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_ANSWER_BYTES) {
+      res.destroy();
+      throw new Error(`the upstream answer exceeds ${MAX_ANSWER_BYTES} bytes`);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** What the proxy itself failed at is a 502 the run will show (a 5xx the node never sent), never a silent pass. */
+function fail(res: ServerResponse, error: unknown): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res.writeHead(502, { "content-type": "text/plain; charset=utf-8" });
+  res.end(`variation proxy: ${error instanceof Error ? error.message : String(error)}\n`);
+}
