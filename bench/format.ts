@@ -1,5 +1,5 @@
 // Printing for the benchmarks: the machine line and plain-text tables with units in the headers, so the
-// output can be pasted into an issue or a release note as it is.
+// output can be pasted into a bug report or a release note as it is.
 
 import { availableParallelism, cpus, loadavg, platform, release, totalmem } from "node:os";
 

@@ -10,7 +10,7 @@ import { processMemory, startChildNode } from "./node-process.ts";
 import type { BenchOptions } from "./options.ts";
 import { median } from "./stats.ts";
 
-/** The genesis size the issue asks the command to be measured with. */
+/** A large genesis: the start-up figure at a million versions, a long-lived chain's size. */
 const LARGE_GENESIS = 1_000_000;
 
 export async function runNodeStartup(options: BenchOptions): Promise<void> {

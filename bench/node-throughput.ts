@@ -19,7 +19,7 @@ const SUBMISSIONS_PER_SECOND = 2_000;
 
 interface Endpoint {
   readonly name: string;
-  /** Issue 11's goal in requests per second on 2 cores with 8 connections, where it sets one. */
+  /** The goal in requests per second on 2 cores with 8 connections, where there is one. */
   readonly goalPerSecond?: number;
   readonly request: AutocannonRequest;
   /** The status a correct answer has; checked once before the load. */
@@ -180,7 +180,7 @@ function printResults(measurements: readonly Measurement[], options: BenchOption
     rows,
     notes: [
       "Latency covers every response, whatever its status; errors are socket errors and timeouts.",
-      "Goals (issue 11) are for 2 cores with nothing else running: the load generator shares them with the node.",
+      "Goals are for 2 cores with nothing else running: the load generator shares them with the node.",
       `Submissions: ${formatNumber(pool.bodies.length)} distinct transfers signed beforehand, round-robin over the ${pool.senders} fixture accounts`,
       "with sequence numbers 0, 1, 2, … each. A sender may have 100 pending transactions and a block (every 1 s) takes 100;",
       "a refusal for a full mempool (507) comes after the same signature and prologue checks as an acceptance (202).",

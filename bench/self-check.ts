@@ -3,7 +3,7 @@
 // and in the aptos profile with the shipped baseline, each run holding the suite files of the fault's
 // declared requirements (a cross-cutting rule's run with a sample of them first), in a few processes:
 // test/self-check/fault-runs.ts), printing the fault by requirement matrix of the node profile (what
-// each fault made fail), the kill rate and the fault self-check's wall time beside issue 11's goal. Nothing is asserted here: `npm test` does that.
+// each fault made fail), the kill rate and the fault self-check's wall time beside its goal. Nothing is asserted here: `npm test` does that.
 
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -18,7 +18,7 @@ import { formatNumber, printHeading, printTable } from "./format.ts";
 import type { BenchOptions } from "./options.ts";
 import { median } from "./stats.ts";
 
-/** Issue 11: the fault self-check in at most a minute on 2 cores. */
+/** The goal: the fault self-check in at most a minute on 2 cores, so that `npm test` stays short. */
 const GOAL_SECONDS = 60;
 
 interface FaultOutcome {

@@ -1,4 +1,4 @@
-// `npm test`'s wall time beside issue 11's goal (at most 4 minutes on 2 cores): the project's own test
+// `npm test`'s wall time beside its goal (at most 4 minutes on 2 cores): the project's own test
 // run (vitest with vitest.config.ts, every file of test/) as a child process, timed from spawn to exit.
 // Its outcome is printed too: a fast run that fails is no figure.
 

@@ -1,5 +1,5 @@
 // §4.6 Estimate gas price: GET /v1/estimate_gas_price takes no parameters and answers 200 with the gas
-// estimate object of §2.5 (three unsigned integers), offered as JSON and as BCS (§4). Design §5 gives
+// estimate object of §2.5 (three unsigned integers), offered as JSON and as BCS (§4). The family gives
 // the member names and the order deprioritized <= gas_estimate <= prioritized, which the spec implies
 // ("low", "regular", "aggressive") but does not state: that order is a SHOULD.
 //

@@ -1,8 +1,8 @@
 // §4.5 List account modules: GET /v1/accounts/{address}/modules[?ledger_version&start&limit] answers
 // 200 with an array of module records (§2.4), as JSON or BCS (§4), one page at a time: limit bounds a
 // page, X-NODE-CURSOR carries the next page's cursor and start takes it back. 410 when the version was
-// pruned. Design §5: the cursor is absent on the last page; default and maximum page size 9999 (larger
-// limits clamped); limit=0 is 400; malformed values 400 web_framework_error.
+// pruned. The family's convention: the cursor is absent on the last page; default and maximum page
+// size 9999 (larger limits clamped); limit=0 is 400; malformed values 400 web_framework_error.
 //
 // The account listed is the fixtures' moduleAccount, else 0x1. Checks that page compare against one
 // page holding the whole listing, read at one fixed ledger_version taken from a response header.
@@ -15,7 +15,7 @@ import { knownChange } from "./support/known-history.ts";
 import { expectAbisMatchBytecode } from "./support/module-abi.ts";
 import { ledgerWindow, notApplicableIfPrunedSince, U64_MAX, versionAt, type LedgerWindow } from "./support/ledger-window.ts";
 
-/** Design §5: default and maximum page size. */
+/** The family's default and maximum page size. */
 const MAX_PAGE = 9999;
 /** Pages a cursor walk may take beyond the ones the listing needs before it counts as not ending. */
 const WALK_SLACK = 2;

@@ -1,7 +1,7 @@
 // §4.3 List account transaction summaries: GET /v1/accounts/{address}/transaction_summaries answers
 // 200 with the summaries (§2.3) of the account's committed transactions, always ascending by version,
 // as JSON or as BCS (§4). start_version: the output starts there; only end_version: it ends there;
-// neither: the most recent ones; limit (a uint16, §8): the maximum number. Design §5 fills in the
+// neither: the most recent ones; limit (a uint16, §8): the maximum number. The family fills in the
 // member names, the default and maximum page size (100, larger limits clamped, limit=0 is 400), the
 // error code of malformed values (web_framework_error) and [] for an unknown account: SHOULDs.
 //
@@ -18,7 +18,7 @@ import { readReplayProtector } from "./support/replay-protector.ts";
 
 /** An account with no transactions: 32 bytes derived from a label, so failures replay exactly. */
 const UNKNOWN_ACCOUNT = toHex(sha3_256(new TextEncoder().encode("ledger-conformance/unknown-account")));
-/** Design §5: default and maximum page size. */
+/** The family's default and maximum page size. */
 const PAGE_SIZE = 100;
 
 interface Summary {

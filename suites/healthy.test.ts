@@ -1,6 +1,6 @@
 // §4.7 Health check: GET /v1/-/healthy answers 200 with the health success object (§2.6) whenever the
 // node can obtain its latest ledger info; with duration_secs it answers 200 when
-// server_latest_ledger_info_timestamp >= server_current_time_timestamp - duration_secs. Design §5: the
+// server_latest_ledger_info_timestamp >= server_current_time_timestamp - duration_secs. The family: the
 // object is {message}, a lag over duration_secs is 503 health_check_failed, duration_secs is a u64.
 //
 // The duration_secs rule is judged against the suite's clock within a tolerance (see

@@ -1,5 +1,5 @@
 // §4 media types, across the endpoints: "A 200 response offers two media types: application/json and
-// application/x-bcs (except /spec). How the media type is selected: not shown." Design §5 fills in the
+// application/x-bcs (except /spec). How the media type is selected: not shown." The family fills in the
 // selection (Accept: application/x-bcs gives BCS, anything else JSON) and the BCS layouts (src/codec).
 // So, on every read endpoint: asking for BCS should give BCS that decodes (SHOULD); whatever is served,
 // its label must say what it is (MUST); and an error stays the JSON error object of §2.6 even when BCS

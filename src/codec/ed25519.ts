@@ -1,10 +1,9 @@
 // Ed25519 keys, signatures and strict verification, with aptos-core's verdicts.
 //
 // Signing and verifying go through node:crypto (OpenSSL) for speed; @noble/ed25519 does the point
-// arithmetic of the strict checks. Measured on a 2-core machine, noble against OpenSSL: verify 1.5 ms
-// against 0.12 ms, sign 0.31 ms against 0.04 ms (0.11 ms for a key not seen before), public key
-// 0.12 ms against 0.06 ms. A node's genesis signs and verifies every transaction it admits, and its
-// block producer one transfer a block: genesis went from ~1.4 s to ~0.75 s.
+// arithmetic of the strict checks. OpenSSL verifies and signs several times faster than noble's
+// JavaScript, and a node's genesis signs and verifies every transaction it admits, its block producer
+// one transfer a block, so these costs add up in the node's start.
 //
 // aptos-core's Ed25519Signature::verify (crates/aptos-crypto/src/ed25519/ed25519_sigs.rs) is
 // check_s_malleability (S < L) then ed25519-dalek's verify_strict: the public key and R must not be of

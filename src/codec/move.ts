@@ -44,8 +44,8 @@ function bigUint(name: string, bits: 64 | 128 | 256): JsonSchema {
   });
 }
 
-// The integer schemas, built once like the others below: a schema per value costs ~50 µs, and genesis
-// encodes thousands of u64s.
+// The integer schemas, built once like the others below: building a schema per value is costly, and
+// genesis encodes thousands of u64s.
 const u8Json = smallUint("u8", 8);
 const u16Json = smallUint("u16", 16);
 const u32Json = smallUint("u32", 32);

@@ -90,8 +90,8 @@ export const FIXTURES_SCHEMA = {
   },
 } as const;
 
-// The schema is this file's constant: checked against the meta-schema by test/harness/schema-constants.test.ts,
-// not at every start (~40 ms).
+// The schema is this file's constant: checked against the meta-schema once, by
+// test/harness/schema-constants.test.ts, rather than at every start of every worker.
 const validateFixtures = new Ajv({ allErrors: true, validateSchema: false }).compile(FIXTURES_SCHEMA);
 
 export class FixturesError extends ConfigurationError {

@@ -72,13 +72,13 @@
  *
  * How the configuration reaches the workers
  * -----------------------------------------
- * The command (src/cli/ledger-conformance.ts) resolves flags, fixtures (file, embedded node, and
- * LEDGER_CONFORMANCE_ACCOUNTS for keys) into one RunConfig (src/cli/conformance-setup.ts) and hands it
- * to vitest as provided context ("runConfig"); `harness(file)` reads it with vitest's `inject` on
- * first use. Files run without per-file isolation, so each worker builds one HTTP client, compiled
- * contract and catalog for all the files it runs; the ledger-state mark is shared between workers
- * through a file in the run's private state directory. (The fault self-check runs many runs in one
- * worker instead: each under a folder of its own, "runsByFolder", with a harness per run.)
+ * The command's run engine resolves flags, fixtures (file, embedded node, and
+ * LEDGER_CONFORMANCE_ACCOUNTS for keys) into one RunConfig (config.ts) and hands it to vitest as
+ * provided context ("runConfig"); `harness(file)` reads it with vitest's `inject` on first use. Files
+ * run without per-file isolation, so each worker builds one HTTP client, compiled contract and catalog
+ * for all the files it runs; the ledger-state mark is memory the run's workers share
+ * (ledger-tracker.ts). (A fleet and the fault self-check run many runs in one vitest instance instead:
+ * each under a folder of its own, "runsByFolder", with a harness per run.)
  * Private keys travel only in that configuration: never printed, never written to a report.
  *
  * Safety: against a target that is not on loopback, `t.requireSubmitAllowed()` skips every check that

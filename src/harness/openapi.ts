@@ -233,7 +233,7 @@ function responseContract(
 }
 
 /**
- * Design §5: an optional member sent as `null` counts as absent, everywhere (aptos-core serializes an
+ * The family's convention: an optional member sent as `null` counts as absent, everywhere (aptos-core serializes an
  * unset Option as null: `vm_error_code` in api/types/src/error.rs, `replay_protection_nonce` of the
  * pending transaction in api/types/src/transaction.rs). So every property an object schema does not
  * list in `required` also admits null; required members do not. Applied to a copy of the schemas.
@@ -317,8 +317,8 @@ function describeError(e: ErrorObject, root: string): string {
 const UINT_MAX: Record<string, bigint> = { uint8: 255n, uint16: 65535n, uint32: 4294967295n, uint64: 18446744073709551615n };
 
 function createAjv(): Ajv2020 {
-  // validateSchema off: checking the document's schemas against JSON Schema's meta-schema costs every
-  // worker ~80 ms at its start; they are the package's own, checked by test/schemas/openapi.test.ts.
+  // validateSchema off: checking the document's schemas against JSON Schema's meta-schema would cost
+  // every worker at its start; they are the package's own, checked by test/schemas/openapi.test.ts.
   const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: true, validateSchema: false });
   ajv.addKeyword("discriminator");
   ajv.addKeyword("components");

@@ -65,11 +65,12 @@ export interface AggregateStatus {
 }
 
 /**
- * The rules of issue 3: failed if any failed; warned if any warned and none failed; passed if at
- * least one passed and the rest passed or not applicable; not_applicable if all n/a; skipped if all
- * skipped; no results at all → skipped "untested" (never passed). The mixes the issue leaves open:
- * passed with some skipped → passed (something verified it; the skipped results stay listed as
- * evidence); skipped with some n/a and no pass → skipped, so that a skip is never hidden as n/a.
+ * A requirement's status from its checks' results: failed if any failed; warned if any warned and
+ * none failed; passed if at least one passed and the rest passed or not applicable; not_applicable if
+ * all n/a; skipped if all skipped; no results at all → skipped "untested" (a requirement nothing
+ * exercised is never passed). Mixed: passed with some skipped → passed (something verified it; the
+ * skipped results stay listed as evidence); skipped with some n/a and no pass → skipped, so that a
+ * skip is never hidden as n/a.
  */
 export function aggregateStatus(results: readonly Pick<CheckResult, "status" | "reason">[]): AggregateStatus {
   if (results.length === 0) return { status: "skipped", reason: "untested" };

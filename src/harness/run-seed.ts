@@ -1,7 +1,6 @@
-// One fast-check seed for the whole run, printed once, so that every run can be replayed (issue:
-// "every run prints its seed"). It is --seed when given; otherwise one derived from the run's private
-// state directory (the same for every worker of the run, different for every run). runProperty passes
-// it to fast-check explicitly: a worker may serve several runs (runsByFolder), so it is kept per run,
+// One fast-check seed for the whole run, printed once, so that every run can be replayed. It is
+// --seed when given; otherwise one derived from the run's private state directory (the same for every
+// worker of the run, different for every run). runProperty passes it to fast-check explicitly: a worker may serve several runs (runsByFolder), so it is kept per run,
 // never installed as fast-check's global default. The first worker to get here prints it; a failure's
 // replay command names the same seed.
 

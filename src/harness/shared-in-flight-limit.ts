@@ -2,12 +2,9 @@
 // Each worker has one slot of its own and shares the rest (--concurrency minus the workers) with the
 // others through shared memory, so that a worker whose file sends one request at a time (a submission
 // waiting on its commit) always has its slot at once, and the workers with many requests to send take
-// the slots the others leave. With a fixed share per worker (4 of 16 with 4 workers), the properties
-// behind a slow target went at a quarter of the concurrency while other workers idled: the run
-// against the reference node behind 0-300 ms per request spent 12.8 s in the pruning laws and 18.6 s in
-// the cursor laws, which alone, with 16 slots, take 3.4 s and 7.2 s. With all the slots shared and none
-// of its own, a submission's every request waited behind the others' floods: its files took twice as
-// long and ended the run.
+// the slots the others leave. A fixed share per worker would hold the properties behind a slow target
+// to a fraction of the concurrency while other workers' slots idle; all slots shared with none of
+// its own would make a submission's every request wait behind the others' floods.
 //
 // The shared slots go in the order their tickets were taken (a ticket lock that admits `max` tickets at
 // once), and a worker takes one ticket at a time, so a worker whose checks ask for many at once cannot

@@ -1,6 +1,6 @@
-// A run whose workers do not depend on its target's answers (src/cli/run-workers.ts) starts them
+// A run whose workers do not depend on its target's answers (the run engine decides) starts them
 // before the target has answered: while the embedded node makes its genesis, or while a remote one is
-// probed. They load the harness and collect the suites (~0.7 s) meanwhile, instead of after. The checks
+// probed. They load the harness and collect the suites meanwhile, instead of after. The checks
 // need the target's URL and fixtures: the command hands those over once the target answers its
 // probe, as target.json in the run's state directory and a flag in shared memory, which every worker
 // waits on before a file's first check (target-handoff-setup.ts, a setup file of the run). The flag

@@ -1,8 +1,7 @@
 // undici's Agent and Client, loaded alone. The package's entry (index.js) loads all of undici (fetch,
 // WebSocket, caches, mocks), and its cookies module reads a global that makes Node load its own bundled
-// copy of undici as well: ~190 ms of CPU in every thread that imports it, against ~70 ms for the
-// dispatcher alone (each measured three times in a fresh process). Every worker of a run imports the
-// client, and a fleet has twenty. The files are undici's own (the package declares no "exports", so
+// copy of undici as well: more than twice the CPU of the dispatcher alone, paid in every thread that
+// imports it. Every worker of a run imports the client, and a fleet has many workers. The files are undici's own (the package declares no "exports", so
 // its files are reachable); package-lock.json pins the version, and every test that sends a request
 // goes through them.
 

@@ -113,8 +113,8 @@ export function mergeShapes(a: Shape, b: Shape): Shape {
 /**
  * The first place two shapes differ. What one value (or a few) happens to hold is no change, so:
  * a member counts as added or removed only when one side had it in every value and the other in none
- * (a member optional on either side may come and go); types are compared without null (design §5: an
- * optional member may be null), and a side that only ever saw null gives no evidence of a type.
+ * (a member optional on either side may come and go); types are compared without null (in the family an
+ * optional member may be sent as null), and a side that only ever saw null gives no evidence of a type.
  */
 export function firstShapeDifference(a: Shape, b: Shape, path = "$", options: ShapeOptions = {}): JsonDifference | undefined {
   const ta = nonNullTypes(a);
