@@ -82,7 +82,9 @@ export class BlockProducer {
     let gasUsed = 0n;
     let minGasUnitPrice: bigint | undefined;
     while (committed.length < this.limits.transactionCapacity && gasUsed < BigInt(this.limits.gasLimit)) {
-      const txn = this.mempool.next((sender) => ledger.state.latestAccount(sender)?.sequenceNumber);
+      // An address without an account is at sequence number 0 (aptos-framework account.move
+      // `get_sequence_number`): a sponsored transaction may create it (prologue.ts sponsoredNewSender).
+      const txn = this.mempool.next((sender) => ledger.state.latestAccount(sender)?.sequenceNumber ?? 0n);
       if (txn === undefined) break;
       this.mempool.remove(txn);
       try {
