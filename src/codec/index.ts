@@ -112,6 +112,7 @@ export {
   serializeModule,
   bytecodeVersion,
   moduleAbi,
+  structEnumAbis,
   abiOfBytecode,
   isExposed,
   metadataEntry,
@@ -129,5 +130,7 @@ export {
   type MoveModuleAbi,
   type MoveFunctionAbi,
   type MoveStructAbi,
+  type MoveStructEnumAbi,
+  type MoveStructVariantAbi,
   type MoveFunctionGenericTypeParam,
 } from "./move-module/index.ts";

@@ -1,7 +1,7 @@
 // JSON forms of the engine's results (the family's convention): addresses as formatAddress, u64 as decimal strings,
 // bytes as 0x hex, gas estimates as JSON integers.
 
-import { formatAddress, toHex } from "../../codec/index.ts";
+import { deserializeModule, formatAddress, structEnumAbis, toHex, type MoveModuleAbi } from "../../codec/index.ts";
 import type { AccountInfo, GasEstimate, LedgerInfo, ModuleRecord, TransactionByHash, TransactionSummary } from "../ledger/api.ts";
 import type { Profile } from "./profile.ts";
 
@@ -20,8 +20,21 @@ function replayProtectorJson(protector: TransactionSummary["replayProtector"], p
   return protector.type === "sequence_number" ? { type: "sequence_number", sequence_number: value } : { type: "nonce", nonce: value };
 }
 
-export function moduleJson(record: ModuleRecord): Record<string, unknown> {
-  return { bytecode: toHex(record.bytecode), abi: record.abi };
+export function moduleJson(record: ModuleRecord, profile: Profile): Record<string, unknown> {
+  return { bytecode: toHex(record.bytecode), abi: profile.structEnumMembers ? withStructEnumMembers(record) : record.abi };
+}
+
+/** The ABI with is_enum after is_event and variants after fields in every struct (Profile.structEnumMembers). */
+function withStructEnumMembers(record: ModuleRecord): MoveModuleAbi {
+  const enums = structEnumAbis(deserializeModule(record.bytecode));
+  return {
+    ...record.abi,
+    structs: record.abi.structs.map((struct, i) => {
+      const { is_enum, variants } = enums[i] ?? { is_enum: false, variants: [] };
+      const { name, is_native, is_event, abilities, generic_type_params, fields } = struct;
+      return { name, is_native, is_event, is_enum, abilities, generic_type_params, fields, variants };
+    }),
+  };
 }
 
 /**

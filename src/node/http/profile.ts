@@ -92,6 +92,12 @@ export interface Profile extends WireProfile {
    * must not be zero", AptosErrorCode::InvalidInput).
    */
   readonly modulesLimitZero: Exclude<LimitZero, "empty">;
+  /**
+   * Whether a module ABI's structs carry is_enum and variants (enums exist from bytecode version 7),
+   * after is_event and after fields respectively, always, even when false and empty: aptos-core's
+   * MoveStruct (api/types/src/move_types.rs; api/doc/spec.yaml lists both as required).
+   */
+  readonly structEnumMembers: boolean;
 }
 
 const PROFILES: Record<ProfileName, Profile> = {
@@ -110,6 +116,7 @@ const PROFILES: Record<ProfileName, Profile> = {
     integerQueryForms: "digits",
     healthDurationType: "u64",
     modulesLimitZero: "rejected",
+    structEnumMembers: false,
   },
   aptos: {
     ...WIRE_PROFILES.aptos,
@@ -126,6 +133,7 @@ const PROFILES: Record<ProfileName, Profile> = {
     integerQueryForms: "rust",
     healthDurationType: "u32",
     modulesLimitZero: "invalid_input",
+    structEnumMembers: true,
   },
 };
 

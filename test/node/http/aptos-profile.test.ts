@@ -170,3 +170,24 @@ describe("integer query values", () => {
     expectError(await call(spec.url, "/accounts/0x1/modules?limit=0"), 400, "web_framework_error");
   });
 });
+
+describe("module ABI structs", () => {
+  it("carry is_enum (after is_event) and variants (after fields) in the aptos profile, as aptos-core's MoveStruct; not in the node profile", async () => {
+    const read = async (node: RunningNode) => {
+      const reply = await call(node.url, "/accounts/0x1/module/coin");
+      expect(reply.status).toBe(200);
+      return (reply.json() as { abi: { structs: Record<string, unknown>[] } }).abi.structs;
+    };
+    const structs = await read(aptos);
+    expect(structs.length).toBeGreaterThan(0);
+    for (const struct of structs) {
+      expect(Object.keys(struct)).toEqual(["name", "is_native", "is_event", "is_enum", "abilities", "generic_type_params", "fields", "variants"]);
+      // The genesis modules define no enums.
+      expect(struct.is_enum).toBe(false);
+      expect(struct.variants).toEqual([]);
+    }
+    const plain = await read(spec);
+    for (const struct of plain) expect(Object.keys(struct)).not.toContain("is_enum");
+    expect(plain.map((s) => s.name)).toEqual(structs.map((s) => s.name));
+  });
+});

@@ -4,7 +4,7 @@
 import type { FastifyInstance } from "fastify";
 import { accountBcs, moduleBcs, moduleListBcs, transactionSummariesBcs } from "../bcs-forms.ts";
 import { requestLedgerInfo, sendRead, type HttpContext } from "../context.ts";
-import type { TransactionSummary } from "../../ledger/api.ts";
+import type { ModuleRecord, TransactionSummary } from "../../ledger/api.ts";
 import { badRequest } from "../errors.ts";
 import { cursorHeader } from "../headers.ts";
 import { accountJson, moduleJson, transactionSummaryJson } from "../json-forms.ts";
@@ -24,7 +24,7 @@ const HEX_CURSOR = /^(?:0x)?[0-9a-fA-F]+$/;
 export function registerAccountRoutes(app: FastifyInstance, { engine, profile }: HttpContext): void {
   // Records and committed transactions are immutable: each one's JSON is rendered once, and the last
   // listings served are kept whole while they hold the same objects (rendered-json.ts).
-  const moduleBytes = renderedOnce(moduleJson);
+  const moduleBytes = renderedOnce((record: ModuleRecord) => moduleJson(record, profile));
   const modulePages = new RenderedPages(moduleBytes, KEPT_PAGES);
   const summaryPages = new RenderedPages(
     renderedOnce((summary: TransactionSummary) => transactionSummaryJson(summary, profile)),
