@@ -11,6 +11,7 @@ import type { Mempool } from "./mempool.ts";
 import { checkPrologue, type PendingTransaction, type PrologueView } from "./prologue.ts";
 import type { StateWrite } from "./state.ts";
 import type { CommittedTransaction } from "./transaction-log.ts";
+import { writeSetHash } from "./transaction-hashes.ts";
 
 export interface BlockLimits {
   readonly epochBlocks: number;
@@ -109,6 +110,7 @@ export class BlockProducer {
         success: outcome.success,
         vmStatus: outcome.vmStatus,
         gasUsed: outcome.gasUsed,
+        stateChangeHash: writeSetHash(outcome.writes),
       };
       ledger.transactions.record(record);
       committed.push(record);
