@@ -69,6 +69,7 @@ export {
   TransactionSummaryListBcs,
   GasEstimationBcs,
   HealthBcs,
+  IndexResponseBcs,
   AccountResourceBcs,
   encodeBcs,
   decodeBcs,

@@ -3,7 +3,7 @@
 // under BCS) and GET /v1/transactions/by_hash/{hash} (pending while in the mempool, then committed).
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AccountResourceBcs, decodeBcs, ed25519AuthenticationKey, toHex } from "../../../src/codec/index.ts";
+import { AccountResourceBcs, decodeBcs, ed25519AuthenticationKey, IndexResponseBcs, toHex } from "../../../src/codec/index.ts";
 import { startNode, type RunningNode } from "../../../src/node/index.ts";
 import { ManualClock } from "../../../src/node/ledger/index.ts";
 import { BCS, call, expectError, expectOk, fixtureAccount, header, ledgerVersion, postJson, signedTransfer, transferJson } from "./helpers.ts";
@@ -123,5 +123,25 @@ describe("a committed user transaction from GET /v1/transactions/by_hash/{hash}"
     expect(b.accumulator_root_hash).not.toBe(a.accumulator_root_hash);
     // The same transaction read again: the same hashes.
     expect(await read(first)).toEqual(a);
+  });
+});
+
+describe("GET /v1 with Accept: application/x-bcs", () => {
+  it.each([
+    ["node", () => node],
+    ["aptos", () => aptos],
+  ] as const)("%s profile: aptos-core's IndexResponseBcs, the same ledger as the JSON form", async (_name, which) => {
+    const target = which();
+    const reply = await call(target.url, "", { headers: BCS });
+    expect(reply.status).toBe(200);
+    expect(header(reply, "content-type")).toBe("application/x-bcs");
+    const decoded = decodeBcs(IndexResponseBcs, reply.bytes);
+    const json = (await call(target.url, "")).json() as Record<string, unknown>;
+    expect(decoded.chain_id).toBe(json.chain_id);
+    expect(decoded.node_role).toEqual({ FullNode: true, $kind: "FullNode" });
+    expect(decoded.epoch).toBe(json.epoch);
+    expect(decoded.oldest_ledger_version).toBe(json.oldest_ledger_version);
+    expect(BigInt(decoded.ledger_version)).toBe(BigInt(header(reply, `${target === aptos ? "X-APTOS-" : "X-NODE-"}LEDGER-VERSION`) ?? "-1"));
+    expect(BigInt(decoded.block_height)).toBeGreaterThanOrEqual(BigInt(decoded.oldest_block_height));
   });
 });
