@@ -204,6 +204,23 @@ export const GasEstimationBcs = bcs.struct("GasEstimation", {
 });
 export const HealthBcs = bcs.struct("HealthCheckSuccess", { message: bcs.string() });
 
+/**
+ * GET /v1 under BCS: aptos-core's IndexResponseBcs (api/types/src/index.rs). Its U64 members are the
+ * API's U64, whose Serialize writes the decimal string in every format (api/types/src/move_types.rs
+ * `define_integer_type!`), so under BCS each is a length-prefixed string; node_role is config's
+ * RoleType enum {Validator, FullNode}.
+ */
+export const IndexResponseBcs = bcs.struct("IndexResponseBcs", {
+  chain_id: bcs.u8(),
+  epoch: bcs.string(),
+  ledger_version: bcs.string(),
+  oldest_ledger_version: bcs.string(),
+  ledger_timestamp: bcs.string(),
+  node_role: bcs.enum("RoleType", { Validator: null, FullNode: null }),
+  oldest_block_height: bcs.string(),
+  block_height: bcs.string(),
+});
+
 /** 0x1::event::EventHandle: a counter and its GUID {id: {creation_num, addr}} (types/src/event.rs). */
 const EventHandleBcs = bcs.struct("EventHandle", {
   counter: U64,

@@ -69,6 +69,7 @@ export {
   TransactionSummaryListBcs,
   GasEstimationBcs,
   HealthBcs,
+  IndexResponseBcs,
   AccountResourceBcs,
   encodeBcs,
   decodeBcs,
@@ -112,6 +113,7 @@ export {
   serializeModule,
   bytecodeVersion,
   moduleAbi,
+  structEnumAbis,
   abiOfBytecode,
   isExposed,
   metadataEntry,
@@ -129,5 +131,7 @@ export {
   type MoveModuleAbi,
   type MoveFunctionAbi,
   type MoveStructAbi,
+  type MoveStructEnumAbi,
+  type MoveStructVariantAbi,
   type MoveFunctionGenericTypeParam,
 } from "./move-module/index.ts";

@@ -10,8 +10,10 @@ import {
   abiOfBytecode,
   deserializeModule,
   metadataEntry,
+  moduleAbi,
   parseAddress,
   serializeModule,
+  structEnumAbis,
   MalformedModule,
   UnsupportedModule,
   type CompiledModule,
@@ -184,5 +186,18 @@ describe("a bytecode the reader cannot read", () => {
   it("is malformed when an index points outside its table", () => {
     expect(() => deserializeModule(serializeModule(demo(7, { selfHandle: 9 })))).toThrow(MalformedModule);
     expect(() => abiOfBytecode(serializeModule(demo(7, { structHandles: demo(7).structHandles.slice(0, 2) })))).toThrow(MalformedModule);
+  });
+});
+
+describe("structEnumAbis: aptos-core's is_enum and variants, beside moduleAbi", () => {
+  it("names an enum's variants with their fields, and gives every other struct is_enum false and no variants", () => {
+    const module = demo(7);
+    expect(structEnumAbis(module)).toEqual([
+      { is_enum: false, variants: [] },
+      { is_enum: true, variants: [{ name: "A", fields: [] }, { name: "B", fields: [{ name: "x", type: "u8" }] }] },
+    ]);
+    // Aligned with moduleAbi's structs, whose own members stay as they are.
+    expect(moduleAbi(module).structs.map((s) => s.name)).toEqual(["Box", "E"]);
+    expect(moduleAbi(module).structs[1]).not.toHaveProperty("is_enum");
   });
 });

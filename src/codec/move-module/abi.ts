@@ -29,6 +29,20 @@ export interface MoveStructAbi {
   readonly generic_type_params: readonly MoveFunctionGenericTypeParam[];
   readonly fields: readonly { readonly name: string; readonly type: string }[];
 }
+/** A variant of an enum, as aptos-core's API writes it (api/doc/spec.yaml MoveStructVariant: name, fields). */
+export interface MoveStructVariantAbi {
+  readonly name: string;
+  readonly fields: readonly { readonly name: string; readonly type: string }[];
+}
+/**
+ * The two members aptos-core's MoveStruct has beside MoveStructAbi's (api/types/src/move_types.rs
+ * MoveStruct, api/doc/spec.yaml: is_enum and variants, both required, variants empty unless is_enum):
+ * kept apart so that moduleAbi stays what it is.
+ */
+export interface MoveStructEnumAbi {
+  readonly is_enum: boolean;
+  readonly variants: readonly MoveStructVariantAbi[];
+}
 /** The module ABI with the member names the family's nodes use. */
 export interface MoveModuleAbi {
   readonly address: string;
@@ -101,6 +115,17 @@ class AbiWriter {
     };
   }
 
+  enumAbi(def: StructDefinition): MoveStructEnumAbi {
+    if (def.fields.kind !== "variants") return { is_enum: false, variants: [] };
+    return {
+      is_enum: true,
+      variants: def.fields.variants.map((v) => ({
+        name: this.identifier(v.name),
+        fields: v.fields.map((f) => ({ name: this.identifier(f.name), type: this.type(f.type) })),
+      })),
+    };
+  }
+
   struct(def: StructDefinition): MoveStructAbi {
     const handle = this.at(this.m.structHandles, def.handle, "struct handle");
     const name = this.identifier(handle.name);
@@ -132,4 +157,10 @@ export function moduleAbi(m: CompiledModule): MoveModuleAbi {
     exposed_functions: m.functionDefs.filter(isExposed).map((d) => writer.function(d)),
     structs: m.structDefs.map((d) => writer.struct(d)),
   };
+}
+
+/** is_enum and variants of each struct, in the order of moduleAbi(m).structs. */
+export function structEnumAbis(m: CompiledModule): readonly MoveStructEnumAbi[] {
+  const writer = new AbiWriter(m, markedNames(m));
+  return m.structDefs.map((d) => writer.enumAbi(d));
 }

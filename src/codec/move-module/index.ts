@@ -5,7 +5,17 @@ import { deserializeModule } from "./deserialize.ts";
 
 export { deserializeModule, bytecodeVersion } from "./deserialize.ts";
 export { serializeModule } from "./serialize.ts";
-export { moduleAbi, isExposed, type MoveModuleAbi, type MoveFunctionAbi, type MoveStructAbi, type MoveFunctionGenericTypeParam } from "./abi.ts";
+export {
+  moduleAbi,
+  structEnumAbis,
+  isExposed,
+  type MoveModuleAbi,
+  type MoveFunctionAbi,
+  type MoveStructAbi,
+  type MoveStructEnumAbi,
+  type MoveStructVariantAbi,
+  type MoveFunctionGenericTypeParam,
+} from "./abi.ts";
 export { metadataEntry, markedNames } from "./metadata.ts";
 export { MalformedModule, UnsupportedModule } from "./errors.ts";
 export * from "./format.ts";

@@ -6,12 +6,13 @@ import {
   encodeBcs,
   GasEstimationBcs,
   HealthBcs,
+  IndexResponseBcs,
   ModuleBytecodeBcs,
   moduleIdString,
   ModuleMapBcs,
   TransactionSummaryListBcs,
 } from "../../codec/index.ts";
-import type { AccountInfo, AddressBytes, GasEstimate, ModuleRecord, TransactionSummary } from "../ledger/api.ts";
+import type { AccountInfo, AddressBytes, GasEstimate, LedgerInfo, ModuleRecord, TransactionSummary } from "../ledger/api.ts";
 
 /** The bytecode as it is, no length prefix. */
 export function moduleBcs(record: ModuleRecord): Uint8Array {
@@ -71,5 +72,19 @@ export function accountBcs(address: AddressBytes, account: AccountInfo): Uint8Ar
     key_rotation_events: handle(1n),
     rotation_capability_offer: null,
     signer_capability_offer: null,
+  });
+}
+
+/** GET /v1 as aptos-core's IndexResponseBcs (api/src/index.rs answers it for Accept: application/x-bcs); the node is a full node. */
+export function ledgerInfoBcs(info: LedgerInfo): Uint8Array {
+  return encodeBcs(IndexResponseBcs, {
+    chain_id: info.chainId,
+    epoch: info.epoch.toString(),
+    ledger_version: info.ledgerVersion.toString(),
+    oldest_ledger_version: info.oldestLedgerVersion.toString(),
+    ledger_timestamp: info.ledgerTimestampUsec.toString(),
+    node_role: { FullNode: null },
+    oldest_block_height: info.oldestBlockHeight.toString(),
+    block_height: info.blockHeight.toString(),
   });
 }

@@ -1,7 +1,7 @@
 // JSON forms of the engine's results (the family's convention): addresses as formatAddress, u64 as decimal strings,
 // bytes as 0x hex, gas estimates as JSON integers.
 
-import { formatAddress, toHex } from "../../codec/index.ts";
+import { deserializeModule, formatAddress, structEnumAbis, toHex, type MoveModuleAbi } from "../../codec/index.ts";
 import type { AccountInfo, GasEstimate, LedgerInfo, ModuleRecord, TransactionByHash, TransactionSummary } from "../ledger/api.ts";
 import type { Profile } from "./profile.ts";
 
@@ -20,8 +20,21 @@ function replayProtectorJson(protector: TransactionSummary["replayProtector"], p
   return protector.type === "sequence_number" ? { type: "sequence_number", sequence_number: value } : { type: "nonce", nonce: value };
 }
 
-export function moduleJson(record: ModuleRecord): Record<string, unknown> {
-  return { bytecode: toHex(record.bytecode), abi: record.abi };
+export function moduleJson(record: ModuleRecord, profile: Profile): Record<string, unknown> {
+  return { bytecode: toHex(record.bytecode), abi: profile.structEnumMembers ? withStructEnumMembers(record) : record.abi };
+}
+
+/** The ABI with is_enum after is_event and variants after fields in every struct (Profile.structEnumMembers). */
+function withStructEnumMembers(record: ModuleRecord): MoveModuleAbi {
+  const enums = structEnumAbis(deserializeModule(record.bytecode));
+  return {
+    ...record.abi,
+    structs: record.abi.structs.map((struct, i) => {
+      const { is_enum, variants } = enums[i] ?? { is_enum: false, variants: [] };
+      const { name, is_native, is_event, abilities, generic_type_params, fields } = struct;
+      return { name, is_native, is_event, is_enum, abilities, generic_type_params, fields, variants };
+    }),
+  };
 }
 
 /**
@@ -74,21 +87,29 @@ export function accountJson(account: AccountInfo): Record<string, unknown> {
 /**
  * GET /v1/transactions/by_hash/{hash} (beyond the spec), as aptos-core's Transaction enum tagged by
  * `type` (api/types/src/transaction.rs): "pending_transaction" {hash, request members}, then
- * "user_transaction" {version, hash, gas_used, success, vm_status, request members, timestamp}, the
- * members of TransactionInfo and UserTransaction that Aptos clients wait on (the TS SDK's
- * waitForTransaction reads type, success and vm_status). The node keeps no state or event hashes, write
- * sets or events, so state_change_hash, event_root_hash, state_checkpoint_hash, accumulator_root_hash,
- * changes and events are left out rather than invented.
+ * "user_transaction": TransactionInfo's members (version, hash, state_change_hash, event_root_hash,
+ * state_checkpoint_hash, gas_used, success, vm_status, accumulator_root_hash, changes), the request
+ * members, events and timestamp, in aptos-core's order. The node has no state tree, accumulator or
+ * events: the three hashes are the stand-ins ledger/transaction-hashes.ts defines; state_checkpoint_hash
+ * is null, as aptos-core gives it for a user transaction; changes is [] because the node keeps its
+ * writes only as its own account records, which are not aptos-core's WriteSetChange resources (with
+ * their state key hashes); events is [] because the node emits none.
  */
 export function transactionByHashJson(found: TransactionByHash, profile: Profile): Record<string, unknown> {
   if (found.kind === "pending") return { ...pendingTransactionJson({ hash: toHex(found.hash), ...found.request }, profile), type: "pending_transaction" };
   return {
     version: found.version.toString(),
     hash: toHex(found.hash),
+    state_change_hash: toHex(found.stateChangeHash),
+    event_root_hash: toHex(found.eventRootHash),
+    state_checkpoint_hash: null,
     gas_used: found.gasUsed.toString(),
     success: found.success,
     vm_status: found.vmStatus,
+    accumulator_root_hash: toHex(found.accumulatorRootHash),
+    changes: [],
     ...pendingTransactionJson(found.request, profile),
+    events: [],
     timestamp: found.timestampUsec.toString(),
     type: "user_transaction",
   };

@@ -3,10 +3,14 @@
 
 import { isIdentifier, parseAddress, U64_MAX } from "../../codec/index.ts";
 import type { AddressBytes } from "../ledger/api.ts";
+import { LedgerError } from "../ledger/api.ts";
 import { badRequest } from "./errors.ts";
-import type { AddressForms } from "./profile.ts";
+import type { AddressForms, IntegerForms, LimitZero } from "./profile.ts";
 
 const DECIMAL = /^[0-9]+$/;
+/** Rust's integer `FromStr` (core::num `from_str_radix`): digits after an optional leading '+'. */
+const RUST_DECIMAL = /^\+?[0-9]+$/;
+const U32_MAX = 0xffff_ffffn;
 
 /** A value as an error message shows it: quoted, and cut short so a huge input does not come back whole. */
 function shown(value: string): string {
@@ -43,16 +47,28 @@ export function moduleNameParam(value: string): string {
   return value;
 }
 
-export function parseU64(name: string, value: string): bigint {
-  if (!DECIMAL.test(value)) throw badRequest(`Invalid ${name} ${shown(value)}: not a u64 decimal integer`);
+function decimalPattern(forms: IntegerForms): RegExp {
+  return forms === "rust" ? RUST_DECIMAL : DECIMAL;
+}
+
+/** A u64 (or, with `max`, a narrower unsigned) query value, written as the profile's integer forms allow. */
+export function parseU64(name: string, value: string, forms: IntegerForms, max: bigint = U64_MAX): bigint {
+  const type = max === U32_MAX ? "u32" : "u64";
+  if (!decimalPattern(forms).test(value)) throw badRequest(`Invalid ${name} ${shown(value)}: not a ${type} decimal integer`);
   const parsed = BigInt(value);
-  if (parsed > U64_MAX) throw badRequest(`Invalid ${name} ${shown(value)}: above the u64 range`);
+  if (parsed > max) throw badRequest(`Invalid ${name} ${shown(value)}: above the ${type} range`);
   return parsed;
 }
 
-export function optionalU64(query: Query, name: string): bigint | undefined {
+export function optionalU64(query: Query, name: string, forms: IntegerForms): bigint | undefined {
   const value = single(query, name);
-  return value === undefined ? undefined : parseU64(name, value);
+  return value === undefined ? undefined : parseU64(name, value, forms);
+}
+
+/** A u32 query value (aptos-core's `duration_secs: Query<Option<u32>>`, api/src/basic.rs). */
+export function optionalU32(query: Query, name: string, forms: IntegerForms): bigint | undefined {
+  const value = single(query, name);
+  return value === undefined ? undefined : parseU64(name, value, forms, U32_MAX);
 }
 
 export function optionalString(query: Query, name: string): string | undefined {
@@ -60,16 +76,18 @@ export function optionalString(query: Query, name: string): string | undefined {
 }
 
 /**
- * `limit` is a uint16 (§8) that must be at least 1 (the family's convention: limit=0 is 400) unless `zero` is
- * "empty" (an empty page); the endpoint's maximum clamps it, and omitting it gives that maximum, which
- * is also the default page size.
+ * `limit` is a uint16 (§8) that must be at least 1 (the family's convention: limit=0 is 400
+ * web_framework_error) unless `zero` says otherwise: "invalid_input" (400 invalid_input, aptos-core's
+ * api/src/page.rs `determine_limit`) or "empty" (an empty page); the endpoint's maximum clamps it, and
+ * omitting it gives that maximum, which is also the default page size.
  */
-export function limitParam(query: Query, maximum: number, zero: "rejected" | "empty" = "rejected"): number {
+export function limitParam(query: Query, maximum: number, forms: IntegerForms, zero: LimitZero = "rejected"): number {
   const value = single(query, "limit");
   if (value === undefined) return maximum;
-  if (!DECIMAL.test(value)) throw badRequest(`Invalid limit ${shown(value)}: not an integer`);
+  if (!decimalPattern(forms).test(value)) throw badRequest(`Invalid limit ${shown(value)}: not an integer`);
   const parsed = Number(value);
-  const least = zero === "empty" ? 0 : 1;
-  if (parsed < least || parsed > 0xffff) throw badRequest(`Invalid limit ${shown(value)}: outside ${least}..65535`);
+  if (parsed > 0xffff) throw badRequest(`Invalid limit ${shown(value)}: outside 0..65535`);
+  if (parsed === 0 && zero === "invalid_input") throw new LedgerError(400, "invalid_input", "Given limit value (0) must not be zero");
+  if (parsed === 0 && zero === "rejected") throw badRequest(`Invalid limit ${shown(value)}: outside 1..65535`);
   return Math.min(parsed, maximum);
 }

@@ -20,6 +20,19 @@ export type AddressForms =
    */
   | "aptos";
 
+/** Which decimal forms an integer query value may take. */
+export type IntegerForms =
+  /** Digits only (the family's convention). */
+  | "digits"
+  /**
+   * Rust's integer `FromStr` (core::num `from_str_radix`), which aptos-core's poem query parameters
+   * use (`Query<Option<u64>>`, `Query<Option<u16>>`): digits after an optional leading '+'.
+   */
+  | "rust";
+
+/** What limit=0 gets: 400 web_framework_error, 400 invalid_input, or an empty page. */
+export type LimitZero = "rejected" | "invalid_input" | "empty";
+
 export interface Profile extends WireProfile {
   /** Message of the health success object. */
   readonly healthMessage: string;
@@ -66,6 +79,25 @@ export interface Profile extends WireProfile {
    * discriminator only into object values (poem-openapi-derive/src/union.rs), so "5" goes out as is.
    */
   readonly replayProtectorJson: "tagged" | "bare";
+  readonly integerQueryForms: IntegerForms;
+  /**
+   * Largest duration_secs of /-/healthy: a u64 (the family's convention), or a u32 as aptos-core declares
+   * it (api/src/basic.rs `duration_secs: Query<Option<u32>>`), so a larger value is a query parse
+   * error: 400 web_framework_error, as every malformed query value.
+   */
+  readonly healthDurationType: "u64" | "u32";
+  /**
+   * limit=0 on the module listing: 400 web_framework_error (the family's convention), or 400
+   * invalid_input as aptos-core's api/src/page.rs `determine_limit` answers ("Given limit value (0)
+   * must not be zero", AptosErrorCode::InvalidInput).
+   */
+  readonly modulesLimitZero: Exclude<LimitZero, "empty">;
+  /**
+   * Whether a module ABI's structs carry is_enum and variants (enums exist from bytecode version 7),
+   * after is_event and after fields respectively, always, even when false and empty: aptos-core's
+   * MoveStruct (api/types/src/move_types.rs; api/doc/spec.yaml lists both as required).
+   */
+  readonly structEnumMembers: boolean;
 }
 
 const PROFILES: Record<ProfileName, Profile> = {
@@ -81,6 +113,10 @@ const PROFILES: Record<ProfileName, Profile> = {
     unsupportedMediaTypeStatus: 400,
     postNeedsContentLength: false,
     replayProtectorJson: "tagged",
+    integerQueryForms: "digits",
+    healthDurationType: "u64",
+    modulesLimitZero: "rejected",
+    structEnumMembers: false,
   },
   aptos: {
     ...WIRE_PROFILES.aptos,
@@ -94,6 +130,10 @@ const PROFILES: Record<ProfileName, Profile> = {
     unsupportedMediaTypeStatus: 415,
     postNeedsContentLength: true,
     replayProtectorJson: "bare",
+    integerQueryForms: "rust",
+    healthDurationType: "u32",
+    modulesLimitZero: "invalid_input",
+    structEnumMembers: true,
   },
 };
 

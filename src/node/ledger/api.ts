@@ -125,6 +125,10 @@ export type TransactionByHash =
       readonly gasUsed: bigint;
       /** Timestamp of the block that holds it. */
       readonly timestampUsec: bigint;
+      /** The stand-ins for TransactionInfo's hashes (ledger/transaction-hashes.ts says what each hashes). */
+      readonly stateChangeHash: Uint8Array;
+      readonly eventRootHash: Uint8Array;
+      readonly accumulatorRootHash: Uint8Array;
     };
 
 /** What the HTTP face asks of the ledger engine. `version` undefined means the latest. */

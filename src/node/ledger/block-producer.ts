@@ -11,6 +11,7 @@ import type { Mempool } from "./mempool.ts";
 import { checkPrologue, type PendingTransaction, type PrologueView } from "./prologue.ts";
 import type { StateWrite } from "./state.ts";
 import type { CommittedTransaction } from "./transaction-log.ts";
+import { writeSetHash } from "./transaction-hashes.ts";
 
 export interface BlockLimits {
   readonly epochBlocks: number;
@@ -82,7 +83,9 @@ export class BlockProducer {
     let gasUsed = 0n;
     let minGasUnitPrice: bigint | undefined;
     while (committed.length < this.limits.transactionCapacity && gasUsed < BigInt(this.limits.gasLimit)) {
-      const txn = this.mempool.next((sender) => ledger.state.latestAccount(sender)?.sequenceNumber);
+      // An address without an account is at sequence number 0 (aptos-framework account.move
+      // `get_sequence_number`): a sponsored transaction may create it (prologue.ts sponsoredNewSender).
+      const txn = this.mempool.next((sender) => ledger.state.latestAccount(sender)?.sequenceNumber ?? 0n);
       if (txn === undefined) break;
       this.mempool.remove(txn);
       try {
@@ -107,6 +110,7 @@ export class BlockProducer {
         success: outcome.success,
         vmStatus: outcome.vmStatus,
         gasUsed: outcome.gasUsed,
+        stateChangeHash: writeSetHash(outcome.writes),
       };
       ledger.transactions.record(record);
       committed.push(record);

@@ -38,6 +38,7 @@ import { checkPrologue, verifyTransaction, type PendingTransaction, type Prologu
 import { moduleStateKey } from "./state.ts";
 import { structResolver } from "./struct-resolver.ts";
 import type { CommittedTransaction } from "./transaction-log.ts";
+import { accumulatorPlaceholderHash, EMPTY_EVENT_ROOT_HASH } from "./transaction-hashes.ts";
 import type { TransferBot } from "./transfer-bot.ts";
 
 const MODULE_KEY = /^module:0x([0-9a-f]{64})::([A-Za-z_][A-Za-z0-9_]*)$/;
@@ -217,6 +218,9 @@ export class LedgerEngine implements LedgerApi {
         vmStatus: committed.vmStatus,
         gasUsed: committed.gasUsed,
         timestampUsec: this.ledger.blocks.at(committed.blockHeight)?.timestampUsec ?? this.ledger.blocks.latest().timestampUsec,
+        stateChangeHash: committed.stateChangeHash,
+        eventRootHash: EMPTY_EVENT_ROOT_HASH,
+        accumulatorRootHash: accumulatorPlaceholderHash(committed.version, committed.hash),
       };
     }
     const pending = this.mempool.withHash(hash);

@@ -1,7 +1,8 @@
 // Applies a validated transaction to the latest state. Coin transfers (0x1::aptos_account::transfer and
 // transfer_coins, 0x1::coin::transfer, for AptosCoin) move balances; every other entry function of a
 // published module is resolved against its ABI (arguments decoded by their parameter types) and then
-// executes as a no-op; scripts execute as no-ops. Whatever the payload's outcome, the epilogue charges
+// executes as a no-op; scripts execute as no-ops. A sponsored transaction from an address without an
+// account creates that account, whatever its payload's outcome. Whatever the payload's outcome, the epilogue charges
 // the gas to the gas payer and bumps the sender's sequence number (an orderless transaction spends its
 // nonce instead), as Aptos keeps failed transactions on the ledger.
 
@@ -17,7 +18,7 @@ import {
 } from "../../codec/index.ts";
 import { bytesToHex } from "@noble/hashes/utils.js";
 import { GAS, intrinsicGas } from "./gas-schedule.ts";
-import type { PendingTransaction } from "./prologue.ts";
+import { createsSender, newAccount, type PendingTransaction } from "./prologue.ts";
 import type { AccountState, LedgerState, StateWrite } from "./state.ts";
 import { structResolver } from "./struct-resolver.ts";
 import type { VmStatusName } from "./vm-status.ts";
@@ -74,8 +75,17 @@ export class Executor {
   execute(txn: PendingTransaction, version: bigint): ExecutionOutcome {
     const raw = txn.signed.raw_txn;
     const latest = (address: Uint8Array) => this.state.latestAccount(address);
-    const payloadEffects = new AccountOverlay(latest);
-    let gasUsed = intrinsicGas(txn.bytes.length);
+    // A sponsored sender without an account gets one before its payload runs, and keeps it when the
+    // payload aborts: aptos-move/aptos-vm/src/aptos_vm.rs runs `create_account_if_does_not_exist` for
+    // it in `finish_aborted_transaction` too (`is_account_init_for_sponsored_transaction`). The
+    // creation is charged like any other (GAS.createAccount).
+    const createSender = createsSender(txn, { account: latest });
+    const withSender = (overlay: AccountOverlay): AccountOverlay => {
+      if (createSender) overlay.set(txn.sender, newAccount(txn.sender));
+      return overlay;
+    };
+    const payloadEffects = withSender(new AccountOverlay(latest));
+    let gasUsed = intrinsicGas(txn.bytes.length) + (createSender ? GAS.createAccount : 0n);
     let vmStatus = EXECUTED;
     try {
       gasUsed += this.runPayload(txn.signed, payloadEffects, version);
@@ -91,7 +101,7 @@ export class Executor {
       vmStatus = "Move abort in 0x1::coin: EINSUFFICIENT_BALANCE(0x10006): not enough coins left to pay the fee";
     }
     const success = vmStatus === EXECUTED;
-    const effects = success ? payloadEffects : new AccountOverlay(latest);
+    const effects = success ? payloadEffects : withSender(new AccountOverlay(latest));
 
     const payer = effects.get(txn.gasPayer) as AccountState;
     effects.set(txn.gasPayer, { ...payer, balance: payer.balance - fee });
@@ -172,7 +182,7 @@ function transfer(effects: AccountOverlay, from: Uint8Array, to: Uint8Array, amo
     if (!createRecipient) abort("coin", "ECOIN_STORE_NOT_PUBLISHED", 0x60005, `${formatAddress(to)} has no CoinStore<AptosCoin>`);
     if (RESERVED.has(formatAddress(to))) abort("account", "ECANNOT_RESERVED_ADDRESS", 0x10005, "cannot create an account at a reserved address");
     // A fresh account's authentication key is its address.
-    target = { sequenceNumber: 0n, authenticationKey: new Uint8Array(to), balance: 0n };
+    target = newAccount(to);
     gas += GAS.createAccount;
   }
   effects.set(from, { ...source, balance: source.balance - amount });

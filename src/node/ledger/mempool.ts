@@ -97,7 +97,7 @@ export class Mempool {
    * The transaction to execute next: among each sender's ready ones (its next sequence number, and any
    * orderless one), the highest gas unit price, then the earliest arrival.
    */
-  next(sequenceNumberOf: (sender: Uint8Array) => bigint | undefined): PendingTransaction | undefined {
+  next(sequenceNumberOf: (sender: Uint8Array) => bigint): PendingTransaction | undefined {
     let best: Entry | undefined;
     const consider = (entry: Entry | undefined) => {
       if (entry === undefined) return;
@@ -111,7 +111,7 @@ export class Mempool {
     for (const pending of this.bySender.values()) {
       const first = pending.values().next().value as Entry;
       const sequenceNumber = sequenceNumberOf(first.txn.sender);
-      if (sequenceNumber !== undefined) consider(pending.get(`s${sequenceNumber}`));
+      consider(pending.get(`s${sequenceNumber}`));
       for (const entry of pending.values()) if (entry.txn.replayProtector.type === "nonce") consider(entry);
     }
     return best?.txn;

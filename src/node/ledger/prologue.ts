@@ -15,7 +15,7 @@ import {
   type SignedTransaction,
 } from "../../codec/index.ts";
 import { LedgerError, type ReplayProtector } from "./api.ts";
-import { intrinsicGas, MAX_GAS_UNIT_PRICE, MAX_GAS_UNITS } from "./gas-schedule.ts";
+import { GAS, intrinsicGas, MAX_GAS_UNIT_PRICE, MAX_GAS_UNITS } from "./gas-schedule.ts";
 import type { AccountState } from "./state.ts";
 import { replayProtectorOf } from "./transaction-log.ts";
 import { vmError } from "./vm-status.ts";
@@ -86,6 +86,35 @@ function checkPayloadKind(signed: SignedTransaction): void {
   }
 }
 
+/**
+ * A sponsored transaction may come from an account that does not exist yet: aptos-core creates it
+ * (aptos-move/aptos-vm/src/aptos_vm.rs `is_account_init_for_sponsored_transaction`: the feature
+ * SPONSORED_AUTOMATIC_ACCOUNT_V1_CREATION, on in types/src/on_chain_config/aptos_features.rs
+ * `default_features`; a fee payer; sequence number 0; no Account resource at the sender). The
+ * prologue (aptos-framework/sources/transaction_validation.move `prologue_common`,
+ * `check_for_replay_protection_regular_txn`) then holds the sender to what an account without a
+ * resource has (account.move `get_authentication_key`, `get_sequence_number`): the authentication key
+ * is the address itself, and the sequence number is 0. Such a sender is the account it is about to be.
+ */
+export function sponsoredNewSender(txn: PendingTransaction, signer: ClaimedSigner): AccountState | undefined {
+  const feePayer = txn.signers.find((s) => s.role === "fee_payer");
+  if (feePayer === undefined || bytesEqual(feePayer.address, signer.address)) return undefined;
+  if (txn.replayProtector.type !== "sequence_number" || txn.replayProtector.sequenceNumber !== 0n) return undefined;
+  return newAccount(signer.address);
+}
+
+/** Whether executing `txn` creates its sender (a sponsored transaction from an address with no account). */
+export function createsSender(txn: PendingTransaction, view: Pick<PrologueView, "account">): boolean {
+  if (view.account(txn.sender) !== undefined) return false;
+  const signer = txn.signers.find((s) => s.role === "sender");
+  return signer !== undefined && sponsoredNewSender(txn, signer) !== undefined;
+}
+
+/** An account as 0x1::account::create_account_if_does_not_exist makes it: key = address, nothing else. */
+export function newAccount(address: Uint8Array): AccountState {
+  return { sequenceNumber: 0n, authenticationKey: new Uint8Array(address), balance: 0n };
+}
+
 function isMultisig(signed: SignedTransaction): boolean {
   const payload = signed.raw_txn.payload;
   return payload.$kind === "Multisig" || (payload.$kind === "Payload" && payload.Payload.V1.extra_config.V1.multisig_address !== null);
@@ -97,7 +126,9 @@ export function checkPrologue(txn: PendingTransaction, view: PrologueView, mode:
 
   if (raw.max_gas_amount > MAX_GAS_UNITS)
     throw vmError("MAX_GAS_UNITS_EXCEEDS_MAX_GAS_UNITS_BOUND", `max_gas_amount ${raw.max_gas_amount} is above ${MAX_GAS_UNITS}`);
-  const intrinsic = intrinsicGas(txn.bytes.length);
+  // A sponsored sender that does not exist yet must also cover its account's creation (aptos-move/
+  // aptos-vm/src/gas.rs `check_gas`, "Insufficient gas for sponsored transaction").
+  const intrinsic = intrinsicGas(txn.bytes.length) + (createsSender(txn, view) ? GAS.createAccount : 0n);
   if (raw.max_gas_amount < intrinsic)
     throw vmError("MAX_GAS_UNITS_BELOW_MIN_TRANSACTION_GAS_UNITS", `max_gas_amount ${raw.max_gas_amount} is below the ${intrinsic} units this transaction needs`);
   if (raw.gas_unit_price < view.minGasUnitPrice)
@@ -117,7 +148,7 @@ export function checkPrologue(txn: PendingTransaction, view: PrologueView, mode:
   }
   let sender: AccountState | undefined;
   for (const signer of txn.signers) {
-    const account = view.account(signer.address);
+    const account = view.account(signer.address) ?? (signer.role === "sender" ? sponsoredNewSender(txn, signer) : undefined);
     if (account === undefined) {
       if (signer.role === "fee_payer") throw vmError("GAS_PAYER_ACCOUNT_MISSING", `fee payer 0x${bytesToHex(signer.address)} does not exist`);
       throw vmError("SENDING_ACCOUNT_DOES_NOT_EXIST", `${signer.role} account 0x${bytesToHex(signer.address)} does not exist`);

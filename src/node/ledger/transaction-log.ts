@@ -13,6 +13,8 @@ export interface CommittedTransaction extends TransactionSummary {
   /** "Executed successfully", or the VM status of the failure. */
   readonly vmStatus: string;
   readonly gasUsed: bigint;
+  /** transaction-hashes.ts writeSetHash of the writes it made. */
+  readonly stateChangeHash: Uint8Array;
 }
 
 export interface SummaryWindow {

@@ -97,13 +97,12 @@ describe("addresses in paths", () => {
 });
 
 describe("limit=0 on the summaries", () => {
-  it("is an empty page in the aptos profile and 400 in the node profile; on the modules listing 400 in both", async () => {
+  it("is an empty page in the aptos profile and 400 in the node profile (the modules listing: see integer query values)", async () => {
     const account = aptos.fixtures.transactionsAccount as string;
     const empty = await summaries(aptos, account, "?limit=0");
     expect(empty.status).toBe(200);
     expect(empty.json()).toEqual([]);
     expectError(await summaries(spec, account, "?limit=0"), 400, "web_framework_error");
-    expectError(await call(aptos.url, "/accounts/0x1/modules?limit=0"), 400, "web_framework_error", APTOS);
   });
 });
 
@@ -135,5 +134,60 @@ describe("submission bodies the route does not take", () => {
     });
     const text = await chunked.body.text();
     expect(chunked.statusCode, text).toBe(202);
+  });
+});
+
+describe("integer query values", () => {
+  it("take a leading + in the aptos profile (Rust's integer FromStr), u64 and u16 limit alike; the node profile refuses it", async () => {
+    const address = aptos.fixtures.accounts[0]?.address ?? "";
+    const plain = await summaries(aptos, address, "?limit=2");
+    // %2B: a bare + in a query string is a space.
+    const signed = await summaries(aptos, address, "?limit=%2B2");
+    expect(signed.status, signed.text).toBe(200);
+    expect(signed.json()).toEqual(plain.json());
+    const version = header(signed, `${APTOS}LEDGER-VERSION`);
+    expect(version).toMatch(/^[0-9]+$/);
+    expect((await call(aptos.url, `/accounts/0x1/module/coin?ledger_version=%2B${version}`)).status).toBe(200);
+    expect((await call(aptos.url, "/accounts/0x1/modules?limit=%2B1")).status).toBe(200);
+    expect((await call(aptos.url, "/-/healthy?duration_secs=%2B5")).status).toBe(200);
+    // A sign alone, a minus and a doubled plus are not integers to Rust either.
+    for (const bad of ["+", "-1", "++1", "+-1"]) expectError(await summaries(aptos, address, `?limit=${encodeURIComponent(bad)}`), 400, "web_framework_error", APTOS);
+
+    const specAddress = spec.fixtures.accounts[0]?.address ?? "";
+    expectError(await summaries(spec, specAddress, "?limit=%2B2"), 400, "web_framework_error");
+    expectError(await call(spec.url, "/accounts/0x1/module/coin?ledger_version=%2B5"), 400, "web_framework_error");
+  });
+
+  it("duration_secs of /-/healthy is a u32 in the aptos profile (2^32 is 400 web_framework_error), a u64 in the node profile", async () => {
+    expect((await call(aptos.url, "/-/healthy?duration_secs=4294967295")).status).toBe(200);
+    expectError(await call(aptos.url, "/-/healthy?duration_secs=4294967296"), 400, "web_framework_error", APTOS);
+    expect((await call(spec.url, "/-/healthy?duration_secs=4294967296")).status).toBe(200);
+    expectError(await call(spec.url, "/-/healthy?duration_secs=18446744073709551616"), 400, "web_framework_error");
+  });
+
+  it("limit=0 on the module listing is 400 invalid_input in the aptos profile, 400 web_framework_error in the node profile", async () => {
+    expectError(await call(aptos.url, "/accounts/0x1/modules?limit=0"), 400, "invalid_input", APTOS);
+    expectError(await call(spec.url, "/accounts/0x1/modules?limit=0"), 400, "web_framework_error");
+  });
+});
+
+describe("module ABI structs", () => {
+  it("carry is_enum (after is_event) and variants (after fields) in the aptos profile, as aptos-core's MoveStruct; not in the node profile", async () => {
+    const read = async (node: RunningNode) => {
+      const reply = await call(node.url, "/accounts/0x1/module/coin");
+      expect(reply.status).toBe(200);
+      return (reply.json() as { abi: { structs: Record<string, unknown>[] } }).abi.structs;
+    };
+    const structs = await read(aptos);
+    expect(structs.length).toBeGreaterThan(0);
+    for (const struct of structs) {
+      expect(Object.keys(struct)).toEqual(["name", "is_native", "is_event", "is_enum", "abilities", "generic_type_params", "fields", "variants"]);
+      // The genesis modules define no enums.
+      expect(struct.is_enum).toBe(false);
+      expect(struct.variants).toEqual([]);
+    }
+    const plain = await read(spec);
+    for (const struct of plain) expect(Object.keys(struct)).not.toContain("is_enum");
+    expect(plain.map((s) => s.name)).toEqual(structs.map((s) => s.name));
   });
 });

@@ -4,7 +4,7 @@
 import type { FastifyInstance } from "fastify";
 import { accountBcs, moduleBcs, moduleListBcs, transactionSummariesBcs } from "../bcs-forms.ts";
 import { requestLedgerInfo, sendRead, type HttpContext } from "../context.ts";
-import type { TransactionSummary } from "../../ledger/api.ts";
+import type { ModuleRecord, TransactionSummary } from "../../ledger/api.ts";
 import { badRequest } from "../errors.ts";
 import { cursorHeader } from "../headers.ts";
 import { accountJson, moduleJson, transactionSummaryJson } from "../json-forms.ts";
@@ -24,7 +24,7 @@ const HEX_CURSOR = /^(?:0x)?[0-9a-fA-F]+$/;
 export function registerAccountRoutes(app: FastifyInstance, { engine, profile }: HttpContext): void {
   // Records and committed transactions are immutable: each one's JSON is rendered once, and the last
   // listings served are kept whole while they hold the same objects (rendered-json.ts).
-  const moduleBytes = renderedOnce(moduleJson);
+  const moduleBytes = renderedOnce((record: ModuleRecord) => moduleJson(record, profile));
   const modulePages = new RenderedPages(moduleBytes, KEPT_PAGES);
   const summaryPages = new RenderedPages(
     renderedOnce((summary: TransactionSummary) => transactionSummaryJson(summary, profile)),
@@ -33,7 +33,7 @@ export function registerAccountRoutes(app: FastifyInstance, { engine, profile }:
 
   app.get<{ Params: { address: string }; Querystring: Query }>("/v1/accounts/:address", (request, reply) => {
     const address = addressParam("address", request.params.address, profile.addressForms);
-    const requested = optionalU64(request.query, "ledger_version");
+    const requested = optionalU64(request.query, "ledger_version", profile.integerQueryForms);
     const info = requestLedgerInfo(engine, request);
     const account = engine.account(address, requested ?? info.ledgerVersion);
     sendRead(request, reply, accountJson(account), () => accountBcs(address, account));
@@ -43,9 +43,9 @@ export function registerAccountRoutes(app: FastifyInstance, { engine, profile }:
     "/v1/accounts/:address/transaction_summaries",
     (request, reply) => {
       const address = addressParam("address", request.params.address, profile.addressForms);
-      const startVersion = optionalU64(request.query, "start_version");
-      const endVersion = optionalU64(request.query, "end_version");
-      const limit = limitParam(request.query, SUMMARIES_MAX_LIMIT, profile.summariesLimitZero);
+      const startVersion = optionalU64(request.query, "start_version", profile.integerQueryForms);
+      const endVersion = optionalU64(request.query, "end_version", profile.integerQueryForms);
+      const limit = limitParam(request.query, SUMMARIES_MAX_LIMIT, profile.integerQueryForms, profile.summariesLimitZero);
       requestLedgerInfo(engine, request);
       const summaries = engine.transactionSummaries(address, { startVersion, endVersion, limit });
       sendRead(request, reply, summaryPages.body(`${request.params.address} ${startVersion} ${endVersion} ${limit}`, summaries), () =>
@@ -59,7 +59,7 @@ export function registerAccountRoutes(app: FastifyInstance, { engine, profile }:
     (request, reply) => {
       const address = addressParam("address", request.params.address, profile.addressForms);
       const name = moduleNameParam(request.params.module_name);
-      const requested = optionalU64(request.query, "ledger_version");
+      const requested = optionalU64(request.query, "ledger_version", profile.integerQueryForms);
       const info = requestLedgerInfo(engine, request);
       // The latest version is pinned to the one the headers report.
       const record = engine.getModule(address, name, requested ?? info.ledgerVersion);
@@ -71,10 +71,10 @@ export function registerAccountRoutes(app: FastifyInstance, { engine, profile }:
     "/v1/accounts/:address/modules",
     (request, reply) => {
       const address = addressParam("address", request.params.address, profile.addressForms);
-      const requested = optionalU64(request.query, "ledger_version");
+      const requested = optionalU64(request.query, "ledger_version", profile.integerQueryForms);
       const start = optionalString(request.query, "start");
       if (start !== undefined && !HEX_CURSOR.test(start)) throw badRequest(`Invalid start: not a hex cursor`);
-      const limit = limitParam(request.query, MODULES_MAX_LIMIT);
+      const limit = limitParam(request.query, MODULES_MAX_LIMIT, profile.integerQueryForms, profile.modulesLimitZero);
       const info = requestLedgerInfo(engine, request);
       const page = engine.listModules(address, { version: requested ?? info.ledgerVersion, start, limit });
       if (page.nextCursor !== undefined) reply.header(cursorHeader(profile.headerPrefix), page.nextCursor);

@@ -3,14 +3,15 @@
 
 import type { FastifyInstance } from "fastify";
 import { LedgerError } from "../../ledger/api.ts";
-import { gasEstimateBcs, healthBcs } from "../bcs-forms.ts";
-import { requestLedgerInfo, sendJson, sendRead, type HttpContext } from "../context.ts";
+import { gasEstimateBcs, healthBcs, ledgerInfoBcs } from "../bcs-forms.ts";
+import { requestLedgerInfo, sendRead, type HttpContext } from "../context.ts";
 import { gasEstimateJson, ledgerInfoJson } from "../json-forms.ts";
-import { optionalU64, type Query } from "../params.ts";
+import { optionalU32, optionalU64, type Query } from "../params.ts";
 
 export function registerNodeStatusRoutes(app: FastifyInstance, { engine, profile }: HttpContext): void {
   app.get("/v1", (request, reply) => {
-    sendJson(reply, ledgerInfoJson(requestLedgerInfo(engine, request)));
+    const info = requestLedgerInfo(engine, request);
+    sendRead(request, reply, ledgerInfoJson(info), () => ledgerInfoBcs(info));
   });
 
   app.get("/v1/estimate_gas_price", (request, reply) => {
@@ -20,7 +21,10 @@ export function registerNodeStatusRoutes(app: FastifyInstance, { engine, profile
   });
 
   app.get<{ Querystring: Query }>("/v1/-/healthy", (request, reply) => {
-    const durationSecs = optionalU64(request.query, "duration_secs");
+    const durationSecs =
+      profile.healthDurationType === "u32"
+        ? optionalU32(request.query, "duration_secs", profile.integerQueryForms)
+        : optionalU64(request.query, "duration_secs", profile.integerQueryForms);
     requestLedgerInfo(engine, request);
     if (!engine.isHealthy(durationSecs)) {
       throw new LedgerError(

@@ -31,7 +31,7 @@ export function registerTableRoutes(app: FastifyInstance, { engine, profile }: H
     { schema: { body: TABLE_ITEM_REQUEST_SCHEMA } },
     (request, reply) => {
       const handle = addressParam("table_handle", request.params.table_handle, profile.addressForms);
-      const requested = optionalU64(request.query, "ledger_version");
+      const requested = optionalU64(request.query, "ledger_version", profile.integerQueryForms);
       const info = requestLedgerInfo(engine, request);
       const { key_type: keyType, value_type: valueType, key } = request.body;
       const item = engine.getTableItem(handle, { keyType, valueType, key }, requested ?? info.ledgerVersion);
