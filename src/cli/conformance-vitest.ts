@@ -19,9 +19,9 @@ import { moduleCacheDir } from "./module-cache.ts";
  * preloadSuiteRunner while the embedded node starts on its thread, awaited by runSuites.
  */
 let vitestNode: Promise<typeof import("vitest/node")> | undefined;
-let allureWriter: Promise<typeof import("./allure-results-writer.ts")> | undefined;
+let allureWriter: Promise<typeof import("../../reporters/allure-results-writer.ts")> | undefined;
 const loadVitestNode = () => (vitestNode ??= import("vitest/node"));
-const loadAllureWriter = () => (allureWriter ??= import("./allure-results-writer.ts"));
+const loadAllureWriter = () => (allureWriter ??= import("../../reporters/allure-results-writer.ts"));
 
 /** Starts loading what runSuites will need: the Allure reporter only for a run that makes the Allure page. */
 export function preloadSuiteRunner(options: { readonly allure: boolean }): void {

@@ -25,15 +25,15 @@ import type { RequirementCatalog } from "../harness/requirements.ts";
 import type { CheckSelection } from "../harness/selection.ts";
 import type { Reporter } from "vitest/node";
 import type { ConformanceArgs } from "./conformance-args.ts";
-import { writeReports, type ReportInput } from "./conformance-reports.ts";
+import { writeReports, type ReportInput } from "../../reporters/run-reports.ts";
 import { resolveTarget, runConfigOf, type ResolvedTarget } from "./conformance-setup.ts";
 import { probeTarget } from "./conformance-target.ts";
 import { runSuites, type SuiteRunResult } from "./conformance-vitest.ts";
-import { writeMatrixReports } from "./fleet-matrix-reports.ts";
+import { writeMatrixReports } from "../../reporters/matrix-reports.ts";
 import { fleetWorkers } from "./fleet-parallelism.ts";
 import { readRunSummary } from "./fleet-summary-reader.ts";
 import type { FleetTarget } from "./fleet-targets.ts";
-import { ReportLayout } from "./report-layout.ts";
+import { ReportLayout } from "../../reporters/report-layout.ts";
 import { ReporterPerRun } from "./reporter-per-run.ts";
 import { makeRunFolders } from "./run-folders.ts";
 import { settleRun, signalExitCode, untestableRun, type Baseline } from "./run-settle.ts";
@@ -201,7 +201,7 @@ async function runNodes(nodes: readonly ReadyNode[], input: FleetRunInput, scrat
       const lastFile = new LastFileEnd();
       return { node, folder, config, provided, recordDir, reporter, allureResults, lastFile };
     });
-    const allure = input.allureOff ? undefined : (await import("./allure-results-writer.ts")).AllureResultsReporter;
+    const allure = input.allureOff ? undefined : (await import("../../reporters/allure-results-writer.ts")).AllureResultsReporter;
     const reportersOf = new Map(
       runs.map((r) => [r.folder, [r.reporter, r.lastFile, ...(allure === undefined || r.allureResults === undefined ? [] : [new allure(r.allureResults, input.catalog)])]] as const),
     );

@@ -21,9 +21,9 @@ import { loadRequirementAliases, type RequirementAliases } from "../harness/requ
 import { filesToLoad } from "../harness/selection.ts";
 import { loadRequirements, type RequirementCatalog } from "../harness/requirements.ts";
 import { parseConformanceArgs, USAGE, UsageError, type ConformanceArgs } from "./conformance-args.ts";
-import { writeReports, type ReportInput } from "./conformance-reports.ts";
+import { writeReports, type ReportInput } from "../../reporters/run-reports.ts";
 import { resolveTarget, runConfigBesideTarget, runConfigOf, targetFactsOf } from "./conformance-setup.ts";
-import { startAllureGenerator, type AllureGenerator } from "./conformance-allure.ts";
+import { startAllureGenerator, type AllureGenerator } from "../../reporters/allure-page.ts";
 import { probeTarget } from "./conformance-target.ts";
 import type { EmbeddedNode } from "./embedded-node.ts";
 import { concurrencyPerWorker, preloadSuiteRunner, runSuites, type SuiteRunResult } from "./conformance-vitest.ts";
@@ -32,11 +32,11 @@ import { settleRun, untestableRun, type Baseline } from "./run-settle.ts";
 import { runFleet } from "./fleet-run.ts";
 import { readTargetsFile, targetsFromUrls } from "./fleet-targets.ts";
 import { mergeCommand } from "./merge-command.ts";
-import { ReportLayout } from "./report-layout.ts";
+import { ReportLayout } from "../../reporters/report-layout.ts";
 import { PhaseClock, PhaseReporter } from "./run-phases.ts";
 import { CODE_ROOT, packageVersion, SUITE_FILE_SUFFIX } from "../package-root.ts";
 import { ProgressLine } from "./progress-line.ts";
-import { colourAllowed } from "./terminal.ts";
+import { colourAllowed } from "../../reporters/terminal.ts";
 import { describeSelection, selectionOf, untestedReasonOf } from "./run-selection.ts";
 // --compare-to (the differential run) and --record are imported when asked for: together they are
 // ~0.5 s of the command's start that a default run does not use.

@@ -13,9 +13,9 @@ import { parseArgs } from "node:util";
 import { summaryExitCode, type MatrixNode } from "../../reporters/matrix-data.ts";
 import { escapeControls } from "../../reporters/escape-controls.ts";
 import { ConfigurationError } from "../harness/configuration-error.ts";
-import { writeMatrixReports } from "./fleet-matrix-reports.ts";
+import { writeMatrixReports } from "../../reporters/matrix-reports.ts";
 import { readRunSummary } from "./fleet-summary-reader.ts";
-import { ReportLayout } from "./report-layout.ts";
+import { ReportLayout } from "../../reporters/report-layout.ts";
 
 export const MERGE_USAGE = `usage: ledger-conformance merge [--report-dir OUT] DIR...
   DIR                   a run's report directory (its summary.json); a fleet's brings each of its nodes

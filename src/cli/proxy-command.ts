@@ -14,9 +14,9 @@ import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, isProfileName, normaliz
 import { ApiContract } from "../harness/openapi.ts";
 import { ValidationProxy } from "../harness/proxy/validation-proxy.ts";
 import { loadRequirements } from "../harness/requirements.ts";
-import { writeReports } from "./conformance-reports.ts";
+import { writeReports } from "../../reporters/run-reports.ts";
 import { TrafficTally } from "./proxy-tally.ts";
-import { ReportLayout } from "./report-layout.ts";
+import { ReportLayout } from "../../reporters/report-layout.ts";
 
 export const PROXY_USAGE = `usage: ledger-conformance proxy --upstream URL [options]
   --upstream URL        the node's base URL including /v1; requests are forwarded to it unchanged

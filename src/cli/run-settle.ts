@@ -14,7 +14,7 @@ import type { RequirementCatalog } from "../harness/requirements.ts";
 import type { CheckSelection } from "../harness/selection.ts";
 import type { Comparison } from "./compare-phase.ts";
 import type { SuiteRunResult } from "./conformance-vitest.ts";
-import type { ReportLayout } from "./report-layout.ts";
+import type { ReportLayout } from "../../reporters/report-layout.ts";
 import { describeSelection, isFiltered, withLevel } from "./run-selection.ts";
 
 /** --baseline: the file, and the requirement ids it expects to fail. */

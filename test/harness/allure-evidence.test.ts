@@ -1,8 +1,8 @@
 // The Allure report's labels and evidence of a check, made in the command's process from the check's
-// conformance meta (src/cli/allure-evidence.ts).
+// conformance meta (reporters/allure-evidence.ts).
 
 import { describe, expect, it } from "vitest";
-import { allureEvidence } from "../../src/cli/allure-evidence.ts";
+import { allureEvidence } from "../../reporters/allure-evidence.ts";
 import type { Requirement } from "../../src/harness/requirements.ts";
 import type { ConformanceMeta } from "../../src/harness/results.ts";
 

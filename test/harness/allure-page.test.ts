@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { generateAllureReport } from "../../src/cli/conformance-allure.ts";
+import { generateAllureReport } from "../../reporters/allure-page.ts";
 import { allurePageText } from "../support/allure-page-text.ts";
 
 const TOKEN = "ghp_0123456789abcdefSECRET";

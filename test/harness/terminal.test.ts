@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import type { TestCase, TestModule } from "vitest/node";
 import { ProgressLine } from "../../src/cli/progress-line.ts";
-import { colourAllowed, forTerminal, type TerminalStream } from "../../src/cli/terminal.ts";
+import { colourAllowed, forTerminal, type TerminalStream } from "../../reporters/terminal.ts";
 
 function stream(isTTY: boolean, columns?: number): TerminalStream & { text(): string } {
   const written: string[] = [];

@@ -5,23 +5,23 @@
 // markdown summary) on stdout.
 
 import { writeFileSync } from "node:fs";
-import type { RunOutcome } from "../../reporters/aggregate.ts";
-import { renderBaseline } from "../../reporters/baseline-file.ts";
-import { renderConsoleReport } from "../../reporters/console-report.ts";
-import { renderHtmlReport } from "../../reporters/html-report.ts";
-import { renderJunit, renderJunitPerCheck, type JunitCase } from "../../reporters/junit-report.ts";
-import { renderMarkdownSummary } from "../../reporters/markdown-summary.ts";
-import { readSpec, renderSpecPage } from "../../reporters/spec-page.ts";
-import { buildSummary } from "../../reporters/summary.ts";
-import { differencesSummary, renderDifferencesConsole, renderDifferencesSection, withSections } from "../../reporters/differences-report.ts";
-import type { DifferentialResult } from "../harness/differential/differential-run.ts";
-import { escapeControls } from "../../reporters/escape-controls.ts";
-import { ConfigurationError } from "../harness/configuration-error.ts";
-import type { ReportFormat } from "./conformance-args.ts";
-import { generateAllureReport, type AllureGenerator, type AllureOutcome } from "./conformance-allure.ts";
+import type { RunOutcome } from "./aggregate.ts";
+import { renderBaseline } from "./baseline-file.ts";
+import { renderConsoleReport } from "./console-report.ts";
+import { renderHtmlReport } from "./html-report.ts";
+import { renderJunit, renderJunitPerCheck, type JunitCase } from "./junit-report.ts";
+import { renderMarkdownSummary } from "./markdown-summary.ts";
+import { readSpec, renderSpecPage } from "./spec-page.ts";
+import { buildSummary } from "./summary.ts";
+import { differencesSummary, renderDifferencesConsole, renderDifferencesSection, withSections } from "./differences-report.ts";
+import type { DifferentialResult } from "../src/harness/differential/differential-run.ts";
+import { escapeControls } from "./escape-controls.ts";
+import { ConfigurationError } from "../src/harness/configuration-error.ts";
+import type { ReportFormat } from "../src/cli/conformance-args.ts";
+import { generateAllureReport, type AllureGenerator, type AllureOutcome } from "./allure-page.ts";
 import { forTerminal } from "./terminal.ts";
 import type { ReportLayout } from "./report-layout.ts";
-import type { PhaseClock } from "./run-phases.ts";
+import type { PhaseClock } from "../src/cli/run-phases.ts";
 
 export interface ReportInput {
   readonly layout: ReportLayout;

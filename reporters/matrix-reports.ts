@@ -3,12 +3,12 @@
 // (reporters/matrix-markdown.ts) and the console table, or with --format markdown summary.md. Returns the exit status, the worst node's.
 
 import { writeFileSync } from "node:fs";
-import { escapeControls } from "../../reporters/escape-controls.ts";
-import { renderMatrixConsole } from "../../reporters/matrix-console.ts";
-import { buildFleetSummary, worstExitCode, type MatrixNode } from "../../reporters/matrix-data.ts";
-import { renderMatrixHtml } from "../../reporters/matrix-html.ts";
-import { renderMatrixMarkdown } from "../../reporters/matrix-markdown.ts";
-import type { ReportFormat } from "./conformance-args.ts";
+import { escapeControls } from "./escape-controls.ts";
+import { renderMatrixConsole } from "./matrix-console.ts";
+import { buildFleetSummary, worstExitCode, type MatrixNode } from "./matrix-data.ts";
+import { renderMatrixHtml } from "./matrix-html.ts";
+import { renderMatrixMarkdown } from "./matrix-markdown.ts";
+import type { ReportFormat } from "../src/cli/conformance-args.ts";
 import type { ReportLayout } from "./report-layout.ts";
 
 export interface MatrixReportInput {

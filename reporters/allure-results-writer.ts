@@ -9,7 +9,7 @@ import { join } from "node:path";
 import type { TestModule, Vitest } from "vitest/node";
 import AllureVitestReporter from "allure-vitest/reporter";
 import { FileSystemWriter } from "allure-js-commons/sdk/reporter";
-import type { RequirementCatalog } from "../harness/requirements.ts";
+import type { RequirementCatalog } from "../src/harness/requirements.ts";
 import { allureEvidence } from "./allure-evidence.ts";
 
 class ScratchWriter extends FileSystemWriter {

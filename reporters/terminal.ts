@@ -3,7 +3,7 @@
 // through escapeControls, so that what a target sent cannot bring escape codes of its own; the
 // colours go by the report's own line starts (FAIL, WARN, the file marks, the verdict).
 
-import { escapeControls } from "../../reporters/escape-controls.ts";
+import { escapeControls } from "./escape-controls.ts";
 
 export interface TerminalStream {
   readonly isTTY?: boolean;

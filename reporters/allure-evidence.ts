@@ -5,8 +5,8 @@
 // the workers run no Allure runtime of their own.
 
 import type { RuntimeMessage } from "allure-js-commons/sdk";
-import type { Requirement } from "../harness/requirements.ts";
-import type { ConformanceMeta } from "../harness/results.ts";
+import type { Requirement } from "../src/harness/requirements.ts";
+import type { ConformanceMeta } from "../src/harness/results.ts";
 
 export function allureEvidence(requirement: Requirement, meta: ConformanceMeta, at = Date.now()): RuntimeMessage[] {
   const labels = [
