@@ -21,7 +21,7 @@ import type { ReportFormat } from "../src/cli/conformance-args.ts";
 import { generateAllureReport, type AllureGenerator, type AllureOutcome } from "./allure-page.ts";
 import { forTerminal } from "./terminal.ts";
 import type { ReportLayout } from "./report-layout.ts";
-import type { PhaseClock } from "../src/cli/run-phases.ts";
+import type { PhaseClock } from "../src/run/phases.ts";
 
 export interface ReportInput {
   readonly layout: ReportLayout;

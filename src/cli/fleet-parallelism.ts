@@ -9,7 +9,7 @@
 
 import { availableParallelism } from "node:os";
 import type { ConformanceArgs } from "./conformance-args.ts";
-import { LATENCY_BOUND_WORKERS, suiteWorkers } from "./conformance-vitest.ts";
+import { LATENCY_BOUND_WORKERS, suiteWorkers } from "../run/vitest-run.ts";
 
 export type RunBound = "cpu" | "latency";
 

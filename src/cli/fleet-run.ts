@@ -1,12 +1,12 @@
 // A fleet in one run (issue 13): every node is checked by the same vitest instance, each from a folder of
-// its own holding a copy of the suites (run-folders.ts), with its own run configuration (runsByFolder:
-// its URL, fixtures, profile, state directory) and its own reporters (reporter-per-run.ts). The workers
+// its own holding a copy of the suites (src/run/run-folders.ts), with its own run configuration (runsByFolder:
+// its URL, fixtures, profile, state directory) and its own reporters (src/run/reporter-per-run.ts). The workers
 // are shared: their start is paid once, not once per node, and the nodes' files spread over all of them,
 // so a node's files whose checks go one by one (its submissions) overlap with the other nodes' and its
 // own; a node's --concurrency and --rate-limit are kept by all the workers together. Each node still
 // gets its complete reports in REPORT_DIR/targets/NAME/, written as a one-node run writes them, and its
 // console report in console.txt; the requirement-by-node matrix is then built from their summary.json
-// files exactly as `merge` builds it from runs made elsewhere (fleet-matrix-reports.ts).
+// files exactly as `merge` builds it from runs made elsewhere (reporters/matrix-reports.ts).
 // A node that cannot be tested (its probe fails, its fixtures cannot be read) is reported with every
 // requirement skipped and why, never passed, and exit 2. The exit status is the worst node's; a signal
 // stops the run, the reports are written, and the command exits 128 + its number.
@@ -26,18 +26,18 @@ import type { CheckSelection } from "../harness/selection.ts";
 import type { Reporter } from "vitest/node";
 import type { ConformanceArgs } from "./conformance-args.ts";
 import { writeReports, type ReportInput } from "../../reporters/run-reports.ts";
-import { resolveTarget, runConfigOf, type ResolvedTarget } from "./conformance-setup.ts";
-import { probeTarget } from "./conformance-target.ts";
-import { runSuites, type SuiteRunResult } from "./conformance-vitest.ts";
+import { resolveTarget, runConfigOf, type ResolvedTarget } from "../run/run-config.ts";
+import { probeTarget } from "../run/target-probe.ts";
+import { runSuites, type SuiteRunResult } from "../run/vitest-run.ts";
 import { writeMatrixReports } from "../../reporters/matrix-reports.ts";
 import { fleetWorkers } from "./fleet-parallelism.ts";
 import { readRunSummary } from "./fleet-summary-reader.ts";
 import type { FleetTarget } from "./fleet-targets.ts";
 import { ReportLayout } from "../../reporters/report-layout.ts";
-import { ReporterPerRun } from "./reporter-per-run.ts";
-import { makeRunFolders } from "./run-folders.ts";
-import { settleRun, signalExitCode, untestableRun, type Baseline } from "./run-settle.ts";
-import type { Comparison } from "./compare-phase.ts";
+import { ReporterPerRun } from "../run/reporter-per-run.ts";
+import { makeRunFolders } from "../run/run-folders.ts";
+import { settleRun, signalExitCode, untestableRun, type Baseline } from "../run/settle.ts";
+import type { Comparison } from "../run/compare-phase.ts";
 
 export interface FleetRunInput {
   readonly targets: readonly FleetTarget[];
@@ -107,7 +107,7 @@ export async function runFleet(input: FleetRunInput): Promise<number> {
     const probed = await Promise.all(nodes.map((node) => probeNode(node)));
     const ready = probed.filter((n): n is ReadyNode => "resolved" in n);
     // The compared node (--compare-to) is probed once, before any check: one that cannot be reached is a configuration error (exit 2).
-    const comparison = args.compareTo === undefined ? undefined : await (await import("./compare-phase.ts")).prepareComparison(args.compareTo, args.compareFixtures, args.timeoutMs);
+    const comparison = args.compareTo === undefined ? undefined : await (await import("../run/compare-phase.ts")).prepareComparison(args.compareTo, args.compareFixtures, args.timeoutMs);
     const { ends, closing } = ready.length === 0 ? { ends: new Map<Node, RunEnd>(), closing: Promise.resolve() } : await runNodes(ready, input, scratch);
     // The nodes' reports, a few at once: each may make an Allure page, in a process of its own.
     const codes = await inTurns(probed, availableParallelism(), (node) => {

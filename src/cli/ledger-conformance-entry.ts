@@ -6,7 +6,7 @@
 
 import { packageVersion } from "../package-root.ts";
 import { parseConformanceArgs, USAGE } from "./conformance-args.ts";
-import { startEmbeddedNodeFor, testsEmbeddedNode } from "./embedded-node.ts";
+import { startEmbeddedNodeFor, testsEmbeddedNode } from "../run/embedded-node.ts";
 
 const argv = process.argv.slice(2);
 let parsed: ReturnType<typeof parseConformanceArgs> | undefined;

@@ -22,22 +22,22 @@ import { filesToLoad } from "../harness/selection.ts";
 import { loadRequirements, type RequirementCatalog } from "../harness/requirements.ts";
 import { parseConformanceArgs, USAGE, UsageError, type ConformanceArgs } from "./conformance-args.ts";
 import { writeReports, type ReportInput } from "../../reporters/run-reports.ts";
-import { resolveTarget, runConfigBesideTarget, runConfigOf, targetFactsOf } from "./conformance-setup.ts";
+import { resolveTarget, runConfigBesideTarget, runConfigOf, targetFactsOf } from "../run/run-config.ts";
 import { startAllureGenerator, type AllureGenerator } from "../../reporters/allure-page.ts";
-import { probeTarget } from "./conformance-target.ts";
-import type { EmbeddedNode } from "./embedded-node.ts";
-import { concurrencyPerWorker, preloadSuiteRunner, runSuites, type SuiteRunResult } from "./conformance-vitest.ts";
-import { runWorkers, workersBeforeAnswers } from "./run-workers.ts";
-import { settleRun, untestableRun, type Baseline } from "./run-settle.ts";
+import { probeTarget } from "../run/target-probe.ts";
+import type { EmbeddedNode } from "../run/embedded-node.ts";
+import { concurrencyPerWorker, preloadSuiteRunner, runSuites, type SuiteRunResult } from "../run/vitest-run.ts";
+import { runWorkers, workersBeforeAnswers } from "../run/workers.ts";
+import { settleRun, untestableRun, type Baseline } from "../run/settle.ts";
 import { runFleet } from "./fleet-run.ts";
 import { readTargetsFile, targetsFromUrls } from "./fleet-targets.ts";
 import { mergeCommand } from "./merge-command.ts";
 import { ReportLayout } from "../../reporters/report-layout.ts";
-import { PhaseClock, PhaseReporter } from "./run-phases.ts";
+import { PhaseClock, PhaseReporter } from "../run/phases.ts";
 import { CODE_ROOT, packageVersion, SUITE_FILE_SUFFIX } from "../package-root.ts";
 import { ProgressLine } from "./progress-line.ts";
 import { colourAllowed } from "../../reporters/terminal.ts";
-import { describeSelection, selectionOf, untestedReasonOf } from "./run-selection.ts";
+import { describeSelection, selectionOf, untestedReasonOf } from "../run/selection.ts";
 // --compare-to (the differential run) and --record are imported when asked for: together they are
 // ~0.5 s of the command's start that a default run does not use.
 
@@ -204,7 +204,7 @@ async function main(argv: readonly string[], started: Promise<EmbeddedNode> | un
       });
     };
 
-    // When the target's answers do not choose the workers (run-workers.ts), the workers start before it
+    // When the target's answers do not choose the workers (src/run/workers.ts), the workers start before it
     // has answered: while the embedded node makes its genesis, or while a remote one is probed across the
     // network. They load and collect the suites meanwhile (collection reads nothing of the target), and
     // get its URL and fixtures once it answers the probe (target-handoff.ts; the handoff exists before
@@ -228,7 +228,7 @@ async function main(argv: readonly string[], started: Promise<EmbeddedNode> | un
 
     let resolved: Awaited<ReturnType<typeof resolveTarget>>;
     let probe: Awaited<ReturnType<typeof probeTarget>>;
-    let comparison: Awaited<ReturnType<typeof import("./compare-phase.ts").prepareComparison>> | undefined;
+    let comparison: Awaited<ReturnType<typeof import("../run/compare-phase.ts").prepareComparison>> | undefined;
     try {
       resolved = await resolveTarget(args, say, started);
       phases.end("target");
@@ -239,7 +239,7 @@ async function main(argv: readonly string[], started: Promise<EmbeddedNode> | un
       phases.end("probe");
       if (probe.ok) {
         say(`target ${resolved.target}${node ? " (embedded reference node)" : ""}, profile ${args.profile}: ${probe.note}`);
-        comparison = args.compareTo === undefined ? undefined : await (await import("./compare-phase.ts")).prepareComparison(args.compareTo, args.compareFixtures, args.timeoutMs);
+        comparison = args.compareTo === undefined ? undefined : await (await import("../run/compare-phase.ts")).prepareComparison(args.compareTo, args.compareFixtures, args.timeoutMs);
       }
     } catch (e) {
       await abandonEarlyRun(e instanceof Error ? e.message : String(e));

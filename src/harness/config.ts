@@ -83,7 +83,7 @@ export type RunConfigBesideTarget = Omit<RunConfig, keyof TargetFacts | "stateDi
 
 /**
  * The configuration of a run whose workers start before its target has answered (the embedded node
- * making its genesis, a remote target being probed: src/cli/run-workers.ts): all but the target's
+ * making its genesis, a remote target being probed: src/run/workers.ts): all but the target's
  * facts, which the command hands over through the run's state directory once the target answers the
  * probe (target-handoff.ts). The workers load and collect the suites meanwhile; collection reads
  * nothing of the target.

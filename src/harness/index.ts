@@ -73,7 +73,7 @@
  * How the configuration reaches the workers
  * -----------------------------------------
  * The command (src/cli/ledger-conformance.ts) resolves flags, fixtures (file, embedded node, and
- * LEDGER_CONFORMANCE_ACCOUNTS for keys) into one RunConfig (src/cli/conformance-setup.ts) and hands it
+ * LEDGER_CONFORMANCE_ACCOUNTS for keys) into one RunConfig (src/run/run-config.ts) and hands it
  * to vitest as provided context ("runConfig"); `harness(file)` reads it with vitest's `inject` on
  * first use. Files run without per-file isolation, so each worker builds one HTTP client, compiled
  * contract and catalog for all the files it runs; the ledger-state mark is shared between workers

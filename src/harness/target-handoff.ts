@@ -1,4 +1,4 @@
-// A run whose workers do not depend on its target's answers (src/cli/run-workers.ts) starts them
+// A run whose workers do not depend on its target's answers (src/run/workers.ts) starts them
 // before the target has answered: while the embedded node makes its genesis, or while a remote one is
 // probed. They load the harness and collect the suites (~0.7 s) meanwhile, instead of after. The checks
 // need the target's URL and fixtures: the command hands those over once the target answers its

@@ -1,10 +1,10 @@
-// The embedded node of a run without --target lives on a thread of its own (src/cli/embedded-node-thread.ts):
+// The embedded node of a run without --target lives on a thread of its own (src/run/embedded-node-thread.ts):
 // it must listen on loopback with the fixtures of its genesis, answer as the node does, stop with close(),
 // and turn a node that cannot start into a rejected start, not a hang.
 
 import { describe, expect, it } from "vitest";
 import { request } from "undici";
-import { EMBEDDED_BLOCK_INTERVAL_MS, startEmbeddedNode } from "../../src/cli/embedded-node.ts";
+import { EMBEDDED_BLOCK_INTERVAL_MS, startEmbeddedNode } from "../../src/run/embedded-node.ts";
 import type { ProfileName } from "../../src/harness/config.ts";
 
 describe("startEmbeddedNode", () => {

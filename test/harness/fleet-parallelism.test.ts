@@ -5,7 +5,7 @@
 
 import { availableParallelism } from "node:os";
 import { describe, expect, it } from "vitest";
-import { LATENCY_BOUND_WORKERS } from "../../src/cli/conformance-vitest.ts";
+import { LATENCY_BOUND_WORKERS } from "../../src/run/vitest-run.ts";
 import { fleetWorkers, LATENCY_BOUND_FLEET_WORKERS_PER_CORE, type RunBound } from "../../src/cli/fleet-parallelism.ts";
 
 const cores = availableParallelism();

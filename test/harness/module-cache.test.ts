@@ -2,7 +2,7 @@ import { mkdtempSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { moduleCacheDir } from "../../src/cli/module-cache.ts";
+import { moduleCacheDir } from "../../src/run/module-cache.ts";
 
 describe("moduleCacheDir", () => {
   it("creates the directory under XDG_CACHE_HOME, private to the user", () => {

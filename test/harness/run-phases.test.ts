@@ -3,8 +3,8 @@
 
 import { availableParallelism } from "node:os";
 import { describe, expect, it } from "vitest";
-import { concurrencyPerWorker, LATENCY_BOUND_WORKERS, nativeImports, suiteWorkers } from "../../src/cli/conformance-vitest.ts";
-import { PhaseClock } from "../../src/cli/run-phases.ts";
+import { concurrencyPerWorker, LATENCY_BOUND_WORKERS, nativeImports, suiteWorkers } from "../../src/run/vitest-run.ts";
+import { PhaseClock } from "../../src/run/phases.ts";
 
 describe("suiteWorkers and concurrencyPerWorker", () => {
   it("runs one worker under a rate limit, and never more workers than --concurrency", () => {

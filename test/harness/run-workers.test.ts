@@ -1,11 +1,11 @@
-// Whether a run's workers are known before its target answers (src/cli/run-workers.ts): then they start
+// Whether a run's workers are known before its target answers (src/run/workers.ts): then they start
 // at once and wait for the target's facts. Only a loopback target's answers choose them, and only when
 // neither --workers nor --rate-limit does.
 
 import { availableParallelism } from "node:os";
 import { describe, expect, it } from "vitest";
-import { LATENCY_BOUND_WORKERS } from "../../src/cli/conformance-vitest.ts";
-import { runWorkers, workersBeforeAnswers } from "../../src/cli/run-workers.ts";
+import { LATENCY_BOUND_WORKERS } from "../../src/run/vitest-run.ts";
+import { runWorkers, workersBeforeAnswers } from "../../src/run/workers.ts";
 
 const flags = { concurrency: 16 };
 const onCpu = Math.max(1, availableParallelism() - 1);

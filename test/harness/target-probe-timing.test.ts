@@ -1,5 +1,5 @@
 // Whether a run against a loopback target waits on the network or on this machine's CPU
-// (src/cli/conformance-target.ts latencyBound), which decides its workers: the probe's first answer is
+// (src/run/target-probe.ts latencyBound), which decides its workers: the probe's first answer is
 // not timed (a new connection, code not yet compiled on either side), the next few are, and one slow
 // answer among them is enough, unless the machine's CPU was busy meanwhile and the answer not very slow.
 // Servers listen on 127.0.0.1 only.
@@ -9,7 +9,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { availableParallelism } from "node:os";
 import { afterAll, describe, expect, it } from "vitest";
-import { LATENCY_BOUND_ANSWER_MS, probeTarget, SLOW_LINK_ANSWER_MS, TIMED_ANSWERS, type CpuTime } from "../../src/cli/conformance-target.ts";
+import { LATENCY_BOUND_ANSWER_MS, probeTarget, SLOW_LINK_ANSWER_MS, TIMED_ANSWERS, type CpuTime } from "../../src/run/target-probe.ts";
 
 const servers: Server[] = [];
 afterAll(() => Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve())))));

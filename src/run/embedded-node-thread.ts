@@ -1,4 +1,4 @@
-// The embedded reference node's thread (started by embedded-node.ts startEmbeddedNode): it starts
+// The embedded reference node's thread (started by src/run/embedded-node.ts startEmbeddedNode): it starts
 // the node, tells the command its URL and fixtures, and closes it when told to. On a thread of its own,
 // the node's module loading and genesis overlap with the command loading its suite runner, and the
 // node answers the checks without waiting on the command's event loop (its reporters, its writes).

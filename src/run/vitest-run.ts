@@ -37,7 +37,7 @@ export const SUITE_GLOBS = [`suites/**/*${SUITE_FILE_SUFFIX}`, `properties/**/*$
  * What the workers' harness reads. One run: its configuration, provided as "runConfig"; without the
  * target's facts when the command hands them over later (target-handoff.ts): then the run's setup file
  * has each worker wait for them before a file's checks. Several runs (a fleet's nodes): each one's
- * whole configuration under the folder that holds its copy of the suites (run-folders.ts), provided as
+ * whole configuration under the folder that holds its copy of the suites (src/run/run-folders.ts), provided as
  * "runsByFolder"; the configurations give their workers' count themselves.
  */
 export type ProvidedRuns = { readonly config: ProvidedRunConfig } | { readonly runsByFolder: Readonly<Record<string, RunConfig>> };
@@ -165,7 +165,7 @@ export async function runSuites(input: SuiteRunInput): Promise<SuiteRunResult> {
       // validators takes ~0.7 s per file when every file re-imports them; shared, a worker pays it once
       // and its HTTP client, compiled contract and ledger mark serve every file it runs.
       pool: "threads",
-      // The transformed harness and suites, kept between runs (module-cache.ts).
+      // The transformed harness and suites, kept between runs (src/run/module-cache.ts).
       ...(cacheDir === undefined ? {} : { experimental: { fsModuleCache: true, fsModuleCachePath: cacheDir } }),
       isolate: false,
       // The running code's modules, which several runs' folders link to (their copies of the suites are inlined).

@@ -96,7 +96,7 @@ export async function probeTarget(target: string, timeoutMs: number, options: Pr
   });
   if (tcp !== undefined) return { ok: false, reason: `cannot reach ${target}: ${tcp}`, requests: 0, retries: 0 };
   // Loaded here rather than with the command (undici, ~0.1 s): the probe often runs while the workers
-  // start (run-workers.ts), and the command's own start is what they wait on.
+  // start (src/run/workers.ts), and the command's own start is what they wait on.
   const { HttpClient } = await import("../harness/http-client.ts");
   const client = new HttpClient({ timeoutMs, maxResponseBytes: 1024 * 1024, ...(sendsCredentials ? { secretHeaders: options.secretHeaders } : {}) });
   const read = (path: string) => client.send({ method: "GET", url: `${target}${path}`, headers: { accept: "application/json" } });

@@ -13,9 +13,9 @@ import type { DifferentialResult } from "../harness/differential/differential-ru
 import type { RequirementCatalog } from "../harness/requirements.ts";
 import type { CheckSelection } from "../harness/selection.ts";
 import type { Comparison } from "./compare-phase.ts";
-import type { SuiteRunResult } from "./conformance-vitest.ts";
+import type { SuiteRunResult } from "./vitest-run.ts";
 import type { ReportLayout } from "../../reporters/report-layout.ts";
-import { describeSelection, isFiltered, withLevel } from "./run-selection.ts";
+import { describeSelection, isFiltered, withLevel } from "./selection.ts";
 
 /** --baseline: the file, and the requirement ids it expects to fail. */
 export interface Baseline {

@@ -1,4 +1,4 @@
-// The reporter of a vitest instance that holds several conformance runs (run-folders.ts): it hands
+// The reporter of a vitest instance that holds several conformance runs (src/run/run-folders.ts): it hands
 // each event about a file, or a check of a file, to the reporters of the run that file belongs to, and
 // the run's start and end to every run's, each run's end with its own files only.
 

@@ -3,8 +3,8 @@
 // embedded node makes its genesis, or while a remote node is probed across the network.
 
 import { isLoopbackUrl } from "../harness/config.ts";
-import type { ConformanceArgs } from "./conformance-args.ts";
-import { suiteWorkers } from "./conformance-vitest.ts";
+import type { ConformanceArgs } from "../cli/conformance-args.ts";
+import { suiteWorkers } from "./vitest-run.ts";
 import { testsEmbeddedNode } from "./embedded-node.ts";
 
 type WorkerFlags = Pick<ConformanceArgs, "concurrency" | "rateLimit" | "workers">;
@@ -17,7 +17,7 @@ export function runWorkers(args: WorkerFlags, latencyBound: boolean): number {
 /**
  * The run's workers when the target's answers do not choose them; undefined when they do: a loopback
  * target without --workers or --rate-limit, whose answers the probe times (slow ones once warm mean a
- * slow link, and more workers; conformance-target.ts).
+ * slow link, and more workers; src/run/target-probe.ts).
  */
 export function workersBeforeAnswers(args: WorkerFlags & Pick<ConformanceArgs, "target" | "fleet" | "targetsFile">): number | undefined {
   // Sharing this process's CPU, the embedded node is never latency-bound.

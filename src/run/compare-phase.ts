@@ -8,7 +8,7 @@ import { ConfigurationError } from "../harness/configuration-error.ts";
 import { runDifferential, type DifferentialResult } from "../harness/differential/differential-run.ts";
 import { loadFixturesFile, type Fixtures } from "../harness/fixtures.ts";
 import { ApiContract } from "../harness/openapi.ts";
-import { probeTarget } from "./conformance-target.ts";
+import { probeTarget } from "./target-probe.ts";
 
 /** The compared node, probed, and its fixtures, read before the suite runs so that a mistake costs no run. */
 export interface Comparison {

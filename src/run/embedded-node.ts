@@ -1,5 +1,5 @@
 // The reference node for a run without a target: started on a free loopback port, on a thread of its own
-// (embedded-node-thread.ts), with its own fixtures. The command's entry starts it as soon as the flags
+// (src/run/embedded-node-thread.ts), with its own fixtures. The command's entry starts it as soon as the flags
 // are parsed, before the command's own modules load, so that its loading and genesis overlap with
 // theirs and with the suite runner's. Only the thread imports the node's code.
 
@@ -7,7 +7,7 @@ import { Worker } from "node:worker_threads";
 import { normalizeHeaderPrefix, type ProfileName } from "../harness/config.ts";
 import type { Fixtures } from "../harness/fixtures.ts";
 import { COMPILED } from "../package-root.ts";
-import type { ConformanceArgs } from "./conformance-args.ts";
+import type { ConformanceArgs } from "../cli/conformance-args.ts";
 
 export interface EmbeddedNode {
   readonly url: string;
@@ -22,7 +22,7 @@ export interface EmbeddedNode {
  */
 export const EMBEDDED_BLOCK_INTERVAL_MS = 100;
 
-/** What the node's thread (embedded-node-thread.ts) is started with. */
+/** What the node's thread (src/run/embedded-node-thread.ts) is started with. */
 export interface EmbeddedNodeOptions {
   readonly profile: ProfileName;
   readonly headerPrefix: string | undefined;
