@@ -90,9 +90,9 @@ export class UsageError extends ConfigurationError {
 export interface ConformanceArgs {
   /** The one --target, or the first of several. */
   readonly target?: string;
-  /** --target given more than once: every URL, in order (a fleet run, src/cli/fleet-run.ts). */
+  /** --target given more than once: every URL, in order (a fleet run, src/fleet/run.ts). */
   readonly fleet?: readonly string[];
-  /** --targets FILE: a fleet described by a file (src/cli/fleet-targets.ts). */
+  /** --targets FILE: a fleet described by a file (src/fleet/targets.ts). */
   readonly targetsFile?: string;
   readonly fixtures?: string;
   readonly reportDir: string;

@@ -1,4 +1,4 @@
-// How many worker threads a fleet's one vitest instance gets (fleet-run.ts), by what bounds its nodes'
+// How many worker threads a fleet's one vitest instance gets (src/fleet/run.ts), by what bounds its nodes'
 // runs. A worker runs one file at a time, so the workers are how many of the fleet's files go at once.
 // A run against a node on this machine is bound by CPU (the checks, the schemas, the node itself), so
 // more workers than the cores only slow each other down. A run that waits on the network (a remote

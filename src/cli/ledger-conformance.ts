@@ -29,8 +29,8 @@ import type { EmbeddedNode } from "../run/embedded-node.ts";
 import { concurrencyPerWorker, preloadSuiteRunner, runSuites, type SuiteRunResult } from "../run/vitest-run.ts";
 import { runWorkers, workersBeforeAnswers } from "../run/workers.ts";
 import { settleRun, untestableRun, type Baseline } from "../run/settle.ts";
-import { runFleet } from "./fleet-run.ts";
-import { readTargetsFile, targetsFromUrls } from "./fleet-targets.ts";
+import { runFleet } from "../fleet/run.ts";
+import { readTargetsFile, targetsFromUrls } from "../fleet/targets.ts";
 import { mergeCommand } from "./merge-command.ts";
 import { ReportLayout } from "../../reporters/report-layout.ts";
 import { PhaseClock, PhaseReporter } from "../run/phases.ts";
@@ -128,7 +128,7 @@ async function main(argv: readonly string[], started: Promise<EmbeddedNode> | un
     const baseline = args.baseline === undefined ? undefined : readBaseline(args.baseline, aliases);
     const files = filesToLoad(selection, allFiles);
     const untestedReason = untestedReasonOf(selection);
-    // A fleet: every node's checks in one vitest instance, then the requirement-by-node matrix (fleet-run.ts).
+    // A fleet: every node's checks in one vitest instance, then the requirement-by-node matrix (src/fleet/run.ts).
     const fleet = args.targetsFile !== undefined ? readTargetsFile(args.targetsFile) : args.fleet !== undefined ? targetsFromUrls(args.fleet) : undefined;
     if (fleet !== undefined) {
       return await runFleet({ targets: fleet, args, selection, files, ...(untestedReason === undefined ? {} : { untestedReason }), ...(baseline === undefined ? {} : { baseline }), catalog, allureOff, interrupt: interrupt.signal, say });

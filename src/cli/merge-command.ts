@@ -1,7 +1,7 @@
 // `ledger-conformance merge [--report-dir OUT] DIR...`: one fleet matrix report from runs made
 // elsewhere (issue 13), e.g. a CI job matrix with a job per node whose report directories one last step
 // downloads and merges. Each DIR is a run's report directory (its summary.json, read as untrusted input
-// by fleet-summary-reader.ts); a fleet's directory brings each of its nodes. A node is named after its
+// by src/fleet/summary-reader.ts); a fleet's directory brings each of its nodes. A node is named after its
 // directory (a fleet's nodes keep their names). The report is the one a fleet run writes, from the same
 // code: OUT/summary.json with targets[], OUT/html/index.html. Exit status: the worst node's, as its own
 // run gave it (0, 1, or 2 for a node that could not be tested at all); 2 for a usage error or a DIR
@@ -14,7 +14,7 @@ import { summaryExitCode, type MatrixNode } from "../../reporters/matrix-data.ts
 import { escapeControls } from "../../reporters/escape-controls.ts";
 import { ConfigurationError } from "../harness/configuration-error.ts";
 import { writeMatrixReports } from "../../reporters/matrix-reports.ts";
-import { readRunSummary } from "./fleet-summary-reader.ts";
+import { readRunSummary } from "../fleet/summary-reader.ts";
 import { ReportLayout } from "../../reporters/report-layout.ts";
 
 export const MERGE_USAGE = `usage: ledger-conformance merge [--report-dir OUT] DIR...

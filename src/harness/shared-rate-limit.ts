@@ -1,4 +1,4 @@
-// --rate-limit for a fleet's node, whose files go to any of the fleet's workers (src/cli/fleet-run.ts):
+// --rate-limit for a fleet's node, whose files go to any of the fleet's workers (src/fleet/run.ts):
 // one schedule of send times for all the workers, in memory they share, so that the node gets its
 // whole rate whichever workers its files are on, and never more. A client with a rate of its own (a
 // one-node run's single worker) keeps the same schedule on a buffer no one else has (http-client.ts). A request reserves the next free time

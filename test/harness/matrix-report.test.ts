@@ -11,9 +11,9 @@ import { renderMatrixHtml } from "../../reporters/matrix-html.ts";
 import { renderMatrixMarkdown } from "../../reporters/matrix-markdown.ts";
 import type { Summary } from "../../reporters/summary.ts";
 import { parseConformanceArgs, UsageError } from "../../src/cli/conformance-args.ts";
-import { nodeArgsOf } from "../../src/cli/fleet-run.ts";
-import { readRunSummary, UnreadableSummaryError } from "../../src/cli/fleet-summary-reader.ts";
-import { readTargetsFile, targetsFromUrls } from "../../src/cli/fleet-targets.ts";
+import { nodeArgsOf } from "../../src/fleet/run.ts";
+import { readRunSummary, UnreadableSummaryError } from "../../src/fleet/summary-reader.ts";
+import { readTargetsFile, targetsFromUrls } from "../../src/fleet/targets.ts";
 import { mergeCommand } from "../../src/cli/merge-command.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "matrix-report-"));
