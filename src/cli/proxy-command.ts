@@ -15,7 +15,7 @@ import { ApiContract } from "../harness/openapi.ts";
 import { ValidationProxy } from "../harness/proxy/validation-proxy.ts";
 import { loadRequirements } from "../harness/requirements.ts";
 import { writeReports } from "../../reporters/run-reports.ts";
-import { TrafficTally } from "./proxy-tally.ts";
+import { TrafficTally } from "../proxy/traffic-tally.ts";
 import { ReportLayout } from "../../reporters/report-layout.ts";
 
 export const PROXY_USAGE = `usage: ledger-conformance proxy --upstream URL [options]
