@@ -117,7 +117,7 @@ export interface ConformanceArgs {
   readonly rateLimit?: number;
   /** --concurrency: requests in flight to the target at once, over the whole run. */
   readonly concurrency: number;
-  /** --workers: worker threads for the suite files; undefined: the run chooses (src/run/vitest-run.ts suiteWorkers). */
+  /** --workers: worker threads for the suite files; undefined: the run chooses (src/run/workers.ts). */
   readonly workers?: number;
   /** --clock-tolerance, else the environment variable; undefined: the default for the target. */
   readonly clockToleranceMs?: number;

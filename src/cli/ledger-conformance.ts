@@ -26,8 +26,8 @@ import { resolveTarget, runConfigBesideTarget, runConfigOf, targetFactsOf } from
 import { startAllureGenerator, type AllureGenerator } from "../../reporters/allure-page.ts";
 import { probeTarget } from "../run/target-probe.ts";
 import type { EmbeddedNode } from "../run/embedded-node.ts";
-import { concurrencyPerWorker, preloadSuiteRunner, runSuites, type SuiteRunResult } from "../run/vitest-run.ts";
-import { runWorkers, workersBeforeAnswers } from "../run/workers.ts";
+import { preloadSuiteRunner, runSuites, type SuiteRunResult } from "../run/vitest-run.ts";
+import { concurrencyPerWorker, runWorkers, workersBeforeAnswers } from "../run/workers.ts";
 import { settleRun, untestableRun, type Baseline } from "../run/settle.ts";
 import { runFleet } from "../fleet/run.ts";
 import { readTargetsFile, targetsFromUrls } from "../fleet/targets.ts";

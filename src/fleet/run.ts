@@ -30,7 +30,7 @@ import { resolveTarget, runConfigOf, type ResolvedTarget } from "../run/run-conf
 import { probeTarget } from "../run/target-probe.ts";
 import { runSuites, type SuiteRunResult } from "../run/vitest-run.ts";
 import { writeMatrixReports } from "../../reporters/matrix-reports.ts";
-import { fleetWorkers } from "../cli/fleet-parallelism.ts";
+import { fleetWorkers } from "../run/workers.ts";
 import { readRunSummary } from "./summary-reader.ts";
 import type { FleetTarget } from "./targets.ts";
 import { ReportLayout } from "../../reporters/report-layout.ts";

@@ -4,7 +4,6 @@
 // hard cap, or an interrupt (a signal to the command), cancels the run, and closing vitest is itself
 // time-limited, so the command always gets to write its reports.
 
-import { availableParallelism } from "node:os";
 import { Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import type { Reporter } from "vitest/node";
@@ -61,7 +60,7 @@ export type SuiteRunInput = ProvidedRuns & {
   /** vitest's own test timeout; checks set their own below it. */
   readonly testTimeoutMs: number;
   readonly maxDurationMs: number;
-  /** Worker threads (suiteWorkers); default vitest's. */
+  /** Worker threads (src/run/workers.ts); default vitest's. */
   readonly maxWorkers?: number;
   /** Checks of a file run at once in a worker (its share of --concurrency, or all of it when the workers share it); default 1, one by one. */
   readonly maxConcurrency?: number;
@@ -85,31 +84,6 @@ export function nativeImports(root: string): RegExp {
 
 /** The setup file of a run whose target's facts come later: the running code's own (.ts, or .js in dist/). */
 const TARGET_HANDOFF_SETUP = fileURLToPath(new URL(`../harness/target-handoff-setup${COMPILED ? ".js" : ".ts"}`, import.meta.url));
-
-/** Workers when the run waits on the network rather than on CPU: a worker runs its files one after another. */
-export const LATENCY_BOUND_WORKERS = 4;
-
-/**
- * Worker threads for a run (--workers, else chosen here), no more than --concurrency, and one under
- * --rate-limit so that the limit holds for the whole run. A run that waits on the target's latency gets LATENCY_BOUND_WORKERS, so
- * that files whose checks go one by one (submissions) overlap with the others; otherwise vitest's
- * default (a core left for the command and the embedded node), as each worker costs CPU to start.
- */
-export function suiteWorkers(
-  concurrency: number,
-  options: { readonly rateLimited: boolean; readonly latencyBound: boolean; readonly asked?: number },
-): number {
-  if (options.rateLimited) return 1;
-  const chosen = options.latencyBound ? Math.max(LATENCY_BOUND_WORKERS, availableParallelism() - 1) : availableParallelism() - 1;
-  // --workers, when given, instead of the run's own choice (a fleet asks for its own: fleet-parallelism.ts).
-  const wanted = options.asked ?? chosen;
-  return Math.max(1, Math.min(wanted, concurrency));
-}
-
-/** Each worker's share of --concurrency, so that the workers together keep within it. */
-export function concurrencyPerWorker(concurrency: number, workers: number): number {
-  return Math.max(1, Math.floor(concurrency / workers));
-}
 
 /** The reason a run cut short by --max-duration gives every check that did not run. */
 export const MAX_DURATION_REACHED = "max duration reached";

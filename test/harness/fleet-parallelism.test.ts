@@ -1,12 +1,11 @@
-// How many workers a fleet's one vitest instance gets (src/cli/fleet-parallelism.ts): by the cores when
+// How many workers a fleet's one vitest instance gets (src/run/workers.ts fleetWorkers): by the cores when
 // its nodes' runs are bound by CPU; when they wait on the network, as many as the nodes would get alone,
 // up to what the cores carry; --workers when given; never more than --concurrency. Which runs wait on the
 // network is the probe's to say (target-probe-timing.test.ts).
 
 import { availableParallelism } from "node:os";
 import { describe, expect, it } from "vitest";
-import { LATENCY_BOUND_WORKERS } from "../../src/run/vitest-run.ts";
-import { fleetWorkers, LATENCY_BOUND_FLEET_WORKERS_PER_CORE, type RunBound } from "../../src/cli/fleet-parallelism.ts";
+import { fleetWorkers, LATENCY_BOUND_FLEET_WORKERS_PER_CORE, LATENCY_BOUND_WORKERS, type RunBound } from "../../src/run/workers.ts";
 
 const cores = availableParallelism();
 const bounds = (n: number, bound: RunBound): RunBound[] => Array.from({ length: n }, () => bound);

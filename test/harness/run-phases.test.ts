@@ -3,7 +3,8 @@
 
 import { availableParallelism } from "node:os";
 import { describe, expect, it } from "vitest";
-import { concurrencyPerWorker, LATENCY_BOUND_WORKERS, nativeImports, suiteWorkers } from "../../src/run/vitest-run.ts";
+import { nativeImports } from "../../src/run/vitest-run.ts";
+import { concurrencyPerWorker, LATENCY_BOUND_WORKERS, suiteWorkers } from "../../src/run/workers.ts";
 import { PhaseClock } from "../../src/run/phases.ts";
 
 describe("suiteWorkers and concurrencyPerWorker", () => {

@@ -4,8 +4,7 @@
 
 import { availableParallelism } from "node:os";
 import { describe, expect, it } from "vitest";
-import { LATENCY_BOUND_WORKERS } from "../../src/run/vitest-run.ts";
-import { runWorkers, workersBeforeAnswers } from "../../src/run/workers.ts";
+import { LATENCY_BOUND_WORKERS, runWorkers, workersBeforeAnswers } from "../../src/run/workers.ts";
 
 const flags = { concurrency: 16 };
 const onCpu = Math.max(1, availableParallelism() - 1);
