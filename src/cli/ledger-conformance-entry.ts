@@ -5,7 +5,7 @@
 // and genesis, on a thread of their own, overlap with that.
 
 import { packageVersion } from "../package-root.ts";
-import { parseConformanceArgs, USAGE } from "./conformance-args.ts";
+import { parseConformanceArgs, USAGE } from "./args.ts";
 import { startEmbeddedNodeFor, testsEmbeddedNode } from "../run/embedded-node.ts";
 
 const argv = process.argv.slice(2);

@@ -3,7 +3,7 @@
 // in-process on a free loopback port (by the entry, ledger-conformance-entry.ts, before this loads).
 // Exit status: 0 every MUST holds; 1 some MUST failed (or a baseline entry passed, or the run had
 // errors); 2 usage or configuration error, or the target cannot be reached at all. Flags: see USAGE in
-// conformance-args.ts.
+// src/cli/args.ts.
 
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -20,7 +20,7 @@ import { ApiContract } from "../harness/openapi.ts";
 import { loadRequirementAliases, type RequirementAliases } from "../harness/requirement-aliases.ts";
 import { filesToLoad } from "../harness/selection.ts";
 import { loadRequirements, type RequirementCatalog } from "../harness/requirements.ts";
-import { parseConformanceArgs, USAGE, UsageError, type ConformanceArgs } from "./conformance-args.ts";
+import { parseConformanceArgs, USAGE, UsageError, type ConformanceArgs } from "./args.ts";
 import { writeReports, type ReportInput } from "../../reporters/run-reports.ts";
 import { resolveTarget, runConfigBesideTarget, runConfigOf, targetFactsOf } from "../run/run-config.ts";
 import { startAllureGenerator, type AllureGenerator } from "../../reporters/allure-page.ts";

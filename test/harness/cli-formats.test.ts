@@ -49,7 +49,7 @@ describe("ledger-conformance output forms", () => {
 
 describe("the output flags", () => {
   it("are absent unless given, and parsed when given", async () => {
-    const { parseConformanceArgs } = await import("../../src/cli/conformance-args.ts");
+    const { parseConformanceArgs } = await import("../../src/cli/args.ts");
     const none = parseConformanceArgs([], {});
     expect(none).not.toHaveProperty("format");
     expect(none).not.toHaveProperty("junitPerCheck");

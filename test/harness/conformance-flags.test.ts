@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { parseConformanceArgs, UsageError, type ConformanceArgs } from "../../src/cli/conformance-args.ts";
+import { parseConformanceArgs, UsageError, type ConformanceArgs } from "../../src/cli/args.ts";
 import { CONFIG_FILE_NAME, ConfigFileError } from "../../src/cli/config-file.ts";
 import { HttpClient } from "../../src/harness/http-client.ts";
 import { redactDeep, secretTexts } from "../../src/harness/secrets.ts";

@@ -10,7 +10,7 @@ import { buildFleetSummary, fleetStatus, summaryExitCode, type MatrixNode } from
 import { renderMatrixHtml } from "../../reporters/matrix-html.ts";
 import { renderMatrixMarkdown } from "../../reporters/matrix-markdown.ts";
 import type { Summary } from "../../reporters/summary.ts";
-import { parseConformanceArgs, UsageError } from "../../src/cli/conformance-args.ts";
+import { parseConformanceArgs, UsageError } from "../../src/cli/args.ts";
 import { nodeArgsOf } from "../../src/fleet/run.ts";
 import { readRunSummary, UnreadableSummaryError } from "../../src/fleet/summary-reader.ts";
 import { readTargetsFile, targetsFromUrls } from "../../src/fleet/targets.ts";

@@ -23,7 +23,7 @@ describe("suiteWorkers and concurrencyPerWorker", () => {
   });
 
   it("parses --workers as a positive integer", async () => {
-    const { parseConformanceArgs, UsageError } = await import("../../src/cli/conformance-args.ts");
+    const { parseConformanceArgs, UsageError } = await import("../../src/cli/args.ts");
     expect(parseConformanceArgs(["--workers", "2"], {})).toMatchObject({ workers: 2 });
     expect(parseConformanceArgs([], {})).not.toHaveProperty("workers");
     expect(() => parseConformanceArgs(["--workers", "0"], {})).toThrow(UsageError);

@@ -19,7 +19,7 @@ import type { RunConfig } from "../../src/harness/config.ts";
 import { applyBaseline, exitCode, parseBaseline } from "../../reporters/aggregate.ts";
 import { RequirementReporter } from "../../reporters/requirement-reporter.ts";
 import { buildSummary, type Summary } from "../../reporters/summary.ts";
-import { parseConformanceArgs, type ConformanceArgs } from "../../src/cli/conformance-args.ts";
+import { parseConformanceArgs, type ConformanceArgs } from "../../src/cli/args.ts";
 import { nativeImports } from "../../src/run/vitest-run.ts";
 import { ReporterPerRun } from "../../src/run/reporter-per-run.ts";
 import { makeRunFolders } from "../../src/run/run-folders.ts";
