@@ -1,87 +1,55 @@
-// The flags of `ledger-conformance` (the README lists them), parsed with node:util parseArgs. Any
+// The flags of a `ledger-conformance` run (the flag table's "run" rows, flags.ts), parsed with node:util parseArgs. Any
 // problem is a UsageError: the command prints it with the usage text and exits 2.
 
 import { parseArgs } from "node:util";
 import { ConfigurationError } from "../harness/configuration-error.ts";
-import {
-  CLOCK_TOLERANCE_ENV,
-  CLOCK_TOLERANCE_FLAG,
-  DEFAULT_CONCURRENCY,
-  DEFAULT_TIMEOUT_MS,
-  isProfileName,
-  LOOPBACK_CLOCK_TOLERANCE_MS,
-  REMOTE_CLOCK_TOLERANCE_MS,
-  type ProfileName,
-} from "../harness/config.ts";
+import { CLOCK_TOLERANCE_ENV, CLOCK_TOLERANCE_FLAG, isProfileName, type ProfileName } from "../harness/config.ts";
 import type { SecretHeaders } from "../harness/secrets.ts";
-import { CONFIG_FILE_NAME, configFilePath, loadConfigFile } from "./config-file.ts";
+import { configFilePath, loadConfigFile } from "./config-file.ts";
+import { defaultOf, parseOptionsOf } from "./flags.ts";
 import { HeaderError, mergeHeaders, parseHeaderFlag } from "./request-headers.ts";
+import { usageOf } from "./usage.ts";
 
-export const USAGE = `usage: ledger-conformance [options]
-       ledger-conformance merge [--report-dir OUT] DIR...   one matrix report from runs made elsewhere
-  --target URL          base URL of the node, including /v1 (default: start the reference node in-process);
-                        repeat it to check a fleet of nodes at once, with one requirement-by-node matrix
-  --targets FILE        a fleet as JSON: {"targets": [{"name", "url", "fixtures"?, "profile"?}, ...]}
-  --fixtures FILE       fixtures JSON (see the README); LEDGER_CONFORMANCE_ACCOUNTS may hold the accounts instead
-  --report-dir DIR      where summary.json, junit.xml and html/ go (default reports)
-  --profile NAME        node (X-NODE-, application/x.node.signed_transaction+bcs; default) or aptos
-  --header-prefix P     ledger-state header prefix, overriding the profile's (e.g. X-NODE-)
-  --header "N: V"       sent on every request (repeatable), e.g. a gateway's token; every value is a
-                        secret, *** in every report; \${VAR} in it (single-quoted) is read from the
-                        environment, keeping the token off the command line
-  --allow-submit        let checks submit transactions to a target that is not on loopback
-  --only PATTERN        run only suite files whose path contains PATTERN, else checks whose name does
-                        (repeatable: the union)
-  --skip PATTERN        leave out what PATTERN matches, by the same rule (repeatable); reported not selected
-  --level must|all      must: run MUST requirements only, SHOULD ones reported not run (default all)
-  --baseline FILE       expected failures (requirement ids); a listed id that passes fails the run
-  --write-baseline FILE write the MUST ids that failed, each under its first message, in --baseline's form
-  --format FORMAT       console (default) or markdown: the verdict and the requirement table as markdown
-                        on stdout, for a CI job summary (progress goes to stderr); every run also writes
-                        summary.md in the report directory
-  --junit-per-check     junit.xml with one test case per check instead of one per requirement
-  --timeout MS          per-request timeout: connect, headers, body and the whole exchange (default ${DEFAULT_TIMEOUT_MS})
-  --max-duration MS     cap on the whole run (default 300000, 5 minutes, times --depth); when it ends the
-                        run, the reports are written and the checks that did not run are skipped
-  --seed N              fast-check seed for properties
-  --path P              fast-check replay path (with --seed and --only ID) of one failing case
-  --depth N             multiplies property runs (default 1)
-  --rate-limit RPS      at most RPS requests per second (runs one worker)
-  --concurrency N       at most N requests in flight to the target at once (default ${DEFAULT_CONCURRENCY});
-                        independent checks and property cases run concurrently up to it
-  --workers N           worker threads running the suite files (default: one on loopback, where the
-                        run is bound by CPU; four when it waits on the network; never more than
-                        --concurrency, one under --rate-limit)
-  ${CLOCK_TOLERANCE_FLAG} MS  how far the node's clock may be from this machine's when health thresholds
-                        are judged (default: ${LOOPBACK_CLOCK_TOLERANCE_MS} on loopback, ${REMOTE_CLOCK_TOLERANCE_MS} otherwise; or ${CLOCK_TOLERANCE_ENV})
-  --compare-to URL      after the suite, read the same data from this node too, at one ledger version
-                        both retain, and report where the answers differ (summary.json differences[])
-  --compare-fixtures FILE  fixtures of the --compare-to node; its accounts, module and table are read too
-  --fail-on-diff        a difference found by --compare-to fails the run (exit 1)
-  --record              keep every exchange of the run in DIR/exchanges.jsonl (for ledger-conformance diff)
-  --config FILE         read flags from FILE (default ./${CONFIG_FILE_NAME} when it exists);
-                        the flags given here override it
-  --quiet               no progress lines, only the final table
-  --help                print this text
-  --version             print the package version
-subcommands: ledger-conformance diff RUN_A RUN_B (two recorded runs); ledger-conformance proxy --upstream
-URL --port P (judges live traffic); each with --help
-examples:
-  ledger-conformance                                           (the reference node, in-process)
-  ledger-conformance --target http://127.0.0.1:8080/v1 --fixtures fixtures.json
-  ledger-conformance --target https://node.example/v1 --header 'Authorization: Bearer \${NODE_TOKEN}'
-  ledger-conformance --only get-table-item --only healthy      (two suite files)
-  ledger-conformance --skip properties/ --level must           (a fast MUST-only gate)
-  ledger-conformance --baseline known-failures.txt             (listed failures do not fail the gate)
-  ${CONFIG_FILE_NAME}: {"target": "https://node.example/v1", "fixtures": "fixtures.json",
-    "headers": {"Authorization": "Bearer \${NODE_TOKEN}"}, "baseline": "known-failures.txt"}
-exit status: 0 every MUST holds; 1 some MUST failed (or a baseline entry passed, or the run was cut
-short by --max-duration); 2 usage or configuration error, or the target cannot be tested at all
-(unreachable, not HTTP, or it requires authentication); 130/143 stopped by SIGINT/SIGTERM (the reports
-are written first)`;
+/** The run's --help (the flag table's "run" rows). */
+export const USAGE = usageOf("run");
 
-/** The default cap on a run at --depth 1: the whole suite takes about 16 s against a node on loopback. */
-export const DEFAULT_MAX_DURATION_MS = 300_000;
+const RUN_OPTIONS = parseOptionsOf("run");
+
+/** What parseArgs gives for the run's flags (RUN_OPTIONS): a repeatable flag's values as a list, a switch as true. */
+interface RunFlagValues {
+  target?: string[];
+  targets?: string;
+  fixtures?: string;
+  "report-dir"?: string;
+  profile?: string;
+  "header-prefix"?: string;
+  header?: string[];
+  "allow-submit"?: boolean;
+  only?: string[];
+  skip?: string[];
+  level?: string;
+  config?: string;
+  baseline?: string;
+  timeout?: string;
+  "max-duration"?: string;
+  seed?: string;
+  path?: string;
+  depth?: string;
+  "rate-limit"?: string;
+  concurrency?: string;
+  workers?: string;
+  "clock-tolerance"?: string;
+  quiet?: boolean;
+  "write-baseline"?: string;
+  format?: string;
+  "junit-per-check"?: boolean;
+  "compare-to"?: string;
+  "compare-fixtures"?: string;
+  "fail-on-diff"?: boolean;
+  record?: boolean;
+  help?: boolean;
+  version?: boolean;
+}
 
 export class UsageError extends ConfigurationError {
   override readonly name = "UsageError";
@@ -151,47 +119,9 @@ export function parseConformanceArgs(argv: readonly string[], env: NodeJS.Proces
 }
 
 function parseWithConfigFile(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: string): ConformanceArgs | "help" | "version" {
-  let flags;
+  let flags: RunFlagValues;
   try {
-    ({ values: flags } = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        target: { type: "string", multiple: true },
-        targets: { type: "string" },
-        fixtures: { type: "string" },
-        "report-dir": { type: "string" },
-        profile: { type: "string" },
-        "header-prefix": { type: "string" },
-        header: { type: "string", multiple: true },
-        "allow-submit": { type: "boolean" },
-        only: { type: "string", multiple: true },
-        skip: { type: "string", multiple: true },
-        level: { type: "string" },
-        config: { type: "string" },
-        baseline: { type: "string" },
-        timeout: { type: "string" },
-        "max-duration": { type: "string" },
-        seed: { type: "string" },
-        path: { type: "string" },
-        depth: { type: "string" },
-        "rate-limit": { type: "string" },
-        concurrency: { type: "string" },
-        workers: { type: "string" },
-        "clock-tolerance": { type: "string" },
-        quiet: { type: "boolean" },
-        "write-baseline": { type: "string" },
-        format: { type: "string" },
-        "junit-per-check": { type: "boolean" },
-        "compare-to": { type: "string" },
-        "compare-fixtures": { type: "string" },
-        "fail-on-diff": { type: "boolean" },
-        record: { type: "boolean" },
-        help: { type: "boolean" },
-        version: { type: "boolean" },
-      },
-    }));
+    ({ values: flags } = parseArgs({ args: [...argv], strict: true, allowPositionals: false, options: RUN_OPTIONS }) as { values: RunFlagValues });
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
@@ -208,12 +138,12 @@ function parseWithConfigFile(argv: readonly string[], env: NodeJS.ProcessEnv, cw
   }
   const values = { ...fileFlags, ...flags };
   const secretHeaders = mergeHeaders(fromFile?.headers ?? [], (flags.header ?? []).map((h) => parseHeaderFlag(h, env)));
-  const level = values.level ?? "all";
+  const level = values.level ?? defaultOf("run", "level");
   if (level !== "all" && level !== "must") throw new UsageError(`--level must be must or all, got '${level}'`);
   for (const flag of ["only", "skip"] as const) {
     if (values[flag]?.some((p) => p === "")) throw new UsageError(`--${flag} needs a non-empty pattern`);
   }
-  const profile = values.profile ?? "node";
+  const profile = values.profile ?? defaultOf("run", "profile");
   if (!isProfileName(profile)) throw new UsageError(`--profile must be node or aptos, got '${profile}'`);
   // --target on the command line is a list (repeated: a fleet); a config file's target is one URL.
   const targetUrls = ([] as string[]).concat(values.target ?? []);
@@ -233,7 +163,7 @@ function parseWithConfigFile(argv: readonly string[], env: NodeJS.ProcessEnv, cw
   const format = values.format;
   if (format !== undefined && !(REPORT_FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format must be ${REPORT_FORMATS.join(" or ")}, got '${format}'`);
   if (values.path !== undefined && values.seed === undefined) throw new UsageError("--path needs --seed");
-  const depth = positiveNumber("depth", values.depth) ?? 1;
+  const depth = positiveNumber("depth", values.depth) ?? Number(defaultOf("run", "depth"));
   const envTolerance = env[CLOCK_TOLERANCE_ENV]?.trim();
   const clockToleranceMs =
     values["clock-tolerance"] !== undefined
@@ -246,7 +176,7 @@ function parseWithConfigFile(argv: readonly string[], env: NodeJS.ProcessEnv, cw
     ...(moreTargets.length === 0 ? {} : { fleet: [target as string, ...moreTargets] }),
     ...(values.targets === undefined ? {} : { targetsFile: values.targets }),
     ...(values.fixtures === undefined ? {} : { fixtures: values.fixtures }),
-    reportDir: values["report-dir"] ?? "reports",
+    reportDir: values["report-dir"] ?? defaultOf("run", "report-dir"),
     profile,
     ...(values["header-prefix"] === undefined ? {} : { headerPrefix: values["header-prefix"] }),
     allowSubmit: values["allow-submit"] === true,
@@ -256,13 +186,13 @@ function parseWithConfigFile(argv: readonly string[], env: NodeJS.ProcessEnv, cw
     secretHeaders,
     ...(configFile === undefined ? {} : { configFile }),
     ...(values.baseline === undefined ? {} : { baseline: values.baseline }),
-    timeoutMs: positiveInteger("timeout", values.timeout) ?? DEFAULT_TIMEOUT_MS,
-    maxDurationMs: positiveInteger("max-duration", values["max-duration"]) ?? Math.round(DEFAULT_MAX_DURATION_MS * Math.max(1, depth)),
+    timeoutMs: positiveInteger("timeout", values.timeout) ?? Number(defaultOf("run", "timeout")),
+    maxDurationMs: positiveInteger("max-duration", values["max-duration"]) ?? Math.round(Number(defaultOf("run", "max-duration")) * Math.max(1, depth)),
     ...(values.seed === undefined ? {} : { seed: integer("seed", values.seed) }),
     ...(values.path === undefined ? {} : { replayPath: values.path }),
     depth,
     ...(values["rate-limit"] === undefined ? {} : { rateLimit: positiveNumber("rate-limit", values["rate-limit"]) as number }),
-    concurrency: positiveInteger("concurrency", values.concurrency) ?? DEFAULT_CONCURRENCY,
+    concurrency: positiveInteger("concurrency", values.concurrency) ?? Number(defaultOf("run", "concurrency")),
     ...(values.workers === undefined ? {} : { workers: positiveInteger("workers", values.workers) as number }),
     ...(clockToleranceMs === undefined ? {} : { clockToleranceMs }),
     quiet: values.quiet === true,

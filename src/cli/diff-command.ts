@@ -9,19 +9,15 @@ import { renderDiffConsole, renderDiffHtml } from "../../reporters/diff-report.t
 import { escapeControls } from "../../reporters/escape-controls.ts";
 import { diffRuns, readRecordedRun, UnreadableRun } from "../harness/recording-diff.ts";
 import { loadRequirementAliases } from "../harness/requirement-aliases.ts";
+import { defaultOf, parseOptionsOf } from "./flags.ts";
+import { usageOf } from "./usage.ts";
 
-export const DIFF_USAGE = `usage: ledger-conformance diff RUN_A RUN_B [--report-dir DIR]
-  RUN_A, RUN_B          report directories of two runs (summary.json; exchanges.jsonl when run with --record)
-  --report-dir DIR      where diff.json and diff.html go (default reports-diff)
-  --help                print this text
-lists the requirements whose verdict changed and, for recorded runs, the requests whose answer changed
-shape (status, JSON members and their types; not values such as versions or timestamps)
-exit status: 1 some requirement went from passed to failed; 0 otherwise; 2 usage error or unreadable run`;
+export const DIFF_USAGE = usageOf("diff");
 
 export async function diffCommand(argv: readonly string[]): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: [...argv], strict: true, allowPositionals: true, options: { "report-dir": { type: "string" }, help: { type: "boolean" } } });
+    parsed = parseArgs({ args: [...argv], strict: true, allowPositionals: true, options: parseOptionsOf("diff") });
   } catch (e) {
     process.stderr.write(escapeControls(`ledger-conformance diff: ${(e as Error).message}\n${DIFF_USAGE}\n`));
     return 2;
@@ -44,7 +40,7 @@ export async function diffCommand(argv: readonly string[]): Promise<number> {
     process.stderr.write(escapeControls(`ledger-conformance diff: cannot read a run: ${e.message}\n`));
     return 2;
   }
-  const reportDir = parsed.values["report-dir"] ?? "reports-diff";
+  const reportDir = (parsed.values["report-dir"] as string | undefined) ?? defaultOf("diff", "report-dir");
   mkdirSync(reportDir, { recursive: true });
   writeFileSync(join(reportDir, "diff.json"), `${JSON.stringify(diff, null, 2)}\n`);
   writeFileSync(join(reportDir, "diff.html"), renderDiffHtml(diff));

@@ -6,23 +6,10 @@ import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { isProfileName } from "../codec/wire-profiles.ts";
 import type { RunningNode, StartNodeOptions } from "../node/index.ts";
+import { defaultOf, parseOptionsOf } from "./flags.ts";
+import { usageOf } from "./usage.ts";
 
-const USAGE = `usage: ledger-node [options]
-  --port N               port to listen on (default 8080; 0 picks a free port)
-  --host H               address to bind (default 127.0.0.1)
-  --fixtures-out FILE    write the fixtures JSON to FILE before listening
-  --fault NAME           switch on a named fault (repeatable)
-  --list-faults          print the faults, one a line (name, two spaces, description), and exit
-  --seed TEXT            genesis seed (any non-empty string)
-  --prune-window N       versions the pruner keeps
-  --block-interval MS    block producer interval in milliseconds
-  --mempool-capacity N   mempool capacity in transactions
-  --genesis-versions N   number of genesis versions
-  --body-limit BYTES     request body limit (default 8 MiB)
-  --no-submit            refuse submissions (403 api_disabled)
-  --header-prefix P      ledger-state header prefix (default per profile: X-NODE- or X-APTOS-)
-  --profile NAME         node (default) or aptos
-  --help                 print this text`;
+const USAGE = usageOf("node");
 
 class UsageError extends Error {}
 
@@ -34,42 +21,40 @@ function nonNegativeInteger(flag: string, value: string | undefined): number | u
   return Number(value);
 }
 
+/** What parseArgs gives for the node's flags. */
+interface NodeFlagValues {
+  port?: string;
+  host?: string;
+  "fixtures-out"?: string;
+  fault?: string[];
+  "list-faults"?: boolean;
+  seed?: string;
+  "prune-window"?: string;
+  "block-interval"?: string;
+  "mempool-capacity"?: string;
+  "genesis-versions"?: string;
+  "body-limit"?: string;
+  "no-submit"?: boolean;
+  "header-prefix"?: string;
+  profile?: string;
+  help?: boolean;
+}
+
 function parseCommandLine(args: string[]): { options: StartNodeOptions; fixturesOut?: string } | "help" | "list-faults" {
-  const { values } = parseArgs({
-    args,
-    strict: true,
-    allowPositionals: false,
-    options: {
-      port: { type: "string" },
-      host: { type: "string" },
-      "fixtures-out": { type: "string" },
-      fault: { type: "string", multiple: true },
-      "list-faults": { type: "boolean" },
-      seed: { type: "string" },
-      "prune-window": { type: "string" },
-      "block-interval": { type: "string" },
-      "mempool-capacity": { type: "string" },
-      "genesis-versions": { type: "string" },
-      "body-limit": { type: "string" },
-      "no-submit": { type: "boolean" },
-      "header-prefix": { type: "string" },
-      profile: { type: "string" },
-      help: { type: "boolean" },
-    },
-  });
+  const { values } = parseArgs({ args, strict: true, allowPositionals: false, options: parseOptionsOf("node") }) as { values: NodeFlagValues };
   if (values.help) return "help";
   if (values["list-faults"]) return "list-faults";
 
-  const profile = values.profile ?? "node";
+  const profile = values.profile ?? defaultOf("node", "profile");
   if (!isProfileName(profile)) throw new UsageError(`--profile must be node or aptos, got '${profile}'`);
-  const port = nonNegativeInteger("port", values.port) ?? 8080;
+  const port = nonNegativeInteger("port", values.port ?? defaultOf("node", "port")) as number;
   if (port > 65535) throw new UsageError(`--port must be at most 65535, got ${port}`);
   const bodyLimit = nonNegativeInteger("body-limit", values["body-limit"]);
   if (bodyLimit === 0) throw new UsageError("--body-limit must be positive");
 
   const options: StartNodeOptions = {
     port,
-    host: values.host ?? "127.0.0.1",
+    host: values.host ?? defaultOf("node", "host"),
     profile,
     headerPrefix: values["header-prefix"],
     bodyLimit,

@@ -14,21 +14,18 @@ import { summaryExitCode, type MatrixNode } from "../../reporters/matrix-data.ts
 import { escapeControls } from "../../reporters/escape-controls.ts";
 import { ConfigurationError } from "../harness/configuration-error.ts";
 import { writeMatrixReports } from "../../reporters/matrix-reports.ts";
+import { defaultOf, parseOptionsOf } from "./flags.ts";
+import { usageOf } from "./usage.ts";
 import { readRunSummary } from "../fleet/summary-reader.ts";
 import { ReportLayout } from "../../reporters/report-layout.ts";
 
-export const MERGE_USAGE = `usage: ledger-conformance merge [--report-dir OUT] DIR...
-  DIR                   a run's report directory (its summary.json); a fleet's brings each of its nodes
-  --report-dir OUT      where the matrix's summary.json and html/ go (default reports)
-  --help                print this text
-exit status: the worst node's (0 every node passes the gate, 1 some node does not, 2 some node could not be
-tested at all); 2 for a usage error or a DIR whose summary.json cannot be read`;
+export const MERGE_USAGE = usageOf("merge");
 
 export async function mergeCommand(argv: readonly string[]): Promise<number> {
   try {
     let parsed;
     try {
-      parsed = parseArgs({ args: [...argv], strict: true, allowPositionals: true, options: { "report-dir": { type: "string" }, help: { type: "boolean" } } });
+      parsed = parseArgs({ args: [...argv], strict: true, allowPositionals: true, options: parseOptionsOf("merge") });
     } catch (e) {
       throw new ConfigurationError(`${(e as Error).message}\n${MERGE_USAGE}`);
     }
@@ -38,7 +35,7 @@ export async function mergeCommand(argv: readonly string[]): Promise<number> {
     }
     const dirs = parsed.positionals;
     if (dirs.length === 0) throw new ConfigurationError(`merge needs at least one report directory\n${MERGE_USAGE}`);
-    const layout = new ReportLayout(parsed.values["report-dir"] ?? "reports");
+    const layout = new ReportLayout((parsed.values["report-dir"] as string | undefined) ?? defaultOf("merge", "report-dir"));
     if (dirs.some((d) => resolve(d) === layout.dir)) throw new ConfigurationError(`--report-dir ${layout.display} is one of the directories merged: its summary.json would be overwritten`);
     const nodes = mergedNodes(dirs, join(layout.dir, "html"));
     const starts = nodes.map((n) => Date.parse(n.summary.startedAt)).filter((t) => Number.isFinite(t));

@@ -10,51 +10,38 @@ import { readFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { loadRequirementAliases } from "../harness/requirement-aliases.ts";
 import { escapeControls } from "../../reporters/escape-controls.ts";
-import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, isProfileName, normalizeHeaderPrefix, normalizeTarget, WIRE_PROFILES } from "../harness/config.ts";
+import { DEFAULT_MAX_RESPONSE_BYTES, isProfileName, normalizeHeaderPrefix, normalizeTarget, WIRE_PROFILES } from "../harness/config.ts";
 import { ApiContract } from "../harness/openapi.ts";
 import { ValidationProxy } from "../harness/proxy/validation-proxy.ts";
 import { loadRequirements } from "../harness/requirements.ts";
 import { writeReports } from "../../reporters/run-reports.ts";
+import { defaultOf, parseOptionsOf } from "./flags.ts";
+import { usageOf } from "./usage.ts";
 import { TrafficTally } from "../proxy/traffic-tally.ts";
 import { ReportLayout } from "../../reporters/report-layout.ts";
 
-export const PROXY_USAGE = `usage: ledger-conformance proxy --upstream URL [options]
-  --upstream URL        the node's base URL including /v1; requests are forwarded to it unchanged
-  --port P              port to listen on, on 127.0.0.1 (default 0: a free port, printed)
-  --report-dir DIR      where summary.json, junit.xml and html/ go (default reports-proxy)
-  --write-every S       also write the reports every S seconds (default 60; 0: only when stopped)
-  --profile NAME        node (default) or aptos: the header prefix the answers are judged with
-  --header-prefix P     ledger-state header prefix, overriding the profile's
-  --baseline FILE       expected failures (requirement ids), as for a run
-  --timeout MS          per upstream exchange (default ${DEFAULT_TIMEOUT_MS})
-  --help                print this text
-Point the client at the printed URL. Every answer of an operation of the interface is judged by the
-same contract as a run (statuses, error objects, §2.7 headers, media types, body schemas); the
-requirements no answer gave evidence for are reported skipped. Stop with SIGINT or SIGTERM.
-exit status: 1 some MUST requirement failed on the traffic seen; 0 otherwise; 2 usage error`;
+export const PROXY_USAGE = usageOf("proxy");
 
 /** A request body larger than this is refused by the proxy (413); the node's own limit is 8 MiB by default. */
 const MAX_REQUEST_BYTES = 16 * 1024 * 1024;
 
+/** What parseArgs gives for the proxy's flags. */
+interface ProxyFlagValues {
+  upstream?: string;
+  port?: string;
+  "report-dir"?: string;
+  "write-every"?: string;
+  profile?: string;
+  "header-prefix"?: string;
+  timeout?: string;
+  baseline?: string;
+  help?: boolean;
+}
+
 export async function proxyCommand(argv: readonly string[]): Promise<number> {
-  let values;
+  let values: ProxyFlagValues;
   try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        upstream: { type: "string" },
-        port: { type: "string" },
-        "report-dir": { type: "string" },
-        "write-every": { type: "string" },
-        profile: { type: "string" },
-        "header-prefix": { type: "string" },
-        timeout: { type: "string" },
-        baseline: { type: "string" },
-        help: { type: "boolean" },
-      },
-    }));
+    ({ values } = parseArgs({ args: [...argv], strict: true, allowPositionals: false, options: parseOptionsOf("proxy") }) as { values: ProxyFlagValues });
   } catch (e) {
     return usageError((e as Error).message);
   }
@@ -70,13 +57,13 @@ export async function proxyCommand(argv: readonly string[]): Promise<number> {
     return usageError(`--upstream must be a URL such as http://127.0.0.1:8080/v1, got '${values.upstream}'`);
   }
   if (upstream.protocol !== "http:" && upstream.protocol !== "https:") return usageError(`--upstream must be http or https, got '${upstream.protocol}'`);
-  const port = wholeNumber(values.port ?? "0");
+  const port = wholeNumber(values.port ?? defaultOf("proxy", "port"));
   if (port === undefined || port > 65535) return usageError(`--port needs a port number, got '${values.port}'`);
-  const writeEvery = wholeNumber(values["write-every"] ?? "60");
+  const writeEvery = wholeNumber(values["write-every"] ?? defaultOf("proxy", "write-every"));
   if (writeEvery === undefined) return usageError(`--write-every needs a whole number of seconds, got '${values["write-every"]}'`);
-  const timeoutMs = wholeNumber(values.timeout ?? String(DEFAULT_TIMEOUT_MS));
+  const timeoutMs = wholeNumber(values.timeout ?? defaultOf("proxy", "timeout"));
   if (timeoutMs === undefined || timeoutMs === 0) return usageError(`--timeout needs a positive number of milliseconds, got '${values.timeout}'`);
-  const profileName = values.profile ?? "node";
+  const profileName = values.profile ?? defaultOf("proxy", "profile");
   if (!isProfileName(profileName)) return usageError(`--profile must be node or aptos, got '${profileName}'`);
   if (values["header-prefix"] !== undefined && !/^[A-Za-z0-9-]+$/.test(values["header-prefix"])) return usageError(`--header-prefix must be letters, digits and dashes, got '${values["header-prefix"]}'`);
   const headerPrefix = values["header-prefix"] === undefined ? WIRE_PROFILES[profileName].headerPrefix : normalizeHeaderPrefix(values["header-prefix"]);
@@ -113,7 +100,7 @@ export async function proxyCommand(argv: readonly string[]): Promise<number> {
     process.stderr.write(escapeControls(`ledger-conformance proxy: cannot listen on 127.0.0.1:${port}: ${(e as Error).message}\n`));
     return 2;
   }
-  const layout = new ReportLayout(values["report-dir"] ?? "reports-proxy");
+  const layout = new ReportLayout(values["report-dir"] ?? defaultOf("proxy", "report-dir"));
   const staging = new ReportLayout(join(layout.dir, ".writing"));
   const startedAt = new Date();
   const t0 = performance.now();
