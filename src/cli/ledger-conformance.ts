@@ -31,7 +31,7 @@ import { concurrencyPerWorker, runWorkers, workersBeforeAnswers } from "../run/w
 import { settleRun, untestableRun, type Baseline } from "../run/settle.ts";
 import { runFleet } from "../fleet/run.ts";
 import { readTargetsFile, targetsFromUrls } from "../fleet/targets.ts";
-import { mergeCommand } from "./merge-command.ts";
+import { mergeCommand } from "./merge.ts";
 import { ReportLayout } from "../../reporters/report-layout.ts";
 import { PhaseClock, PhaseReporter } from "../run/phases.ts";
 import { CODE_ROOT, packageVersion, SUITE_FILE_SUFFIX } from "../package-root.ts";
@@ -73,8 +73,8 @@ export async function runCommand(argv: readonly string[], started?: Promise<Embe
 }
 
 async function main(argv: readonly string[], started: Promise<EmbeddedNode> | undefined): Promise<number> {
-  if (argv[0] === "diff") return (await import("./diff-command.ts")).diffCommand(argv.slice(1));
-  if (argv[0] === "proxy") return (await import("./proxy-command.ts")).proxyCommand(argv.slice(1));
+  if (argv[0] === "diff") return (await import("./diff.ts")).diffCommand(argv.slice(1));
+  if (argv[0] === "proxy") return (await import("./proxy.ts")).proxyCommand(argv.slice(1));
   if (argv[0] === "merge") return mergeCommand(argv.slice(1));
   let args: ConformanceArgs;
   try {

@@ -14,7 +14,7 @@ import { parseConformanceArgs, UsageError } from "../../src/cli/args.ts";
 import { nodeArgsOf } from "../../src/fleet/run.ts";
 import { readRunSummary, UnreadableSummaryError } from "../../src/fleet/summary-reader.ts";
 import { readTargetsFile, targetsFromUrls } from "../../src/fleet/targets.ts";
-import { mergeCommand } from "../../src/cli/merge-command.ts";
+import { mergeCommand } from "../../src/cli/merge.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "matrix-report-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
