@@ -3,7 +3,7 @@
 // LEDGER_CONFORMANCE_ACCOUNTS), and the RunConfig every worker reads.
 
 import { shellQuote } from "../harness/curl.ts";
-import { defaultClockToleranceMs, DEFAULT_MAX_RESPONSE_BYTES, normalizeHeaderPrefix, normalizeTarget, WIRE_PROFILES, type RunConfig, type RunConfigBesideTarget, type TargetFacts } from "../harness/config.ts";
+import { defaultClockToleranceMs, DEFAULT_MAX_RESPONSE_BYTES, normalizeHeaderPrefix, normalizeTarget, WIRE_PROFILES, type RunConfig, type RunConfigWithoutTarget, type TargetFacts } from "../harness/config.ts";
 import { ConfigurationError } from "../harness/configuration-error.ts";
 import { REDACTED } from "../harness/secrets.ts";
 import type { CheckSelection } from "../harness/selection.ts";
@@ -49,7 +49,7 @@ export function runConfigOf(
   dirs: { readonly stateDir: string; readonly bodiesDir: string },
   selection: CheckSelection,
 ): RunConfig {
-  return { ...runConfigBesideTarget(args, dirs, selection), ...targetFactsOf(args, resolved) };
+  return { ...runConfigWithoutTarget(args, dirs, selection), ...targetFactsOf(args, resolved) };
 }
 
 /** What the workers learn of the target: its URL, its fixtures, and the clock tolerance (--clock-tolerance, else its address's). */
@@ -58,11 +58,11 @@ export function targetFactsOf(args: ConformanceArgs, resolved: Pick<ResolvedTarg
 }
 
 /** The configuration but the target's facts: the flags and the run's directories. */
-export function runConfigBesideTarget(
+export function runConfigWithoutTarget(
   args: ConformanceArgs,
   dirs: { readonly stateDir: string; readonly bodiesDir: string },
   selection: CheckSelection,
-): RunConfigBesideTarget {
+): RunConfigWithoutTarget {
   return {
     profile: { ...WIRE_PROFILES[args.profile], ...(args.headerPrefix === undefined ? {} : { headerPrefix: normalizeHeaderPrefix(args.headerPrefix) }) },
     allowSubmit: args.allowSubmit,
