@@ -3,79 +3,19 @@
 // Exit status 2 on bad usage.
 
 import { writeFileSync } from "node:fs";
-import { parseArgs } from "node:util";
-import { isProfileName } from "../codec/wire-profiles.ts";
-import type { RunningNode, StartNodeOptions } from "../node/index.ts";
-import { defaultOf, parseOptionsOf } from "./flags.ts";
+import type { RunningNode } from "../node/index.ts";
+import { NodeUsageError, parseNodeArgs, type NodeCommandLine } from "./node-args.ts";
 import { usageOf } from "./usage.ts";
 
 const USAGE = usageOf("node");
 
-class UsageError extends Error {}
-
-function nonNegativeInteger(flag: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^[0-9]+$/.test(value) || !Number.isSafeInteger(Number(value))) {
-    throw new UsageError(`--${flag} needs a non-negative integer, got '${value}'`);
-  }
-  return Number(value);
-}
-
-/** What parseArgs gives for the node's flags. */
-interface NodeFlagValues {
-  port?: string;
-  host?: string;
-  "fixtures-out"?: string;
-  fault?: string[];
-  "list-faults"?: boolean;
-  seed?: string;
-  "prune-window"?: string;
-  "block-interval"?: string;
-  "mempool-capacity"?: string;
-  "genesis-versions"?: string;
-  "body-limit"?: string;
-  "no-submit"?: boolean;
-  "header-prefix"?: string;
-  profile?: string;
-  help?: boolean;
-}
-
-function parseCommandLine(args: string[]): { options: StartNodeOptions; fixturesOut?: string } | "help" | "list-faults" {
-  const { values } = parseArgs({ args, strict: true, allowPositionals: false, options: parseOptionsOf("node") }) as { values: NodeFlagValues };
-  if (values.help) return "help";
-  if (values["list-faults"]) return "list-faults";
-
-  const profile = values.profile ?? defaultOf("node", "profile");
-  if (!isProfileName(profile)) throw new UsageError(`--profile must be node or aptos, got '${profile}'`);
-  const port = nonNegativeInteger("port", values.port ?? defaultOf("node", "port")) as number;
-  if (port > 65535) throw new UsageError(`--port must be at most 65535, got ${port}`);
-  const bodyLimit = nonNegativeInteger("body-limit", values["body-limit"]);
-  if (bodyLimit === 0) throw new UsageError("--body-limit must be positive");
-
-  const options: StartNodeOptions = {
-    port,
-    host: values.host ?? defaultOf("node", "host"),
-    profile,
-    headerPrefix: values["header-prefix"],
-    bodyLimit,
-    submit: !values["no-submit"],
-    seed: values.seed,
-    pruneWindow: nonNegativeInteger("prune-window", values["prune-window"]),
-    blockIntervalMs: nonNegativeInteger("block-interval", values["block-interval"]),
-    mempoolCapacity: nonNegativeInteger("mempool-capacity", values["mempool-capacity"]),
-    genesisVersions: nonNegativeInteger("genesis-versions", values["genesis-versions"]),
-    faults: values.fault ?? [],
-  };
-  return { options, fixturesOut: values["fixtures-out"] };
-}
-
 async function main(): Promise<number> {
-  let command: ReturnType<typeof parseCommandLine>;
+  let command: NodeCommandLine;
   try {
-    command = parseCommandLine(process.argv.slice(2));
+    command = parseNodeArgs(process.argv.slice(2));
   } catch (error) {
     // parseArgs throws TypeErrors with a code for unknown or malformed flags.
-    if (error instanceof UsageError || (error instanceof TypeError && "code" in error)) {
+    if (error instanceof NodeUsageError || (error instanceof TypeError && "code" in error)) {
       process.stderr.write(`ledger-node: ${error.message}\n${USAGE}\n`);
       return 2;
     }
