@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { httpServer, ledgerHeaders, type Running } from "./servers.ts";
+import { httpServer, ledgerHeaders, type Running } from "../harness/servers.ts";
 
 const run = promisify(execFile);
 const HARNESS = fileURLToPath(new URL("../../src/harness/index.ts", import.meta.url));

@@ -10,8 +10,8 @@ import { request as httpRequest } from "node:http";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startNode, type RunningNode } from "../../src/node/index.ts";
-import { cli, readReports, removeReportDirs, reportDir } from "./cli-run.ts";
-import { httpServer, type Running } from "./servers.ts";
+import { cli, readReports, removeReportDirs, reportDir } from "../cli/cli-run.ts";
+import { httpServer, type Running } from "../harness/servers.ts";
 
 let node: RunningNode;
 let proxy: Running;

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startNode, type RunningNode } from "../../src/node/index.ts";
 import { cli, readReports, removeReportDirs, reportDir } from "./cli-run.ts";
-import { httpServer, type Running } from "./servers.ts";
+import { httpServer, type Running } from "../harness/servers.ts";
 
 const TOKEN = "gw-7Qx9-secret-token-4711";
 const NO_ALLURE = { LEDGER_CONFORMANCE_ALLURE: "off" };

@@ -14,8 +14,8 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startNode, type RunningNode } from "../../src/node/index.ts";
-import { cli, readReports, removeReportDirs, reportDir, type Reports } from "./cli-run.ts";
-import { garbageServer, httpServer, ledgerHeaders, resettingProxy, resettingServer, silentServer, type Running } from "./servers.ts";
+import { cli, readReports, removeReportDirs, reportDir, type Reports } from "../cli/cli-run.ts";
+import { garbageServer, httpServer, ledgerHeaders, resettingProxy, resettingServer, silentServer, type Running } from "../harness/servers.ts";
 
 const NO_ALLURE = { LEDGER_CONFORMANCE_ALLURE: "off" };
 const started: { close(): Promise<void> }[] = [];

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { allurePageText } from "../support/allure-page-text.ts";
 import { cli, removeReportDirs, reportDir } from "./cli-run.ts";
-import { freePort, gasEstimateNode, type Running } from "./servers.ts";
+import { freePort, gasEstimateNode, type Running } from "../harness/servers.ts";
 
 /** The runs whose tests read no Allure page skip it (about 2 CPU-s each); the first run against the node reads it. */
 const NO_ALLURE = { env: { LEDGER_CONFORMANCE_ALLURE: "off" } };

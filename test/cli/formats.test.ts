@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseBaseline } from "../../reporters/aggregate.ts";
 import type { Summary } from "../../reporters/summary.ts";
 import { cli, removeReportDirs, reportDir } from "./cli-run.ts";
-import { gasEstimateNode, type Running } from "./servers.ts";
+import { gasEstimateNode, type Running } from "../harness/servers.ts";
 
 const NO_ALLURE = { LEDGER_CONFORMANCE_ALLURE: "off" };
 let node: Running;
