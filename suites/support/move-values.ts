@@ -4,7 +4,7 @@
 
 import fc from "fast-check";
 import { bytesEqual, formatAddress, parseTypeTag, toHex, type TypeTag } from "../../src/codec/index.ts";
-import { FRAMEWORK } from "../../suites/support/table-values.ts";
+import { FRAMEWORK } from "./table-values.ts";
 
 const MAX_DEPTH = 3;
 
