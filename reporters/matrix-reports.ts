@@ -8,7 +8,7 @@ import { renderMatrixConsole } from "./matrix-console.ts";
 import { buildFleetSummary, worstExitCode, type MatrixNode } from "./matrix-data.ts";
 import { renderMatrixHtml } from "./matrix-html.ts";
 import { renderMatrixMarkdown } from "./matrix-markdown.ts";
-import type { ReportFormat } from "../src/cli/args.ts";
+import type { ReportFormat } from "./report-format.ts";
 import type { ReportLayout } from "./report-layout.ts";
 
 export interface MatrixReportInput {

@@ -17,7 +17,7 @@ import { differencesSummary, renderDifferencesConsole, renderDifferencesSection,
 import type { DifferentialResult } from "../src/harness/differential/differential-run.ts";
 import { escapeControls } from "./escape-controls.ts";
 import { ConfigurationError } from "../src/harness/configuration-error.ts";
-import type { ReportFormat } from "../src/cli/args.ts";
+import type { ReportFormat } from "./report-format.ts";
 import { generateAllureReport, type AllureGenerator, type AllureOutcome } from "./allure-page.ts";
 import { forTerminal } from "./terminal.ts";
 import type { ReportLayout } from "./report-layout.ts";

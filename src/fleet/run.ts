@@ -24,7 +24,7 @@ import { shareRateLimit } from "../harness/shared-rate-limit.ts";
 import type { RequirementCatalog } from "../harness/requirements.ts";
 import type { CheckSelection } from "../harness/selection.ts";
 import type { Reporter } from "vitest/node";
-import type { ConformanceArgs } from "../cli/args.ts";
+import type { ConformanceArgs } from "../run/run-options.ts";
 import { writeReports, type ReportInput } from "../../reporters/run-reports.ts";
 import { resolveTarget, runConfigOf, type ResolvedTarget } from "../run/run-config.ts";
 import { probeTarget } from "../run/target-probe.ts";

@@ -7,7 +7,7 @@ import { Worker } from "node:worker_threads";
 import { normalizeHeaderPrefix, type ProfileName } from "../harness/config.ts";
 import type { Fixtures } from "../harness/fixtures.ts";
 import { COMPILED } from "../package-root.ts";
-import type { ConformanceArgs } from "../cli/args.ts";
+import type { ConformanceArgs } from "./run-options.ts";
 
 export interface EmbeddedNode {
   readonly url: string;

@@ -14,7 +14,7 @@ import type { JunitCase } from "../../reporters/junit-report.ts";
 import { ReportLayout } from "../../reporters/report-layout.ts";
 import { RequirementReporter } from "../../reporters/requirement-reporter.ts";
 import { writeReports, type ReportInput } from "../../reporters/run-reports.ts";
-import type { ConformanceArgs } from "../cli/args.ts";
+import type { ConformanceArgs } from "./run-options.ts";
 import { checkTimeoutMs, workersSharingSlots, type ProvidedRunConfig } from "../harness/config.ts";
 import { ConfigurationError } from "../harness/configuration-error.ts";
 import { shareInFlightLimit, sharedSlots } from "../harness/shared-in-flight-limit.ts";

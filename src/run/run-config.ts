@@ -8,7 +8,7 @@ import { ConfigurationError } from "../harness/configuration-error.ts";
 import { REDACTED } from "../harness/secrets.ts";
 import type { CheckSelection } from "../harness/selection.ts";
 import { accountsFromEnvironment, loadFixturesFile, type Fixtures } from "../harness/fixtures.ts";
-import type { ConformanceArgs } from "../cli/args.ts";
+import type { ConformanceArgs } from "./run-options.ts";
 import { startEmbeddedNodeFor, type EmbeddedNode } from "./embedded-node.ts";
 
 export interface ResolvedTarget {

@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseBaseline } from "../../reporters/aggregate.ts";
-import type { ConformanceArgs } from "../cli/args.ts";
+import type { ConformanceArgs } from "./run-options.ts";
 import { ConfigurationError } from "../harness/configuration-error.ts";
 import { ApiContract } from "../harness/openapi.ts";
 import { loadRequirementAliases, type RequirementAliases } from "../harness/requirement-aliases.ts";

@@ -5,7 +5,7 @@
 import type { RunOutcome } from "../../reporters/aggregate.ts";
 import { currentId, type RequirementAliases } from "../harness/requirement-aliases.ts";
 import { LEVEL_MUST_REASON, notSelectedByOnly, resolvePatterns, type CheckSelection, type SelectionPattern } from "../harness/selection.ts";
-import type { ConformanceArgs } from "../cli/args.ts";
+import type { ConformanceArgs } from "./run-options.ts";
 
 /** The selection of the flags; an old requirement id given as a pattern selects the id that holds it now. */
 export function selectionOf(args: Pick<ConformanceArgs, "only" | "skip" | "level">, suiteFiles: readonly string[], aliases: RequirementAliases): CheckSelection {

@@ -11,7 +11,7 @@
 
 import { availableParallelism } from "node:os";
 import { isLoopbackUrl } from "../harness/config.ts";
-import type { ConformanceArgs } from "../cli/args.ts";
+import type { ConformanceArgs } from "./run-options.ts";
 import { testsEmbeddedNode } from "./embedded-node.ts";
 
 /** Workers when the run waits on the network rather than on CPU: a worker runs its files one after another. */
