@@ -1,7 +1,7 @@
 // The allure-vitest reporter, writing its results without fsync, and with a check's labels and evidence
 // made here rather than in the workers. Its stock writer publishes every file atomically and fsyncs it
-// (a temporary file, fsync, rename): about 2 s at the end of a conformance run for its ~300 files. Here
-// the results directory is the run's private scratch, read by the Allure generator right after the run
+// (a temporary file, fsync, rename), a disk flush for every one of a run's hundreds of result files at
+// its end, which is for results that must survive a crash. Here the results directory is the run's private scratch, read by the Allure generator right after the run
 // and deleted with the run, so plain writes are enough.
 
 import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";

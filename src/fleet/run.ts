@@ -1,4 +1,4 @@
-// A fleet in one run (issue 13): every node is checked by the same vitest instance, each from a folder of
+// A fleet in one run: every node is checked by the same vitest instance, each from a folder of
 // its own holding a copy of the suites (src/run/run-folders.ts), with its own run configuration (runsByFolder:
 // its URL, fixtures, profile, state directory) and its own reporters (src/run/reporter-per-run.ts). The workers
 // are shared: their start is paid once, not once per node, and the nodes' files spread over all of them,

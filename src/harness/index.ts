@@ -72,7 +72,7 @@
  *
  * How the configuration reaches the workers
  * -----------------------------------------
- * The command (src/cli/ledger-conformance.ts) resolves flags, fixtures (file, embedded node, and
+ * The run (src/run/one-node-run.ts) resolves flags, fixtures (file, embedded node, and
  * LEDGER_CONFORMANCE_ACCOUNTS for keys) into one RunConfig (src/run/run-config.ts) and hands it
  * to vitest as provided context ("runConfig"); `harness(file)` reads it with vitest's `inject` on
  * first use. Files run without per-file isolation, so each worker builds one HTTP client, compiled

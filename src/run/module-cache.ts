@@ -1,7 +1,7 @@
 // Where vitest keeps the suites' transformed modules between runs (its experimental fsModuleCache):
-// transforming the harness and the suites again costs 1-2.5 s of the command's CPU at every run on a
-// loaded 2-core machine; read back from the cache, ~0.2 s. Entries are keyed by each file's content
-// (and vitest's configuration), so an edited file is transformed again.
+// transforming the harness and the suites again is a large share of the command's CPU at every run, and
+// reading them back from the cache a small one (the bench's phases show both). Entries are keyed by each
+// file's content (and vitest's configuration), so an edited file is transformed again.
 //
 // Each installation (a checkout, its compiled copy, a package installed in a project) has a directory
 // of its own. vitest deletes the whole directory when the lock file it finds above the root differs from

@@ -1,10 +1,10 @@
 // The order a run's suite files start in: the ones that hold a worker longest behind a slow link first,
 // so that the short ones fill the workers at the end. A worker runs one file at a time, and a file whose
 // checks go one after another (the submissions: each waits for its commit) or whose properties walk a
-// chain of pages (the cursor laws) is round trips end to end: behind 0-300 ms per request these take
-// 8-12 s of a worker where most files take 1-3 s. vitest orders files by size when it has no durations
-// of an earlier run (a fleet's folders are new at every run): those small files came last, and a fleet's
-// last 10 s were its ten submit-transaction-accepted files. Several runs' copies of one file keep
+// chain of pages (the cursor laws) is round trips end to end: behind a slow link these hold a worker
+// several times as long as most files. vitest orders files by size when it has no durations of an
+// earlier run (a fleet's folders are new at every run): those small files came last, and a fleet's run
+// ended with its nodes' submit-transaction-accepted files alone. Several runs' copies of one file keep
 // vitest's order among themselves, which is the runs' order: a fleet's nodes take turns.
 
 import { BaseSequencer, type TestSpecification } from "vitest/node";

@@ -20,8 +20,9 @@ export const LATENCY_BOUND_ANSWER_MS = 100;
 
 /**
  * Answers timed after the probe's first on a loopback target. The first is not timed: it opens the
- * connection and runs code that neither side has compiled yet (~20 ms on an idle machine, over 100 on a
- * loaded one, where a run against a cold local node then started four workers it had no CPU for). Up to
+ * connection and runs code that neither side has compiled yet (slow on an idle machine, and past
+ * LATENCY_BOUND_ANSWER_MS on a loaded one, where a run against a cold local node then started workers it
+ * had no CPU for). Up to
  * three, because behind a link whose delay varies one answer can be quick by chance.
  */
 export const TIMED_ANSWERS = 3;

@@ -14,8 +14,8 @@ import { CODE_ROOT, COMPILED, SUITE_FILE_SUFFIX } from "../package-root.ts";
 import { moduleCacheDir } from "./module-cache.ts";
 
 /**
- * vitest's Node API and the Allure reporter (which loads vitest too): ~0.6 s of loading, started by
- * preloadSuiteRunner while the embedded node starts on its thread, awaited by runSuites.
+ * vitest's Node API and the Allure reporter (which loads vitest too): the largest share of the command's
+ * loading, started by preloadSuiteRunner while the embedded node starts on its thread, awaited by runSuites.
  */
 let vitestNode: Promise<typeof import("vitest/node")> | undefined;
 let allureWriter: Promise<typeof import("../../reporters/allure-results-writer.ts")> | undefined;

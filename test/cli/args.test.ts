@@ -1,4 +1,4 @@
-// The flags of issue 12: --header (and its redaction), --only/--skip/--level, and the config file
+// The flags that shape what a run sends and checks: --header (and its redaction), --only/--skip/--level, and the config file
 // ledger-conformance.config.json, parsed and validated without running anything.
 
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";

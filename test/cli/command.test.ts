@@ -9,7 +9,7 @@ import { allurePageText } from "../support/allure-page-text.ts";
 import { cli, removeReportDirs, reportDir } from "./cli-run.ts";
 import { freePort, gasEstimateNode, type Running } from "../harness/servers.ts";
 
-/** The runs whose tests read no Allure page skip it (about 2 CPU-s each); the first run against the node reads it. */
+/** The runs whose tests read no Allure page skip it (the costliest of their reports); the first run against the node reads it. */
 const NO_ALLURE = { env: { LEDGER_CONFORMANCE_ALLURE: "off" } };
 
 // A small node that answers §4.6 and §4.7 correctly, except that its BCS gas estimate has a trailing byte:

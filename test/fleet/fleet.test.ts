@@ -1,4 +1,4 @@
-// A fleet in one run and its merge (issue 13 items 1 and 2), end to end: two reference nodes, one
+// A fleet in one run and its merge, end to end: two reference nodes, one
 // started with a fault, checked by one fleet run (--targets), and each by a run of its own then merged.
 // Restricted with --only to the suite file that holds the fault's requirement (suites/estimate-gas-
 // price.test.ts) to stay quick. The fault's requirements fail on the faulty node only; the merge gives

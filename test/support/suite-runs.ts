@@ -90,7 +90,7 @@ export async function runSuitesAtOnce(runs: readonly SuiteRun[], options: SuiteR
       const stateDir = join(options.scratch, `run-${i}`, "state");
       mkdirSync(stateDir, { recursive: true });
       const selection = selectionOf(args, run.files, aliases);
-      // The run's whole --concurrency is the worker's, as ledger-conformance.ts shares it among workers.
+      // The run's whole --concurrency is the worker's, as src/run/one-node-run.ts shares it among workers.
       // Told it has one worker, as runSuites tells its workers, a run keeps its ledger mark to itself.
       runsByFolder[folder] = { ...runConfigOf(args, { target: run.target, fixtures: run.fixtures }, { stateDir, bodiesDir: join(options.scratch, `run-${i}`, "bodies") }, selection), concurrency: args.concurrency, workers: 1 };
       runOfFolder.set(folder, run.name);
