@@ -5,7 +5,7 @@
 // 10, and the wall times are printed with their ratio, beside the CPU time the command (its threads, and
 // any child process), the nodes and the latency proxies (this process) used. On loopback a fleet is bound
 // by CPU (the CPU figures say by how much); behind the proxies its files wait on the network, many at
-// once (the fleet's worker sizing). The one-node run behind a proxy uses node 1's proxy seed, so it
+// once (src/run/workers.ts fleetWorkers). The one-node run behind a proxy uses node 1's proxy seed, so it
 // sees the delays node 1 sees in the fleet. Both figures are always printed. The runs skip the Allure
 // sub-report (LEDGER_CONFORMANCE_ALLURE=off), as the self-check does: it is a fixed cost per node either
 // way. The command runs compiled, as the package runs it (test/support/test-build.ts compiles it first

@@ -13,7 +13,7 @@
 import fc from "fast-check";
 import { CheckNotApplicable, describeEndpoint, errorCodeOf, law, undecided, type CheckContext, type HttpResponse, type TableFixture } from "../src/harness/index.ts";
 import { expectValueOf, tableItemBody } from "../suites/support/table-values.ts";
-import { valuesOf, wrongValuesOf } from "./support/move-values.ts";
+import { valuesOf, wrongValuesOf } from "../suites/support/move-values.ts";
 
 /** A generated key: the fixture's own (present), or any value of the key type. */
 type Key = { readonly fixture: true } | { readonly fixture: false; readonly value: unknown };

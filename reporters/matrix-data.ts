@@ -1,4 +1,4 @@
-// The requirement-by-node matrix of a fleet (issue 13): from each node's own summary.json (written by
+// The requirement-by-node matrix of a fleet: from each node's own summary.json (written by
 // its run, here or on another machine) to one row per requirement with a cell per node, the fleet's
 // summary.json (the one-node members over the whole fleet, and `targets[]`: each node's summary with its
 // name) and the exit status, the worst node's. A fleet run and `merge` both build it from summaries

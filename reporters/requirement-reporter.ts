@@ -26,7 +26,7 @@ export interface RequirementReporterOptions {
   readonly files?: readonly string[];
   /**
    * The folder the run's files are named relative to, when it is not vitest's root: a fleet's node runs
-   * its own copy of the suites (src/cli/run-folders.ts), whose files it names as a one-node run does.
+   * its own copy of the suites (src/run/run-folders.ts), whose files it names as a one-node run does.
    */
   readonly root?: string;
 }

@@ -44,7 +44,7 @@ export interface Summary {
   readonly retries: number;
   readonly errors?: readonly { readonly file?: string; readonly message: string }[];
   readonly interruption?: Interruption;
-  /** Milliseconds per phase of the run (src/cli/run-phases.ts), when the command measured them. */
+  /** Milliseconds per phase of the run (src/run/phases.ts), when the command measured them. */
   readonly phases?: Readonly<Record<string, number>>;
   /** Members of response bodies the contract does not declare, per schema, most seen first (absent: none seen). */
   readonly unknownMembers?: readonly UnknownMemberCount[];

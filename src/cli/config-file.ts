@@ -9,9 +9,10 @@ import { dirname, join, resolve } from "node:path";
 import { Ajv, type ErrorObject } from "ajv";
 import { ConfigurationError } from "../harness/configuration-error.ts";
 import { packagePath } from "../package-root.ts";
+import { CONFIG_FILE_NAME } from "./flags.ts";
 import { checkedHeader, expandEnv } from "./request-headers.ts";
 
-export const CONFIG_FILE_NAME = "ledger-conformance.config.json";
+export { CONFIG_FILE_NAME };
 // Through packagePath: from the compiled package (dist/src/cli/) the schema is not two folders up.
 const SCHEMA_PATH = packagePath("schemas", "ledger-conformance.config.schema.json");
 

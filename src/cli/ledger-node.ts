@@ -3,94 +3,19 @@
 // Exit status 2 on bad usage.
 
 import { writeFileSync } from "node:fs";
-import { parseArgs } from "node:util";
-import { isProfileName } from "../codec/wire-profiles.ts";
-import type { RunningNode, StartNodeOptions } from "../node/index.ts";
+import type { RunningNode } from "../node/index.ts";
+import { NodeUsageError, parseNodeArgs, type NodeCommandLine } from "./node-args.ts";
+import { usageOf } from "./usage.ts";
 
-const USAGE = `usage: ledger-node [options]
-  --port N               port to listen on (default 8080; 0 picks a free port)
-  --host H               address to bind (default 127.0.0.1)
-  --fixtures-out FILE    write the fixtures JSON to FILE before listening
-  --fault NAME           switch on a named fault (repeatable)
-  --list-faults          print the faults, one a line (name, two spaces, description), and exit
-  --seed TEXT            genesis seed (any non-empty string)
-  --prune-window N       versions the pruner keeps
-  --block-interval MS    block producer interval in milliseconds
-  --mempool-capacity N   mempool capacity in transactions
-  --genesis-versions N   number of genesis versions
-  --body-limit BYTES     request body limit (default 8 MiB)
-  --no-submit            refuse submissions (403 api_disabled)
-  --header-prefix P      ledger-state header prefix (default per profile: X-NODE- or X-APTOS-)
-  --profile NAME         node (default) or aptos
-  --help                 print this text`;
-
-class UsageError extends Error {}
-
-function nonNegativeInteger(flag: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^[0-9]+$/.test(value) || !Number.isSafeInteger(Number(value))) {
-    throw new UsageError(`--${flag} needs a non-negative integer, got '${value}'`);
-  }
-  return Number(value);
-}
-
-function parseCommandLine(args: string[]): { options: StartNodeOptions; fixturesOut?: string } | "help" | "list-faults" {
-  const { values } = parseArgs({
-    args,
-    strict: true,
-    allowPositionals: false,
-    options: {
-      port: { type: "string" },
-      host: { type: "string" },
-      "fixtures-out": { type: "string" },
-      fault: { type: "string", multiple: true },
-      "list-faults": { type: "boolean" },
-      seed: { type: "string" },
-      "prune-window": { type: "string" },
-      "block-interval": { type: "string" },
-      "mempool-capacity": { type: "string" },
-      "genesis-versions": { type: "string" },
-      "body-limit": { type: "string" },
-      "no-submit": { type: "boolean" },
-      "header-prefix": { type: "string" },
-      profile: { type: "string" },
-      help: { type: "boolean" },
-    },
-  });
-  if (values.help) return "help";
-  if (values["list-faults"]) return "list-faults";
-
-  const profile = values.profile ?? "node";
-  if (!isProfileName(profile)) throw new UsageError(`--profile must be node or aptos, got '${profile}'`);
-  const port = nonNegativeInteger("port", values.port) ?? 8080;
-  if (port > 65535) throw new UsageError(`--port must be at most 65535, got ${port}`);
-  const bodyLimit = nonNegativeInteger("body-limit", values["body-limit"]);
-  if (bodyLimit === 0) throw new UsageError("--body-limit must be positive");
-
-  const options: StartNodeOptions = {
-    port,
-    host: values.host ?? "127.0.0.1",
-    profile,
-    headerPrefix: values["header-prefix"],
-    bodyLimit,
-    submit: !values["no-submit"],
-    seed: values.seed,
-    pruneWindow: nonNegativeInteger("prune-window", values["prune-window"]),
-    blockIntervalMs: nonNegativeInteger("block-interval", values["block-interval"]),
-    mempoolCapacity: nonNegativeInteger("mempool-capacity", values["mempool-capacity"]),
-    genesisVersions: nonNegativeInteger("genesis-versions", values["genesis-versions"]),
-    faults: values.fault ?? [],
-  };
-  return { options, fixturesOut: values["fixtures-out"] };
-}
+const USAGE = usageOf("node");
 
 async function main(): Promise<number> {
-  let command: ReturnType<typeof parseCommandLine>;
+  let command: NodeCommandLine;
   try {
-    command = parseCommandLine(process.argv.slice(2));
+    command = parseNodeArgs(process.argv.slice(2));
   } catch (error) {
     // parseArgs throws TypeErrors with a code for unknown or malformed flags.
-    if (error instanceof UsageError || (error instanceof TypeError && "code" in error)) {
+    if (error instanceof NodeUsageError || (error instanceof TypeError && "code" in error)) {
       process.stderr.write(`ledger-node: ${error.message}\n${USAGE}\n`);
       return 2;
     }

@@ -5,7 +5,7 @@
 
 import type { Reporter, TestCase, TestModule } from "vitest/node";
 import { escapeControls } from "../../reporters/escape-controls.ts";
-import { colourLines, type TerminalStream } from "./terminal.ts";
+import { colourLines, type TerminalStream } from "../../reporters/terminal.ts";
 
 /** Redraws at most this often; a file's checks may end a few hundred a second. */
 const REDRAW_MS = 100;

@@ -79,7 +79,7 @@ export interface RunConfig {
 export type TargetFacts = Pick<RunConfig, "target" | "fixtures" | "clockToleranceMs">;
 
 /** The configuration but the target's facts: what the flags and the run's directories give (with a state directory). */
-export type RunConfigBesideTarget = Omit<RunConfig, keyof TargetFacts | "stateDir"> & { readonly stateDir: string };
+export type RunConfigWithoutTarget = Omit<RunConfig, keyof TargetFacts | "stateDir"> & { readonly stateDir: string };
 
 /**
  * The configuration of a run whose workers start before its target has answered (the embedded node
@@ -88,7 +88,7 @@ export type RunConfigBesideTarget = Omit<RunConfig, keyof TargetFacts | "stateDi
  * answers the probe (target-handoff.ts). The workers load and collect the suites meanwhile; collection reads
  * nothing of the target.
  */
-export type RunConfigAwaitingTarget = RunConfigBesideTarget & { readonly awaitsTarget: true };
+export type RunConfigAwaitingTarget = RunConfigWithoutTarget & { readonly awaitsTarget: true };
 
 /** What the command provides to its workers: the whole configuration, or all of it but the target's facts. */
 export type ProvidedRunConfig = RunConfig | RunConfigAwaitingTarget;

@@ -15,7 +15,7 @@ import { freePort } from "../harness/servers.ts";
 import { ManualClock } from "../../src/node/ledger/clock.ts";
 import { startNode, type RunningNode } from "../../src/node/index.ts";
 import type { RunDiff } from "../../src/harness/recording-diff.ts";
-import { diffCommand } from "../../src/cli/diff-command.ts";
+import { diffCommand } from "../../src/cli/diff.ts";
 
 const START_MS = Date.UTC(2026, 0, 1);
 const ENV = { LEDGER_CONFORMANCE_ALLURE: "off" };

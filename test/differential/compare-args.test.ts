@@ -1,7 +1,7 @@
 // The flags of the comparison modes on the run command: --compare-to, --compare-fixtures, --fail-on-diff, --record.
 
 import { describe, expect, it } from "vitest";
-import { parseConformanceArgs } from "../../src/cli/conformance-args.ts";
+import { parseConformanceArgs } from "../../src/cli/args.ts";
 
 describe("comparison flags", () => {
   it("parses them, and leaves them out when not given", () => {

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { checkTimeoutMs, defaultClockToleranceMs, isLoopbackUrl, normalizeHeaderPrefix, normalizeTarget, workersSharingSlots } from "../../src/harness/config.ts";
 import { accountsFromEnvironment, FixturesError, loadFixturesFile, parseFixtures } from "../../src/harness/fixtures.ts";
-import { parseConformanceArgs, UsageError } from "../../src/cli/conformance-args.ts";
+import { parseConformanceArgs, UsageError } from "../../src/cli/args.ts";
 
 describe("fixtures", () => {
   const full = {

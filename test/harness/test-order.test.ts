@@ -13,10 +13,10 @@ describe("npm test's order", () => {
   });
 
   it("puts the longest files first, in the list's order, and keeps the others' order", () => {
-    const files = ["/r/test/codec/hex.test.ts", "/r/test/harness/cli.test.ts", "/r/test/node/a.test.ts", "/r/test/self-check/faults.test.ts", "/r/test/node/b.test.ts"];
+    const files = ["/r/test/codec/hex.test.ts", "/r/test/cli/command.test.ts", "/r/test/node/a.test.ts", "/r/test/self-check/faults.test.ts", "/r/test/node/b.test.ts"];
     expect(longestFirst(files, (f) => f)).toEqual([
       "/r/test/self-check/faults.test.ts",
-      "/r/test/harness/cli.test.ts",
+      "/r/test/cli/command.test.ts",
       "/r/test/codec/hex.test.ts",
       "/r/test/node/a.test.ts",
       "/r/test/node/b.test.ts",
@@ -24,7 +24,7 @@ describe("npm test's order", () => {
   });
 
   it("matches a whole path, not a file that merely ends the same way", () => {
-    const files = ["/r/test/other/harness/cli.test.ts.bak", "/r/test/xharness/cli.test.ts", "/r/test/harness/cli.test.ts"];
-    expect(longestFirst(files, (f) => f)[0]).toBe("/r/test/harness/cli.test.ts");
+    const files = ["/r/test/other/cli/command.test.ts.bak", "/r/test/xcli/command.test.ts", "/r/xtest/cli/command.test.ts", "/r/test/cli/command.test.ts"];
+    expect(longestFirst(files, (f) => f)[0]).toBe("/r/test/cli/command.test.ts");
   });
 });

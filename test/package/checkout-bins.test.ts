@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { COMPILED, PACKAGE_ROOT, packageVersion, SUITE_FILE_SUFFIX } from "../../src/package-root.ts";
-import { parseConformanceArgs } from "../../src/cli/conformance-args.ts";
+import { parseConformanceArgs } from "../../src/cli/args.ts";
 import { ROOT } from "../support/conformance-command.ts";
 
 const version = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;

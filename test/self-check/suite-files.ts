@@ -14,7 +14,7 @@ import { join } from "node:path";
 import type { RequirementCatalog } from "../../src/harness/requirements.ts";
 import { ROOT } from "../support/conformance-command.ts";
 
-/** The folders the conformance command runs (src/cli/conformance-vitest.ts SUITE_GLOBS). */
+/** The folders the conformance command runs (src/run/vitest-run.ts SUITE_GLOBS). */
 const SUITE_DIRS = ["suites", "properties"] as const;
 
 /** Every suite and property file, relative to the root, sorted. */

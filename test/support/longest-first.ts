@@ -10,13 +10,13 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
 export const LONGEST_TEST_FILES = [
   "test/self-check/faults.test.ts",
   "test/package/packed-install.test.ts",
-  "test/harness/cli.test.ts",
-  "test/harness/embedded.test.ts",
+  "test/cli/command.test.ts",
+  "test/run/embedded.test.ts",
   "test/self-check/long-lived-rerun.test.ts",
-  "test/harness/baseline-round-trip.test.ts",
+  "test/reporters/baseline-round-trip.test.ts",
   "test/self-check/hostile-answers.test.ts",
-  "test/harness/hostile-targets.test.ts",
-  "test/harness/fleet.test.ts",
+  "test/run/hostile-targets.test.ts",
+  "test/fleet/fleet.test.ts",
   "test/self-check/stuck-sender.test.ts",
 ] as const;
 

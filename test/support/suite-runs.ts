@@ -1,8 +1,8 @@
 // Many conformance runs in one vitest instance: each run (a target, its profile, its fixtures, the
 // suite files it needs, a baseline) gets a folder of its own holding a copy of the compiled suite files
-// (src/cli/run-folders.ts, as a fleet's nodes do), and its run configuration is provided under that
+// (src/run/run-folders.ts, as a fleet's nodes do), and its run configuration is provided under that
 // folder (runsByFolder, src/harness/config.ts); its results go to a RequirementReporter of its own
-// (src/cli/reporter-per-run.ts); every run's outcome is then made as the command makes
+// (src/run/reporter-per-run.ts); every run's outcome is then made as the command makes
 // it (baseline applied, exit status, summary.json). One process, one vite server, and one worker thread
 // for all the runs: the harness, the codec and their packages load once, where a worker per run (a
 // vitest project each, which vitest never shares a worker between) loaded them again for every run,
@@ -19,12 +19,12 @@ import type { RunConfig } from "../../src/harness/config.ts";
 import { applyBaseline, exitCode, parseBaseline } from "../../reporters/aggregate.ts";
 import { RequirementReporter } from "../../reporters/requirement-reporter.ts";
 import { buildSummary, type Summary } from "../../reporters/summary.ts";
-import { parseConformanceArgs, type ConformanceArgs } from "../../src/cli/conformance-args.ts";
-import { nativeImports } from "../../src/cli/conformance-vitest.ts";
-import { ReporterPerRun } from "../../src/cli/reporter-per-run.ts";
-import { makeRunFolders } from "../../src/cli/run-folders.ts";
-import { runConfigOf } from "../../src/cli/conformance-setup.ts";
-import { selectionOf } from "../../src/cli/run-selection.ts";
+import { parseConformanceArgs, type ConformanceArgs } from "../../src/cli/args.ts";
+import { nativeImports } from "../../src/run/vitest-run.ts";
+import { ReporterPerRun } from "../../src/run/reporter-per-run.ts";
+import { makeRunFolders } from "../../src/run/run-folders.ts";
+import { runConfigOf } from "../../src/run/run-config.ts";
+import { selectionOf } from "../../src/run/selection.ts";
 import { checkTimeoutMs } from "../../src/harness/config.ts";
 import type { Fixtures } from "../../src/harness/fixtures.ts";
 import { ApiContract } from "../../src/harness/openapi.ts";
@@ -90,7 +90,7 @@ export async function runSuitesAtOnce(runs: readonly SuiteRun[], options: SuiteR
       const stateDir = join(options.scratch, `run-${i}`, "state");
       mkdirSync(stateDir, { recursive: true });
       const selection = selectionOf(args, run.files, aliases);
-      // The run's whole --concurrency is the worker's, as ledger-conformance.ts shares it among workers.
+      // The run's whole --concurrency is the worker's, as src/run/one-node-run.ts shares it among workers.
       // Told it has one worker, as runSuites tells its workers, a run keeps its ledger mark to itself.
       runsByFolder[folder] = { ...runConfigOf(args, { target: run.target, fixtures: run.fixtures }, { stateDir, bodiesDir: join(options.scratch, `run-${i}`, "bodies") }, selection), concurrency: args.concurrency, workers: 1 };
       runOfFolder.set(folder, run.name);
@@ -109,7 +109,7 @@ export async function runSuitesAtOnce(runs: readonly SuiteRun[], options: SuiteR
         root: TEST_BUILD,
         include,
         provide: { runsByFolder },
-        // As the command runs them (src/cli/conformance-vitest.ts): threads, files sharing a worker's imports.
+        // As the command runs them (src/run/vitest-run.ts): threads, files sharing a worker's imports.
         pool: "threads" as const,
         isolate: false,
         server: { deps: { external: [nativeImports(TEST_BUILD)] } },
@@ -162,7 +162,7 @@ async function runInstance(projects: readonly object[], reporter: Reporter, maxD
       maxWorkers: 1,
       projects: [...projects],
       reporters: [reporter],
-      // No transform cache on disk (the command's, module-cache.ts): what vite transforms here are the
+      // No transform cache on disk (the command's, src/run/module-cache.ts): what vite transforms here are the
       // runs' copies of the suite, at paths made anew for every batch, whose entries would only pile up.
     },
     {},

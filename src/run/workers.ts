@@ -1,0 +1,85 @@
+// Worker sizing, for a one-node run and for a fleet alike: how many worker threads run the suite files,
+// each one's share of --concurrency, and whether the count is known before the target has answered.
+// When it is, the workers start at once and wait for the target's facts (src/harness/target-handoff.ts):
+// while the embedded node makes its genesis, or while a remote node is probed across the network.
+//
+// A worker runs one file at a time, and costs CPU to start and to run. A run against a node on this
+// machine is bound by CPU (the checks, the schemas, the node itself): more workers than the cores only
+// slow each other down. A run that waits on the network (a remote node, or one on loopback behind
+// something slow) spends most of a file's time idle: its files whose checks go one by one (its
+// submissions) hold a worker for many round trips each, and more workers let the others overlap them.
+
+import { availableParallelism } from "node:os";
+import { isLoopbackUrl } from "../harness/config.ts";
+import type { ConformanceArgs } from "./run-options.ts";
+import { testsEmbeddedNode } from "./embedded-node.ts";
+
+/** Workers when the run waits on the network rather than on CPU: a worker runs its files one after another. */
+export const LATENCY_BOUND_WORKERS = 4;
+
+/**
+ * Workers of a latency-bound fleet that a core carries: a worker's start costs CPU, and its files mostly
+ * wait; more of them let more of the nodes' submissions wait at once. The fleet bench (bench/fleet.ts)
+ * measures the choice.
+ */
+export const LATENCY_BOUND_FLEET_WORKERS_PER_CORE = 10;
+
+/**
+ * Worker threads for a run (--workers, else chosen here), no more than --concurrency, and one under
+ * --rate-limit so that the limit holds for the whole run. A run that waits on the target's latency gets
+ * LATENCY_BOUND_WORKERS, so that files whose checks go one by one (submissions) overlap with the others;
+ * otherwise vitest's default (a core left for the command and the embedded node), as each worker costs
+ * CPU to start.
+ */
+export function suiteWorkers(
+  concurrency: number,
+  options: { readonly rateLimited: boolean; readonly latencyBound: boolean; readonly asked?: number },
+): number {
+  if (options.rateLimited) return 1;
+  const chosen = options.latencyBound ? Math.max(LATENCY_BOUND_WORKERS, availableParallelism() - 1) : availableParallelism() - 1;
+  // --workers, when given, instead of the run's own choice (a fleet asks for its own: fleetWorkers).
+  const wanted = options.asked ?? chosen;
+  return Math.max(1, Math.min(wanted, concurrency));
+}
+
+/** Each worker's share of --concurrency, so that the workers together keep within it. */
+export function concurrencyPerWorker(concurrency: number, workers: number): number {
+  return Math.max(1, Math.floor(concurrency / workers));
+}
+
+type WorkerFlags = Pick<ConformanceArgs, "concurrency" | "rateLimit" | "workers">;
+
+/** The run's workers: --workers, else chosen by whether the run will wait on the network (suiteWorkers). */
+export function runWorkers(args: WorkerFlags, latencyBound: boolean): number {
+  return suiteWorkers(args.concurrency, { rateLimited: args.rateLimit !== undefined, latencyBound, ...(args.workers === undefined ? {} : { asked: args.workers }) });
+}
+
+/**
+ * The run's workers when the target's answers do not choose them; undefined when they do: a loopback
+ * target without --workers or --rate-limit, whose answers the probe times (slow ones once warm mean a
+ * slow link, and more workers; src/run/target-probe.ts).
+ */
+export function workersBeforeAnswers(args: WorkerFlags & Pick<ConformanceArgs, "target" | "fleet" | "targetsFile">): number | undefined {
+  // Sharing this process's CPU, the embedded node is never latency-bound.
+  if (testsEmbeddedNode(args)) return runWorkers(args, false);
+  // A remote target is latency-bound by its address, whatever its answers.
+  if (args.target !== undefined && !isLoopbackUrl(args.target)) return runWorkers(args, true);
+  if (args.workers !== undefined || args.rateLimit !== undefined) return runWorkers(args, false);
+  return undefined;
+}
+
+/** What bounds a fleet node's run, as its probe says. */
+export type RunBound = "cpu" | "latency";
+
+/**
+ * A fleet's workers (its one vitest instance: src/fleet/run.ts): --workers if given, else by the bounds
+ * of its nodes' runs. Bound by CPU, the cores; waiting on the network, as many as its nodes would get
+ * alone (LATENCY_BOUND_WORKERS each), up to what the cores carry.
+ */
+export function fleetWorkers(args: Pick<ConformanceArgs, "concurrency" | "workers">, bounds: readonly RunBound[]): number {
+  const latencyBound = bounds.filter((b) => b === "latency").length;
+  const cores = availableParallelism();
+  const chosen = latencyBound === 0 ? cores : Math.min(LATENCY_BOUND_WORKERS * latencyBound, cores * LATENCY_BOUND_FLEET_WORKERS_PER_CORE);
+  // --rate-limit does not make it one: the workers keep to each node's rate together (shared-rate-limit.ts).
+  return suiteWorkers(args.concurrency, { rateLimited: false, latencyBound: false, asked: args.workers ?? chosen });
+}
