@@ -35,7 +35,9 @@ interface RunFigures {
 }
 
 export async function runConformanceRuns(options: BenchOptions): Promise<void> {
-  printHeading(`conformance run: the default run ${options.conformanceRuns} times, then the run through a proxy adding 0-${MAX_DELAY_MS} ms per request`);
+  printHeading(
+    `conformance run: the default run ${options.conformanceRuns} times, then the run through a proxy adding 0-${MAX_DELAY_MS} ms per request`,
+  );
   const scratch = mkdtempSync(join(tmpdir(), "bench-conformance-"));
   try {
     const runs: RunFigures[] = [];
@@ -76,7 +78,14 @@ async function runCommand(args: readonly string[], reportDir: string): Promise<R
   } catch {
     // No summary: the exit code says what happened.
   }
-  return { wallMs, exitCode, failed: summary.counts?.failed, warned: summary.counts?.warned, requests: summary.requests, phases: summary.phases ?? {} };
+  return {
+    wallMs,
+    exitCode,
+    failed: summary.counts?.failed,
+    warned: summary.counts?.warned,
+    requests: summary.requests,
+    phases: summary.phases ?? {},
+  };
 }
 
 /** The reference node as a child process, the latency proxy before it, and the command pointed at the proxy with the node's fixtures. */
@@ -112,7 +121,15 @@ function printDefaultRuns(runs: readonly RunFigures[]): void {
       ...phaseNames.map((name) => ({ header: `${name} (ms)`, align: "right" as const })),
     ],
     rows: [
-      ...runs.map((r, i) => [String(i + 1), seconds(r.wallMs), count(r.exitCode ?? undefined), count(r.failed), count(r.warned), count(r.requests), ...phaseNames.map((n) => count(r.phases[n]))]),
+      ...runs.map((r, i) => [
+        String(i + 1),
+        seconds(r.wallMs),
+        count(r.exitCode ?? undefined),
+        count(r.failed),
+        count(r.warned),
+        count(r.requests),
+        ...phaseNames.map((n) => count(r.phases[n])),
+      ]),
       ["median", seconds(wall), "", "", "", "", ...phaseNames.map((n) => formatNumber(median(runs.map((r) => r.phases[n] ?? 0))))],
     ],
     notes: [
@@ -135,6 +152,16 @@ function printLatencyRun(run: RunFigures & { delayed: number }): void {
       { header: "delayed bursts", align: "right" },
       { header: "checks (ms)", align: "right" },
     ],
-    rows: [[seconds(run.wallMs), count(run.exitCode ?? undefined), count(run.failed), count(run.warned), count(run.requests), String(run.delayed), count(run.phases.checks)]],
+    rows: [
+      [
+        seconds(run.wallMs),
+        count(run.exitCode ?? undefined),
+        count(run.failed),
+        count(run.warned),
+        count(run.requests),
+        String(run.delayed),
+        count(run.phases.checks),
+      ],
+    ],
   });
 }

@@ -34,7 +34,9 @@ interface Target {
 }
 
 export async function runFleet(_options: BenchOptions): Promise<void> {
-  printHeading(`fleet: the whole suite against 1 node, then against a fleet of ${FLEET_SIZE} in one run; on loopback, then each node behind a 0-${MAX_DELAY_MS} ms proxy`);
+  printHeading(
+    `fleet: the whole suite against 1 node, then against a fleet of ${FLEET_SIZE} in one run; on loopback, then each node behind a 0-${MAX_DELAY_MS} ms proxy`,
+  );
   compileCommand();
   const scratch = mkdtempSync(join(tmpdir(), "bench-fleet-"));
   const nodes: ChildNode[] = [];
@@ -86,18 +88,35 @@ export async function runFleet(_options: BenchOptions): Promise<void> {
 type Route = <T>(use: (urls: readonly string[]) => Promise<T>) => Promise<T>;
 
 /** The command against node 1 alone, then against all nodes with --targets. */
-async function compared(nodes: readonly ChildNode[], scratch: string, label: string, route: Route, fixtures: readonly string[]): Promise<{ one: MeasuredRun; fleet: MeasuredRun }> {
-  const targetsOf = (urls: readonly string[]): Target[] => urls.map((url, i) => ({ name: `node-${i + 1}`, url, fixtures: fixtures[i] as string }));
+async function compared(
+  nodes: readonly ChildNode[],
+  scratch: string,
+  label: string,
+  route: Route,
+  fixtures: readonly string[],
+): Promise<{ one: MeasuredRun; fleet: MeasuredRun }> {
+  const targetsOf = (urls: readonly string[]): Target[] =>
+    urls.map((url, i) => ({ name: `node-${i + 1}`, url, fixtures: fixtures[i] as string }));
   process.stdout.write(`${loadDescription()} before the ${label} one-node run\n`);
   const one = await route((urls) => {
     const first = targetsOf(urls)[0] as Target;
-    return measured(nodes, () => conformanceCommand(["--target", first.url, "--fixtures", first.fixtures, "--report-dir", join(scratch, `${label}-one`), "--quiet"], { env: ENV, timeoutMs: RUN_TIMEOUT_MS }));
+    return measured(nodes, () =>
+      conformanceCommand(["--target", first.url, "--fixtures", first.fixtures, "--report-dir", join(scratch, `${label}-one`), "--quiet"], {
+        env: ENV,
+        timeoutMs: RUN_TIMEOUT_MS,
+      }),
+    );
   });
   process.stdout.write(`${loadDescription()} before the ${label} fleet run\n`);
   const fleet = await route((urls) => {
     const targetsFile = join(scratch, `targets-${label}.json`);
     writeFileSync(targetsFile, JSON.stringify({ targets: targetsOf(urls) }));
-    return measured(nodes, () => conformanceCommand(["--targets", targetsFile, "--report-dir", join(scratch, `${label}-fleet`), "--quiet"], { env: ENV, timeoutMs: RUN_TIMEOUT_MS }));
+    return measured(nodes, () =>
+      conformanceCommand(["--targets", targetsFile, "--report-dir", join(scratch, `${label}-fleet`), "--quiet"], {
+        env: ENV,
+        timeoutMs: RUN_TIMEOUT_MS,
+      }),
+    );
   });
   return { one, fleet };
 }
@@ -107,7 +126,8 @@ function behindProxies(nodes: readonly ChildNode[]): Route {
   return async (use) => {
     const proxies: LatencyProxy[] = [];
     try {
-      for (const [i, node] of nodes.entries()) proxies.push(await startLatencyProxy(node.url, { maxDelayMs: MAX_DELAY_MS, seed: LATENCY_SEED + i }));
+      for (const [i, node] of nodes.entries())
+        proxies.push(await startLatencyProxy(node.url, { maxDelayMs: MAX_DELAY_MS, seed: LATENCY_SEED + i }));
       return await use(proxies.map((p) => p.url));
     } finally {
       await Promise.all(proxies.map((p) => p.close()));
@@ -171,5 +191,13 @@ function floor(runs: { one: MeasuredRun; fleet: MeasuredRun }, of: "all" | "comm
 }
 
 function row(name: string, run: MeasuredRun, one: MeasuredRun): string[] {
-  return [name, String(run.code), formatNumber(run.ms / 1000, 1), formatNumber(run.ms / one.ms, 2), formatNumber(run.commandCpuS, 1), formatNumber(run.nodesCpuS, 1), formatNumber(run.proxiesCpuS, 1)];
+  return [
+    name,
+    String(run.code),
+    formatNumber(run.ms / 1000, 1),
+    formatNumber(run.ms / one.ms, 2),
+    formatNumber(run.commandCpuS, 1),
+    formatNumber(run.nodesCpuS, 1),
+    formatNumber(run.proxiesCpuS, 1),
+  ];
 }

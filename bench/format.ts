@@ -19,9 +19,7 @@ export interface Table {
 
 /** One table as text (no trailing newline). */
 export function renderTable(table: Table): string {
-  const widths = table.columns.map((column, i) =>
-    Math.max(column.header.length, ...table.rows.map((row) => (row[i] ?? "").length)),
-  );
+  const widths = table.columns.map((column, i) => Math.max(column.header.length, ...table.rows.map((row) => (row[i] ?? "").length)));
   const line = (cells: readonly string[]) =>
     table.columns
       .map((column, i) => {

@@ -40,7 +40,9 @@ function sectionsFor(names: readonly string[]): string[] {
   for (const name of wanted) {
     const expanded = PARTS[name] ?? (name in SECTIONS ? [name] : undefined);
     if (expanded === undefined)
-      throw new UsageError(`unknown part '${name}' (parts: ${Object.keys(PARTS).join(", ")}; sections: ${Object.keys(SECTIONS).join(", ")})`);
+      throw new UsageError(
+        `unknown part '${name}' (parts: ${Object.keys(PARTS).join(", ")}; sections: ${Object.keys(SECTIONS).join(", ")})`,
+      );
     for (const section of expanded) if (!sections.includes(section)) sections.push(section);
   }
   return sections;

@@ -59,7 +59,12 @@ function endpointsOf(node: ChildNode, pool: SubmissionPool): Endpoint[] {
   const { fixtures } = node;
   const errorCodes = new Map<string, number>();
   return [
-    { name: "GET modules of 0x1", goalPerSecond: 5_000, expectedStatus: 200, request: { method: "GET", path: `${base}/accounts/0x1/modules` } },
+    {
+      name: "GET modules of 0x1",
+      goalPerSecond: 5_000,
+      expectedStatus: 200,
+      request: { method: "GET", path: `${base}/accounts/0x1/modules` },
+    },
     {
       name: `GET module ${fixtures.moduleAccount}::${fixtures.moduleName}`,
       goalPerSecond: 10_000,
@@ -153,7 +158,9 @@ function printResults(measurements: readonly Measurement[], options: BenchOption
     return [
       endpoint.name,
       formatNumber(perSecond),
-      endpoint.goalPerSecond === undefined ? "-" : `≥ ${formatNumber(endpoint.goalPerSecond)} ${perSecond >= endpoint.goalPerSecond ? "met" : "NOT met"}`,
+      endpoint.goalPerSecond === undefined
+        ? "-"
+        : `≥ ${formatNumber(endpoint.goalPerSecond)} ${perSecond >= endpoint.goalPerSecond ? "met" : "NOT met"}`,
       formatNumber(percentile(latencies, 50), 2),
       formatNumber(percentile(latencies, 99), 2),
       formatNumber(latencies.length),

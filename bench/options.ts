@@ -50,7 +50,9 @@ export class UsageError extends Error {
   override readonly name = "UsageError";
 }
 
-export type ParsedCommandLine = { readonly help: true } | { readonly help: false; readonly parts: readonly string[]; readonly options: BenchOptions };
+export type ParsedCommandLine =
+  | { readonly help: true }
+  | { readonly help: false; readonly parts: readonly string[]; readonly options: BenchOptions };
 
 export function parseCommandLine(args: readonly string[]): ParsedCommandLine {
   let parsed: ReturnType<typeof parse>;

@@ -35,11 +35,16 @@ export async function runSelfCheck(_options: BenchOptions): Promise<void> {
   // The plan of test/self-check/faults.test.ts.
   const plan: FaultRun[] = [
     ...FAULTS.map((fault) => ({ fault: fault.name, profile: "node" as const, proves: fault.breaks })),
-    ...FAULTS.map((fault) => ({ fault: fault.name, profile: "aptos" as const, proves: fault.breaks.filter((id) => !baselined.has(id)), baseline: APTOS_CORE_BASELINE })).filter(
-      (run) => run.proves.length > 0,
-    ),
+    ...FAULTS.map((fault) => ({
+      fault: fault.name,
+      profile: "aptos" as const,
+      proves: fault.breaks.filter((id) => !baselined.has(id)),
+      baseline: APTOS_CORE_BASELINE,
+    })).filter((run) => run.proves.length > 0),
   ];
-  printHeading(`self-check: the command against the clean node; ${plan.length} fault runs (${FAULTS.length} faults, both profiles) in ${FAULT_RUN_PROCESSES} processes and one for the runs that wait on commits`);
+  printHeading(
+    `self-check: the command against the clean node; ${plan.length} fault runs (${FAULTS.length} faults, both profiles) in ${FAULT_RUN_PROCESSES} processes and one for the runs that wait on commits`,
+  );
   // The command as the tests run it, compiled (test/support/test-build.ts).
   compileCommand();
   const scratch = mkdtempSync(join(tmpdir(), "bench-self-check-"));
@@ -67,8 +72,24 @@ function printCleanRun(clean: ConformanceRun): void {
   const counts = clean.summary?.counts;
   printTable({
     title: "clean node",
-    columns: [{ header: "exit" }, { header: "passed", align: "right" }, { header: "failed", align: "right" }, { header: "warned", align: "right" }, { header: "n/a", align: "right" }, { header: "time (s)", align: "right" }],
-    rows: [[String(clean.exitCode), String(counts?.passed ?? "-"), String(counts?.failed ?? "-"), String(counts?.warned ?? "-"), String(counts?.notApplicable ?? "-"), formatNumber(clean.durationMs / 1000, 1)]],
+    columns: [
+      { header: "exit" },
+      { header: "passed", align: "right" },
+      { header: "failed", align: "right" },
+      { header: "warned", align: "right" },
+      { header: "n/a", align: "right" },
+      { header: "time (s)", align: "right" },
+    ],
+    rows: [
+      [
+        String(clean.exitCode),
+        String(counts?.passed ?? "-"),
+        String(counts?.failed ?? "-"),
+        String(counts?.warned ?? "-"),
+        String(counts?.notApplicable ?? "-"),
+        formatNumber(clean.durationMs / 1000, 1),
+      ],
+    ],
   });
 }
 

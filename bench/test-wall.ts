@@ -18,7 +18,11 @@ export async function runTestWall(_options: BenchOptions): Promise<void> {
   const started = performance.now();
   const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
     // vitest directly (npm and npx leave the run behind when killed).
-    const child = spawn(process.execPath, [VITEST, "run"], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1", CI: "1" } });
+    const child = spawn(process.execPath, [VITEST, "run"], {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, NO_COLOR: "1", CI: "1" },
+    });
     let text = "";
     const keep = (chunk: Buffer) => (text = (text + chunk.toString("utf8")).slice(-20_000));
     child.stdout.on("data", keep);

@@ -9,7 +9,15 @@
 
 import { isDeepStrictEqual } from "node:util";
 import fc from "fast-check";
-import { CheckNotApplicable, describeEndpoint, law, undecided, type CheckContext, type HttpResponse, type Undecided } from "../src/harness/index.ts";
+import {
+  CheckNotApplicable,
+  describeEndpoint,
+  law,
+  undecided,
+  type CheckContext,
+  type HttpResponse,
+  type Undecided,
+} from "../src/harness/index.ts";
 import { moduleAccount } from "../suites/support/account-modules.ts";
 import { currentWindow } from "../suites/support/ledger-window.ts";
 
@@ -35,7 +43,11 @@ interface Walk {
 /** The pinned version was pruned while the property ran (the answer says so): pin again. */
 class PinPruned extends Error {}
 
-async function modulesPage(t: CheckContext, account: string, query: { ledger_version: bigint; limit?: number; start?: string }): Promise<ModulesPage> {
+async function modulesPage(
+  t: CheckContext,
+  account: string,
+  query: { ledger_version: bigint; limit?: number; start?: string },
+): Promise<ModulesPage> {
   const res = await t.request({ path: `/accounts/${account}/modules`, query: { ...query } });
   const oldest = t.header(res, "LEDGER-OLDEST-VERSION");
   if (res.status === 410 && oldest !== undefined && /^[0-9]+$/.test(oldest) && query.ledger_version < BigInt(oldest)) throw new PinPruned();
@@ -49,7 +61,11 @@ async function walk(t: CheckContext, account: string, version: bigint, limit: nu
   const pages: ModulesPage[] = [];
   let start: string | undefined;
   while (pages.length < maxPages) {
-    const page = await modulesPage(t, account, { ledger_version: version, ...(limit === undefined ? {} : { limit }), ...(start === undefined ? {} : { start }) });
+    const page = await modulesPage(t, account, {
+      ledger_version: version,
+      ...(limit === undefined ? {} : { limit }),
+      ...(start === undefined ? {} : { start }),
+    });
     pages.push(page);
     if (page.cursor === undefined) return { pages, records: pages.flatMap((p) => p.records), ended: true };
     start = page.cursor;
@@ -60,7 +76,11 @@ async function walk(t: CheckContext, account: string, version: bigint, limit: nu
 /** The full listing at `version`: the walk at the default page size. */
 async function fullListing(t: CheckContext, account: string, version: bigint): Promise<Walk> {
   const full = await walk(t, account, version, undefined, MAX_FULL_PAGES);
-  t.expect(full.ended, `the listing at the default page size to end within ${MAX_FULL_PAGES} pages`, full.pages[full.pages.length - 1]?.res);
+  t.expect(
+    full.ended,
+    `the listing at the default page size to end within ${MAX_FULL_PAGES} pages`,
+    full.pages[full.pages.length - 1]?.res,
+  );
   return full;
 }
 
@@ -86,7 +106,10 @@ async function pin(t: CheckContext, address = moduleAccount(t)): Promise<Pinned>
   const version = (await currentWindow(t)).latest;
   const full = await fullListing(t, address, version);
   // An empty listing walks to the same nothing at every limit: it shows no pagination.
-  if (full.records.length < 2) throw new CheckNotApplicable(`needs an account with at least 2 modules (fixture "moduleAccount"); ${address} lists ${full.records.length}`);
+  if (full.records.length < 2)
+    throw new CheckNotApplicable(
+      `needs an account with at least 2 modules (fixture "moduleAccount"); ${address} lists ${full.records.length}`,
+    );
   return { address, version, full };
 }
 
@@ -107,8 +130,13 @@ async function walkLaw(t: CheckContext, limit: number, { address, version, full 
   const maxPages = Math.ceil(n / limit) + 1;
   const paged = await walk(t, address, version, limit, maxPages);
   const last = paged.pages[paged.pages.length - 1]?.res;
-  t.expect(paged.ended, `the walk with limit=${limit} to end (no ${t.headerName("CURSOR")}) within ${maxPages} pages for ${n} modules`, last);
-  for (const p of paged.pages) t.expect(p.records.length <= limit, `at most limit=${limit} modules on a page`, p.res, `${p.records.length}`);
+  t.expect(
+    paged.ended,
+    `the walk with limit=${limit} to end (no ${t.headerName("CURSOR")}) within ${maxPages} pages for ${n} modules`,
+    last,
+  );
+  for (const p of paged.pages)
+    t.expect(p.records.length <= limit, `at most limit=${limit} modules on a page`, p.res, `${p.records.length}`);
   t.expect(
     isDeepStrictEqual(paged.records, full.records),
     `the walk with limit=${limit} at ledger_version ${version} to yield exactly the full listing, each module once, in its order`,
@@ -136,7 +164,8 @@ async function resumeLaw(t: CheckContext, { first, page, then }: Resume, { addre
   const offset = pages.slice(0, index + 1).reduce((sum, p) => sum + p.records.length, 0);
   const next = await modulesPage(t, address, { ledger_version: version, limit: then, start: cursor });
   const expected = full.records.slice(offset, offset + next.records.length);
-  const continues = (next.records.length > 0) === (offset < full.records.length) && next.records.length <= then && isDeepStrictEqual(next.records, expected);
+  const continues =
+    next.records.length > 0 === offset < full.records.length && next.records.length <= then && isDeepStrictEqual(next.records, expected);
   t.expect(
     continues,
     `start=<the cursor after ${offset} modules> with limit=${then} to continue the listing at module ${offset + 1} of ${full.records.length}`,
@@ -148,25 +177,68 @@ async function resumeLaw(t: CheckContext, { first, page, then }: Resume, { addre
 const resumes: fc.Arbitrary<Resume> = fc.record({
   first: fc.integer({ min: 1, max: 10 }),
   page: fc.integer({ min: 0, max: 5 }),
+  // biome-ignore lint/suspicious/noThenProperty: a plain record of numbers, never awaited.
   then: fc.integer({ min: 1, max: 20 }),
 });
 
 describeEndpoint("get_account_modules", () => {
-  law("4.5/cursor-round-trip", { numRuns: 20 }, pin, () => limits, (t, limit, pinned) => atPinned(t, pinned, () => walkLaw(t, limit, pinned)));
+  law(
+    "4.5/cursor-round-trip",
+    { numRuns: 20 },
+    pin,
+    () => limits,
+    (t, limit, pinned) => atPinned(t, pinned, () => walkLaw(t, limit, pinned)),
+  );
 
-  law("4.5/cursor-as-start-law", { numRuns: 20 }, pin, () => resumes, (t, resume, pinned) => atPinned(t, pinned, () => resumeLaw(t, resume, pinned)));
+  law(
+    "4.5/cursor-as-start-law",
+    { numRuns: 20 },
+    pin,
+    () => resumes,
+    (t, resume, pinned) => atPinned(t, pinned, () => resumeLaw(t, resume, pinned)),
+  );
 
   const hex = (minLength: number, maxLength: number) => fc.string({ unit: fc.constantFrom(...HEX_DIGITS), minLength, maxLength });
-  const nonHexCharacter = fc.constantFrom("g", "z", "G", "Z", "-", "_", " ", ".", "~", "!", "*", "%", "/", "?", "#", "&", "=", "+", ":", "é");
+  const nonHexCharacter = fc.constantFrom(
+    "g",
+    "z",
+    "G",
+    "Z",
+    "-",
+    "_",
+    " ",
+    ".",
+    "~",
+    "!",
+    "*",
+    "%",
+    "/",
+    "?",
+    "#",
+    "&",
+    "=",
+    "+",
+    ":",
+    "é",
+  );
   const malformed = fc.oneof(
-    { weight: 9, arbitrary: fc.tuple(fc.constantFrom("", "0x"), hex(0, 12), nonHexCharacter, hex(0, 12)).map(([p, a, bad, b]) => `${p}${a}${bad}${b}`) },
+    {
+      weight: 9,
+      arbitrary: fc.tuple(fc.constantFrom("", "0x"), hex(0, 12), nonHexCharacter, hex(0, 12)).map(([p, a, bad, b]) => `${p}${a}${bad}${b}`),
+    },
     { weight: 1, arbitrary: fc.constant("0x") },
   );
 
-  law("4.5/malformed-cursor-rejected", { numRuns: 20 }, async (t) => moduleAccount(t), () => malformed, async (t, start, address) => {
-    const res = await t.request({ path: `/accounts/${address}/modules`, query: { start, limit: 1 } });
-    t.expectClientError(res, `start ${JSON.stringify(start)} is not hex, so it cannot be a cursor (§2.1)`);
-  });
+  law(
+    "4.5/malformed-cursor-rejected",
+    { numRuns: 20 },
+    async (t) => moduleAccount(t),
+    () => malformed,
+    async (t, start, address) => {
+      const res = await t.request({ path: `/accounts/${address}/modules`, query: { start, limit: 1 } });
+      t.expectClientError(res, `start ${JSON.stringify(start)} is not hex, so it cannot be a cursor (§2.1)`);
+    },
+  );
 
   interface Issued {
     readonly address: string;
@@ -219,7 +291,11 @@ describeEndpoint("get_account_modules", () => {
       const start = unissuedStart(u, issued.sample);
       if (issued.cursors.has(bare(start))) return undecided(`the mutation ${start} names another module: a cursor the node does issue`);
       const res = await t.request({ path: `/accounts/${issued.address}/modules`, query: { start, limit: 1 } });
-      t.expect(res.status === 400, `400: start ${start} is hex but no cursor the node issued (§4.5 start "Must be taken from the X-NODE-CURSOR header")`, res);
+      t.expect(
+        res.status === 400,
+        `400: start ${start} is hex but no cursor the node issued (§4.5 start "Must be taken from the X-NODE-CURSOR header")`,
+        res,
+      );
     },
   );
 });

@@ -22,7 +22,9 @@ const letters = fc.string({ unit: fc.constantFrom(..."ghijklmnopqrstuvwxyzGHIJKL
 
 /** Fractions with a non-zero last digit ("12.5", "0.001"), negatives, and digits mixed with letters. */
 const notAnInteger = fc.oneof(
-  fc.tuple(fc.bigInt({ min: 0n, max: 1_000_000n }), decimal(0, 3), fc.integer({ min: 1, max: 9 })).map(([i, f, last]) => `${i}.${f}${last}`),
+  fc
+    .tuple(fc.bigInt({ min: 0n, max: 1_000_000n }), decimal(0, 3), fc.integer({ min: 1, max: 9 }))
+    .map(([i, f, last]) => `${i}.${f}${last}`),
   fc.bigInt({ min: 1n, max: 1n << 64n }).map((v) => `-${v}`),
   fc.tuple(decimal(0, 5), letters, decimal(0, 3)).map(([a, b, c]) => `${a}${b}${c}`),
 );
@@ -101,7 +103,8 @@ async function firstModuleName(t: CheckContext): Promise<string> {
 
 function addressRequest(read: AddressCase["read"], address: string, version: bigint, moduleName: string): RequestSpec {
   if (read === "modules") return { path: `/accounts/${address}/modules`, query: { ledger_version: version, limit: 3 } };
-  if (read === "module") return { path: `/accounts/${address}/module/${encodeURIComponent(moduleName)}`, query: { ledger_version: version } };
+  if (read === "module")
+    return { path: `/accounts/${address}/module/${encodeURIComponent(moduleName)}`, query: { ledger_version: version } };
   // Summaries up to a version already committed do not change (pruning aside, far below three recent ones).
   return { path: `/accounts/${address}/transaction_summaries`, query: { end_version: version, limit: 3 } };
 }
@@ -113,7 +116,8 @@ function sameAnswer(a: HttpResponse, b: HttpResponse): boolean {
   return errorCodeOf(a) === errorCodeOf(b);
 }
 
-const shown = (res: HttpResponse) => `${res.status}${errorCodeOf(res) === undefined ? "" : ` ${errorCodeOf(res)}`}: ${res.text.slice(0, 200)}`;
+const shown = (res: HttpResponse) =>
+  `${res.status}${errorCodeOf(res) === undefined ? "" : ` ${errorCodeOf(res)}`}: ${res.text.slice(0, 200)}`;
 
 /**
  * Address 1 written "1", without the prefix or its leading zeros, at each read: the forms a node that
@@ -127,21 +131,29 @@ const ADDRESS_EXAMPLES: readonly AddressCase[] = (["modules", "module", "summari
   zeros: 0,
 }));
 
-law("2.1/address-forms-law", { numRuns: 25, examples: () => ADDRESS_EXAMPLES }, addressReads, () => addressCases, async (t, c, reads) => {
-  const version = (await currentWindow(t)).latest;
-  const full = fullDigits(c.address, reads.known);
-  const form = pathForm(full, c);
-  const canonical = await t.request(addressRequest(c.read, `0x${full}`, version, reads.moduleName));
-  const other = await t.request(addressRequest(c.read, form, version, reads.moduleName));
-  t.expect(
-    sameAnswer(canonical, other),
-    `the same answer for ${form} as for 0x${full} (${formatAddress(parseAddress(`0x${full}`))}): §2.1 allows both forms of the same address in a path`,
-    other,
-    `for ${form}: ${shown(other)}; for the 64-digit form: ${shown(canonical)}`,
-  );
-  // Two equal errors do not show that both forms name the same account; two equal 200s do.
-  return canonical.status === 200 ? undefined : undecided(`the 64-digit form ${full} was answered ${shown(canonical)}, not 200: no account read to compare`);
-});
+law(
+  "2.1/address-forms-law",
+  { numRuns: 25, examples: () => ADDRESS_EXAMPLES },
+  addressReads,
+  () => addressCases,
+  async (t, c, reads) => {
+    const version = (await currentWindow(t)).latest;
+    const full = fullDigits(c.address, reads.known);
+    const form = pathForm(full, c);
+    const canonical = await t.request(addressRequest(c.read, `0x${full}`, version, reads.moduleName));
+    const other = await t.request(addressRequest(c.read, form, version, reads.moduleName));
+    t.expect(
+      sameAnswer(canonical, other),
+      `the same answer for ${form} as for 0x${full} (${formatAddress(parseAddress(`0x${full}`))}): §2.1 allows both forms of the same address in a path`,
+      other,
+      `for ${form}: ${shown(other)}; for the 64-digit form: ${shown(canonical)}`,
+    );
+    // Two equal errors do not show that both forms name the same account; two equal 200s do.
+    return canonical.status === 200
+      ? undefined
+      : undecided(`the 64-digit form ${full} was answered ${shown(canonical)}, not 200: no account read to compare`);
+  },
+);
 
 // --- u64 and limit query values
 
@@ -155,8 +167,14 @@ async function u64Targets(t: CheckContext): Promise<BadValueTarget[]> {
   const account = t.fixtures.transactionsAccount ?? "0x1";
   return [
     ...reads.map((r) => ({ name: `ledger_version of ${r.name}`, request: (v: string) => r.request(v) })),
-    { name: "start_version of the transaction summaries (§4.3)", request: (v: string) => ({ path: `/accounts/${account}/transaction_summaries`, query: { start_version: v } }) },
-    { name: "end_version of the transaction summaries (§4.3)", request: (v: string) => ({ path: `/accounts/${account}/transaction_summaries`, query: { end_version: v } }) },
+    {
+      name: "start_version of the transaction summaries (§4.3)",
+      request: (v: string) => ({ path: `/accounts/${account}/transaction_summaries`, query: { start_version: v } }),
+    },
+    {
+      name: "end_version of the transaction summaries (§4.3)",
+      request: (v: string) => ({ path: `/accounts/${account}/transaction_summaries`, query: { end_version: v } }),
+    },
   ];
 }
 
@@ -164,21 +182,36 @@ async function limitTargets(t: CheckContext): Promise<BadValueTarget[]> {
   const account = t.fixtures.transactionsAccount ?? "0x1";
   const modules = moduleAccount(t);
   return [
-    { name: "limit of the transaction summaries (§4.3)", request: (v: string) => ({ path: `/accounts/${account}/transaction_summaries`, query: { limit: v } }) },
+    {
+      name: "limit of the transaction summaries (§4.3)",
+      request: (v: string) => ({ path: `/accounts/${account}/transaction_summaries`, query: { limit: v } }),
+    },
     { name: "limit of the module listing (§4.5)", request: (v: string) => ({ path: `/accounts/${modules}/modules`, query: { limit: v } }) },
   ];
 }
 
 const badValueCase = (values: fc.Arbitrary<string>) => fc.record({ target: fc.nat(), value: values });
 
-law("2.1/u64-forms-law", { numRuns: 25 }, u64Targets, () => badValueCase(notAU64), async (t, { target, value }, targets) => {
-  const where = targets[target % targets.length] as BadValueTarget;
-  const res = await t.request(where.request(value));
-  t.expectClientError(res, `${JSON.stringify(value)} as ${where.name} is not a u64 (§2.1)`);
-});
+law(
+  "2.1/u64-forms-law",
+  { numRuns: 25 },
+  u64Targets,
+  () => badValueCase(notAU64),
+  async (t, { target, value }, targets) => {
+    const where = targets[target % targets.length] as BadValueTarget;
+    const res = await t.request(where.request(value));
+    t.expectClientError(res, `${JSON.stringify(value)} as ${where.name} is not a u64 (§2.1)`);
+  },
+);
 
-law("8/limit-forms-law", { numRuns: 20 }, limitTargets, () => badValueCase(notAUint16), async (t, { target, value }, targets) => {
-  const where = targets[target % targets.length] as BadValueTarget;
-  const res = await t.request(where.request(value));
-  t.expectClientError(res, `${JSON.stringify(value)} as ${where.name} is not a uint16 (§8)`);
-});
+law(
+  "8/limit-forms-law",
+  { numRuns: 20 },
+  limitTargets,
+  () => badValueCase(notAUint16),
+  async (t, { target, value }, targets) => {
+    const where = targets[target % targets.length] as BadValueTarget;
+    const res = await t.request(where.request(value));
+    t.expectClientError(res, `${JSON.stringify(value)} as ${where.name} is not a uint16 (§8)`);
+  },
+);

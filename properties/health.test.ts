@@ -18,7 +18,15 @@
 // more), where a node's rule shows, and otherwise absolute: small, or up to 10^9 s, or absent.
 
 import fc from "fast-check";
-import { CLOCK_TOLERANCE_FLAG, describeEndpoint, errorCodeOf, law, undecided, type CheckContext, type HttpResponse } from "../src/harness/index.ts";
+import {
+  CLOCK_TOLERANCE_FLAG,
+  describeEndpoint,
+  errorCodeOf,
+  law,
+  undecided,
+  type CheckContext,
+  type HttpResponse,
+} from "../src/harness/index.ts";
 import { currentWindow } from "../suites/support/ledger-window.ts";
 
 type Threshold =
@@ -77,7 +85,8 @@ async function durationOf(t: CheckContext, threshold: Threshold, run: HealthRun)
 }
 
 function remember(run: HealthRun, ledgerUsec: bigint | undefined): void {
-  if (ledgerUsec !== undefined && (run.newestLedgerUsec === undefined || ledgerUsec > run.newestLedgerUsec)) run.newestLedgerUsec = ledgerUsec;
+  if (ledgerUsec !== undefined && (run.newestLedgerUsec === undefined || ledgerUsec > run.newestLedgerUsec))
+    run.newestLedgerUsec = ledgerUsec;
 }
 
 /** Sends the health check and decides, from the answer's own ledger timestamp and the suite's clock, what §4.7 demands. */
@@ -110,47 +119,67 @@ async function judgedHealth(t: CheckContext, threshold: Threshold, run: HealthRu
 }
 
 describeEndpoint("healthy", () => {
-  law("4.7/health-threshold-law", { numRuns: 25 }, setup, () => thresholds, async (t, threshold, run) => {
-    const { res, verdict, evidence, durationSecs } = await judgedHealth(t, threshold, run);
-    // Without duration_secs the rule is not exercised (4.7/healthy-without-duration's case), and an
-    // undecided case accepts every answer §4.7 lists: neither shows the threshold rule.
-    const decided = durationSecs !== undefined && verdict !== "undecided";
-    if (verdict === "healthy") {
-      t.expect(
-        res.status === 200,
-        durationSecs === undefined
-          ? "200: without duration_secs the check always succeeds (§4.7)"
-          : `200: the ledger timestamp is at or after now - duration_secs for every node clock possible (${evidence})`,
-        res,
-      );
-    } else if (verdict === "unhealthy") {
-      t.expect(
-        res.status === 503 || res.status === 500,
-        `an error (503 or 500, §4.7), not ${res.status}: the ledger timestamp is before now - duration_secs for every node clock possible (${evidence})`,
-        res,
-      );
-    } else {
-      t.expect([200, 500, 503].includes(res.status), `200, 503 or 500 (§4.7); the rule is undecided within the clock tolerance (${evidence})`, res);
-    }
-    return decided ? undefined : undecided(`the threshold rule was not exercised (${evidence})`);
-  });
+  law(
+    "4.7/health-threshold-law",
+    { numRuns: 25 },
+    setup,
+    () => thresholds,
+    async (t, threshold, run) => {
+      const { res, verdict, evidence, durationSecs } = await judgedHealth(t, threshold, run);
+      // Without duration_secs the rule is not exercised (4.7/healthy-without-duration's case), and an
+      // undecided case accepts every answer §4.7 lists: neither shows the threshold rule.
+      const decided = durationSecs !== undefined && verdict !== "undecided";
+      if (verdict === "healthy") {
+        t.expect(
+          res.status === 200,
+          durationSecs === undefined
+            ? "200: without duration_secs the check always succeeds (§4.7)"
+            : `200: the ledger timestamp is at or after now - duration_secs for every node clock possible (${evidence})`,
+          res,
+        );
+      } else if (verdict === "unhealthy") {
+        t.expect(
+          res.status === 503 || res.status === 500,
+          `an error (503 or 500, §4.7), not ${res.status}: the ledger timestamp is before now - duration_secs for every node clock possible (${evidence})`,
+          res,
+        );
+      } else {
+        t.expect(
+          [200, 500, 503].includes(res.status),
+          `200, 503 or 500 (§4.7); the rule is undecided within the clock tolerance (${evidence})`,
+          res,
+        );
+      }
+      return decided ? undefined : undecided(`the threshold rule was not exercised (${evidence})`);
+    },
+  );
 
-  law("4.7/unhealthy-code", { numRuns: 10 }, setup, () => exceededThresholds, async (t, threshold, run) => {
-    let judged = await judgedHealth(t, threshold, run);
-    // A node making blocks every 100 ms lags its clock by less than that: at duration_secs=0 an answer
-    // right after a block is within the clock tolerance, and the cases, sent at once, share that moment.
-    // Asked again a little later the ledger lags more (until its next block): each answer is still judged
-    // by its own evidence alone.
-    for (let retry = 0; judged.verdict !== "unhealthy" && retry < UNDECIDED_RETRIES; retry++) {
-      await new Promise((resolve) => setTimeout(resolve, run.toleranceMs + UNDECIDED_WAIT_MS));
-      judged = await judgedHealth(t, threshold, run);
-    }
-    const { res, verdict, evidence } = judged;
-    if (verdict !== "unhealthy") {
-      return undecided(
-        `duration_secs was not decidedly exceeded: the ledger did not lag more than the threshold beyond the clock tolerance of ${run.toleranceMs} ms (${CLOCK_TOLERANCE_FLAG}; ${evidence})`,
+  law(
+    "4.7/unhealthy-code",
+    { numRuns: 10 },
+    setup,
+    () => exceededThresholds,
+    async (t, threshold, run) => {
+      let judged = await judgedHealth(t, threshold, run);
+      // A node making blocks every 100 ms lags its clock by less than that: at duration_secs=0 an answer
+      // right after a block is within the clock tolerance, and the cases, sent at once, share that moment.
+      // Asked again a little later the ledger lags more (until its next block): each answer is still judged
+      // by its own evidence alone.
+      for (let retry = 0; judged.verdict !== "unhealthy" && retry < UNDECIDED_RETRIES; retry++) {
+        await new Promise((resolve) => setTimeout(resolve, run.toleranceMs + UNDECIDED_WAIT_MS));
+        judged = await judgedHealth(t, threshold, run);
+      }
+      const { res, verdict, evidence } = judged;
+      if (verdict !== "unhealthy") {
+        return undecided(
+          `duration_secs was not decidedly exceeded: the ledger did not lag more than the threshold beyond the clock tolerance of ${run.toleranceMs} ms (${CLOCK_TOLERANCE_FLAG}; ${evidence})`,
+        );
+      }
+      t.expect(
+        res.status === 503 && errorCodeOf(res) === "health_check_failed",
+        `503 health_check_failed: the ledger lags more than duration_secs (${evidence})`,
+        res,
       );
-    }
-    t.expect(res.status === 503 && errorCodeOf(res) === "health_check_failed", `503 health_check_failed: the ledger lags more than duration_secs (${evidence})`, res);
-  });
+    },
+  );
 });

@@ -16,7 +16,9 @@ import { currentWindow, PPM, versionAt, type LedgerWindow } from "../suites/supp
 /** Versions this close to the oldest may be pruned while a run is under way; windows start above them. */
 const PRUNING_MARGIN = 100n;
 
-type Position = { readonly kind: "summary"; readonly index: number; readonly delta: number } | { readonly kind: "window"; readonly ppm: number };
+type Position =
+  | { readonly kind: "summary"; readonly index: number; readonly delta: number }
+  | { readonly kind: "window"; readonly ppm: number };
 type Mode = "start" | "end" | "both" | "neither";
 
 interface WindowCase {
@@ -71,7 +73,8 @@ function versionOf(p: Position, w: LedgerWindow, account: Account): bigint {
   const margin = (w.latest - w.oldest) / 10n < PRUNING_MARGIN ? (w.latest - w.oldest) / 10n : PRUNING_MARGIN;
   const low = w.oldest + margin;
   let v: bigint;
-  if (p.kind === "window" || account.recent.length === 0) v = versionAt({ oldest: low, latest: w.latest }, BigInt(p.kind === "window" ? p.ppm : 0), BigInt(PPM));
+  if (p.kind === "window" || account.recent.length === 0)
+    v = versionAt({ oldest: low, latest: w.latest }, BigInt(p.kind === "window" ? p.ppm : 0), BigInt(PPM));
   else v = (account.recent[p.index % account.recent.length] as bigint) + BigInt(p.delta);
   return v < low ? low : v > w.latest ? w.latest : v;
 }
@@ -100,7 +103,11 @@ async function page(t: CheckContext, address: string, query: Query): Promise<Pag
   }
   t.expect(res.status === 200, "200: every version of the window is inside the ledger window the node reported", res);
   const items = res.json as unknown;
-  const ok = Array.isArray(items) && items.every((i) => typeof (i as { version?: unknown })?.version === "string" && /^[0-9]{1,20}$/.test((i as { version: string }).version));
+  const ok =
+    Array.isArray(items) &&
+    items.every(
+      (i) => typeof (i as { version?: unknown })?.version === "string" && /^[0-9]{1,20}$/.test((i as { version: string }).version),
+    );
   t.expect(ok, "a JSON array of transaction summaries, each with a u64 version string (§2.3)", res);
   const list = items as { version: string }[];
   return { res, query, items: list, versions: list.map((i) => BigInt(i.version)), ledgerVersion: s.ledgerVersion };
@@ -114,126 +121,179 @@ const list = (versions: readonly bigint[]) => (versions.length === 0 ? "(none)" 
 describeEndpoint("get_account_transaction_summaries", () => {
   // One law per requirement: the order of the summaries and their count are two behaviours, each with its
   // own examples in the suite; the windows they range over are the same.
-  law("4.3/ascending-order", { numRuns: 25 }, setup, () => windows(["start", "end", "both", "neither"]), async (t, c, account) => {
-    const w = await currentWindow(t);
-    const p = await page(t, account.address, queryOf(c, w, account));
-    if (p === undefined) return PRUNED;
-    const ascending = p.versions.every((v, i) => i === 0 || v > (p.versions[i - 1] as bigint));
-    t.expect(ascending, "versions in strictly ascending order (§4.3 \"always in ascending order of version\")", p.res, list(p.versions));
-    return p.versions.length < 2 ? undecided(`the window held ${p.versions.length} summaries: no order to see`) : undefined;
-  });
+  law(
+    "4.3/ascending-order",
+    { numRuns: 25 },
+    setup,
+    () => windows(["start", "end", "both", "neither"]),
+    async (t, c, account) => {
+      const w = await currentWindow(t);
+      const p = await page(t, account.address, queryOf(c, w, account));
+      if (p === undefined) return PRUNED;
+      const ascending = p.versions.every((v, i) => i === 0 || v > (p.versions[i - 1] as bigint));
+      t.expect(ascending, 'versions in strictly ascending order (§4.3 "always in ascending order of version")', p.res, list(p.versions));
+      return p.versions.length < 2 ? undecided(`the window held ${p.versions.length} summaries: no order to see`) : undefined;
+    },
+  );
 
-  law("4.3/limit-respected", { numRuns: 25 }, setup, () => windows(["start", "end", "both", "neither"]), async (t, c, account) => {
-    if (c.limit === null) return undecided("no limit in this window: no maximum to check");
-    const w = await currentWindow(t);
-    const p = await page(t, account.address, queryOf(c, w, account));
-    if (p === undefined) return PRUNED;
-    t.expect(p.versions.length <= c.limit, `at most limit=${c.limit} summaries (§4.3 "maximum number of summaries")`, p.res, `${p.versions.length} summaries`);
-    return undefined;
-  });
-
-  law("4.3/summaries-window-law", { numRuns: 25 }, setup, () => windows(["start", "end", "both", "neither"]), async (t, c, account) => {
-    const w = await currentWindow(t);
-    const q = queryOf(c, w, account);
-    const p = await page(t, account.address, q);
-    if (p === undefined) return PRUNED;
-    const at = p.ledgerVersion ?? w.latest;
-    // Summaries any answer of this run held: a run where every answer was empty shows nothing.
-    let seen = p.items.length;
-
-    if (q.start_version !== undefined) {
-      const s = BigInt(q.start_version);
-      t.expect(p.versions.every((v) => v >= s), `every summary at or after start_version ${s} (§4.3 "Output starts at that version")`, p.res, list(p.versions));
-      // None of the account's summaries lies between start_version and the first one returned.
-      const first = p.versions[0];
-      const probe =
-        first === undefined
-          ? await page(t, account.address, { limit: 1 })
-          : first > s
-            ? await page(t, account.address, { end_version: (first - 1n).toString(), limit: 1 })
-            : undefined;
-      seen += probe?.items.length ?? 0;
-      const skipped = probe?.versions.filter((v) => v >= s && v <= at && (first === undefined || v < first)) ?? [];
+  law(
+    "4.3/limit-respected",
+    { numRuns: 25 },
+    setup,
+    () => windows(["start", "end", "both", "neither"]),
+    async (t, c, account) => {
+      if (c.limit === null) return undecided("no limit in this window: no maximum to check");
+      const w = await currentWindow(t);
+      const p = await page(t, account.address, queryOf(c, w, account));
+      if (p === undefined) return PRUNED;
       t.expect(
-        skipped.length === 0,
-        `the output to start at the account's first summary at or after start_version ${s} (§4.3); ${describeQuery(probe?.query ?? {})} shows one it left out`,
-        probe?.res ?? p.res,
-        `left out ${list(skipped)}; the window answered ${list(p.versions)} at ${t.headerName("LEDGER-VERSION")} ${at}`,
+        p.versions.length <= c.limit,
+        `at most limit=${c.limit} summaries (§4.3 "maximum number of summaries")`,
+        p.res,
+        `${p.versions.length} summaries`,
       );
-    }
+      return undefined;
+    },
+  );
 
-    if (c.mode === "end") {
-      const e = BigInt(q.end_version as string);
-      t.expect(p.versions.every((v) => v <= e), `every summary at or before end_version ${e} (§4.3 "the output ends at that version")`, p.res, list(p.versions));
-    }
+  law(
+    "4.3/summaries-window-law",
+    { numRuns: 25 },
+    setup,
+    () => windows(["start", "end", "both", "neither"]),
+    async (t, c, account) => {
+      const w = await currentWindow(t);
+      const q = queryOf(c, w, account);
+      const p = await page(t, account.address, q);
+      if (p === undefined) return PRUNED;
+      const at = p.ledgerVersion ?? w.latest;
+      // Summaries any answer of this run held: a run where every answer was empty shows nothing.
+      let seen = p.items.length;
 
-    if (c.mode === "both") {
-      // end_version is "used when start_version is absent": with start_version the answer is start_version's alone.
-      const alone = await page(t, account.address, { start_version: q.start_version, ...(q.limit === undefined ? {} : { limit: q.limit }) });
-      seen += alone?.items.length ?? 0;
-      if (alone !== undefined && alone.ledgerVersion !== undefined && p.ledgerVersion !== undefined && alone.ledgerVersion >= p.ledgerVersion) {
-        // Later commits can only add summaries after the earlier answer's last one.
-        const prefix = p.items.every((item, i) => isDeepStrictEqual(item, alone.items[i]));
+      if (q.start_version !== undefined) {
+        const s = BigInt(q.start_version);
         t.expect(
-          prefix,
-          `with start_version, end_version not used (§4.3): the answer to be ${describeQuery({ start_version: q.start_version, limit: q.limit })}'s (its start, as later commits leave it)`,
+          p.versions.every((v) => v >= s),
+          `every summary at or after start_version ${s} (§4.3 "Output starts at that version")`,
           p.res,
-          `with end_version: ${list(p.versions)}; without: ${list(alone.versions)}`,
+          list(p.versions),
+        );
+        // None of the account's summaries lies between start_version and the first one returned.
+        const first = p.versions[0];
+        const probe =
+          first === undefined
+            ? await page(t, account.address, { limit: 1 })
+            : first > s
+              ? await page(t, account.address, { end_version: (first - 1n).toString(), limit: 1 })
+              : undefined;
+        seen += probe?.items.length ?? 0;
+        const skipped = probe?.versions.filter((v) => v >= s && v <= at && (first === undefined || v < first)) ?? [];
+        t.expect(
+          skipped.length === 0,
+          `the output to start at the account's first summary at or after start_version ${s} (§4.3); ${describeQuery(probe?.query ?? {})} shows one it left out`,
+          probe?.res ?? p.res,
+          `left out ${list(skipped)}; the window answered ${list(p.versions)} at ${t.headerName("LEDGER-VERSION")} ${at}`,
         );
       }
-    }
 
-    if (c.mode === "neither") {
-      // The most recent: none of the account's summaries after the last one returned, up to this answer's ledger version.
+      if (c.mode === "end") {
+        const e = BigInt(q.end_version as string);
+        t.expect(
+          p.versions.every((v) => v <= e),
+          `every summary at or before end_version ${e} (§4.3 "the output ends at that version")`,
+          p.res,
+          list(p.versions),
+        );
+      }
+
+      if (c.mode === "both") {
+        // end_version is "used when start_version is absent": with start_version the answer is start_version's alone.
+        const alone = await page(t, account.address, {
+          start_version: q.start_version,
+          ...(q.limit === undefined ? {} : { limit: q.limit }),
+        });
+        seen += alone?.items.length ?? 0;
+        if (
+          alone !== undefined &&
+          alone.ledgerVersion !== undefined &&
+          p.ledgerVersion !== undefined &&
+          alone.ledgerVersion >= p.ledgerVersion
+        ) {
+          // Later commits can only add summaries after the earlier answer's last one.
+          const prefix = p.items.every((item, i) => isDeepStrictEqual(item, alone.items[i]));
+          t.expect(
+            prefix,
+            `with start_version, end_version not used (§4.3): the answer to be ${describeQuery({ start_version: q.start_version, limit: q.limit })}'s (its start, as later commits leave it)`,
+            p.res,
+            `with end_version: ${list(p.versions)}; without: ${list(alone.versions)}`,
+          );
+        }
+      }
+
+      if (c.mode === "neither") {
+        // The most recent: none of the account's summaries after the last one returned, up to this answer's ledger version.
+        const last = p.versions[p.versions.length - 1];
+        const probe = await page(t, account.address, { start_version: (last === undefined ? w.oldest : last + 1n).toString(), limit: 1 });
+        seen += probe?.items.length ?? 0;
+        const newer = probe?.versions.filter((v) => v <= at && (last === undefined || v > last)) ?? [];
+        t.expect(
+          newer.length === 0,
+          `the most recent summaries (§4.3 "Default"): ${describeQuery(probe?.query ?? {})} shows a later one committed at or before ${t.headerName("LEDGER-VERSION")} ${at}`,
+          probe?.res ?? p.res,
+          `later ${list(newer)}; the default window answered ${list(p.versions)}`,
+        );
+      }
+      return seen === 0 ? NO_SUMMARIES : undefined;
+    },
+  );
+
+  law(
+    "4.3/summaries-end-window-law",
+    { numRuns: 15 },
+    setup,
+    () => windows(["end"]),
+    async (t, c, account) => {
+      const w = await currentWindow(t);
+      const q = queryOf(c, w, account);
+      const e = BigInt(q.end_version as string);
+      const p = await page(t, account.address, q);
+      if (p === undefined) return PRUNED;
       const last = p.versions[p.versions.length - 1];
       const probe = await page(t, account.address, { start_version: (last === undefined ? w.oldest : last + 1n).toString(), limit: 1 });
-      seen += probe?.items.length ?? 0;
-      const newer = probe?.versions.filter((v) => v <= at && (last === undefined || v > last)) ?? [];
+      if (p.items.length === 0 && (probe?.items.length ?? 0) === 0) return NO_SUMMARIES;
+      const skipped = probe?.versions.filter((v) => v <= e && (last === undefined || v > last)) ?? [];
       t.expect(
-        newer.length === 0,
-        `the most recent summaries (§4.3 "Default"): ${describeQuery(probe?.query ?? {})} shows a later one committed at or before ${t.headerName("LEDGER-VERSION")} ${at}`,
+        skipped.length === 0,
+        `the account's last summaries up to end_version ${e} (with only end_version the page ends there); ${describeQuery(probe?.query ?? {})} shows one after the last returned`,
         probe?.res ?? p.res,
-        `later ${list(newer)}; the default window answered ${list(p.versions)}`,
+        `left out ${list(skipped)}; the window answered ${list(p.versions)}`,
       );
-    }
-    return seen === 0 ? NO_SUMMARIES : undefined;
-  });
+    },
+  );
 
-  law("4.3/summaries-end-window-law", { numRuns: 15 }, setup, () => windows(["end"]), async (t, c, account) => {
-    const w = await currentWindow(t);
-    const q = queryOf(c, w, account);
-    const e = BigInt(q.end_version as string);
-    const p = await page(t, account.address, q);
-    if (p === undefined) return PRUNED;
-    const last = p.versions[p.versions.length - 1];
-    const probe = await page(t, account.address, { start_version: (last === undefined ? w.oldest : last + 1n).toString(), limit: 1 });
-    if (p.items.length === 0 && (probe?.items.length ?? 0) === 0) return NO_SUMMARIES;
-    const skipped = probe?.versions.filter((v) => v <= e && (last === undefined || v > last)) ?? [];
-    t.expect(
-      skipped.length === 0,
-      `the account's last summaries up to end_version ${e} (with only end_version the page ends there); ${describeQuery(probe?.query ?? {})} shows one after the last returned`,
-      probe?.res ?? p.res,
-      `left out ${list(skipped)}; the window answered ${list(p.versions)}`,
-    );
-  });
-
-  law("4.3/repeatable", { numRuns: 20 }, setup, () => windows(["start", "end", "both", "neither"]), async (t, c, account) => {
-    const w = await currentWindow(t);
-    const q = queryOf(c, w, account);
-    // Two answers at the same ledger version; the ledger moves about once a second, so a few tries find them.
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const first = await page(t, account.address, q);
-      const second = await page(t, account.address, q);
-      if (first === undefined || second === undefined) return PRUNED;
-      if (first.ledgerVersion === undefined || first.ledgerVersion !== second.ledgerVersion) continue;
-      t.expect(
-        isDeepStrictEqual(first.items, second.items),
-        `the same summaries for the same window at the same ${t.headerName("LEDGER-VERSION")} ${first.ledgerVersion}`,
-        second.res,
-        `first ${list(first.versions)}, then ${list(second.versions)}`,
-      );
-      return first.items.length === 0 ? NO_SUMMARIES : undefined;
-    }
-    return undecided(`no two answers at the same ${t.headerName("LEDGER-VERSION")} in 3 tries`);
-  });
+  law(
+    "4.3/repeatable",
+    { numRuns: 20 },
+    setup,
+    () => windows(["start", "end", "both", "neither"]),
+    async (t, c, account) => {
+      const w = await currentWindow(t);
+      const q = queryOf(c, w, account);
+      // Two answers at the same ledger version; the ledger moves about once a second, so a few tries find them.
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const first = await page(t, account.address, q);
+        const second = await page(t, account.address, q);
+        if (first === undefined || second === undefined) return PRUNED;
+        if (first.ledgerVersion === undefined || first.ledgerVersion !== second.ledgerVersion) continue;
+        t.expect(
+          isDeepStrictEqual(first.items, second.items),
+          `the same summaries for the same window at the same ${t.headerName("LEDGER-VERSION")} ${first.ledgerVersion}`,
+          second.res,
+          `first ${list(first.versions)}, then ${list(second.versions)}`,
+        );
+        return first.items.length === 0 ? NO_SUMMARIES : undefined;
+      }
+      return undecided(`no two answers at the same ${t.headerName("LEDGER-VERSION")} in 3 tries`);
+    },
+  );
 });

@@ -17,8 +17,14 @@ import { requirePruning, versionedReads, type VersionedRead } from "../suites/su
 /** Versions this close to the oldest may be pruned between the probe and the read; inside-window runs stay above them. */
 const PRUNING_MARGIN = 100n;
 
-type Below = { readonly read: number } & ({ readonly kind: "edge"; readonly k: bigint } | { readonly kind: "anywhere"; readonly ppm: number });
-type Inside = { readonly read: number } & ({ readonly kind: "top"; readonly k: bigint } | { readonly kind: "anywhere"; readonly ppm: number });
+type Below = { readonly read: number } & (
+  | { readonly kind: "edge"; readonly k: bigint }
+  | { readonly kind: "anywhere"; readonly ppm: number }
+);
+type Inside = { readonly read: number } & (
+  | { readonly kind: "top"; readonly k: bigint }
+  | { readonly kind: "anywhere"; readonly ppm: number }
+);
 type Above = { readonly read: number } & ({ readonly kind: "ahead"; readonly k: bigint } | { readonly kind: "u64-max" });
 
 const below: fc.Arbitrary<Below> = fc.oneof(
@@ -31,7 +37,10 @@ const inside: fc.Arbitrary<Inside> = fc.oneof(
 );
 const above: fc.Arbitrary<Above> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ read: fc.nat(), kind: fc.constant("ahead" as const), k: fc.bigInt({ min: 1n, max: 10n }) }) },
-  { weight: 2, arbitrary: fc.record({ read: fc.nat(), kind: fc.constant("ahead" as const), k: fc.bigInt({ min: 1n, max: 1_000_000_000_000n }) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({ read: fc.nat(), kind: fc.constant("ahead" as const), k: fc.bigInt({ min: 1n, max: 1_000_000_000_000n }) }),
+  },
   { weight: 1, arbitrary: fc.record({ read: fc.nat(), kind: fc.constant("u64-max" as const) }) },
 );
 
@@ -82,52 +91,78 @@ async function readAt(t: CheckContext, read: VersionedRead, version: bigint): Pr
 const oldestName = (t: CheckContext) => t.headerName("LEDGER-OLDEST-VERSION");
 const latestName = (t: CheckContext) => t.headerName("LEDGER-VERSION");
 
-law("1/pruned-version-law", { numRuns: 20 }, prunedReads, () => below, async (t, b, setup) => {
-  const w = await currentWindow(t);
-  const read = pick(setup, b.read);
-  const v = belowVersion(w, b);
-  const { res, s } = await readAt(t, read, v);
-  // Pruning only moves forward, so the window before the request bounds it; the answer's own header, when present, is exact.
-  const oldest = s.oldestVersion ?? w.oldest;
-  if (v >= oldest) {
-    t.expect(res.status !== 410, `not 410: ledger_version ${v} of ${read.name} is inside the window the answer itself reports (${oldestName(t)} ${oldest})`, res);
-    return undecided(`ledger_version ${v} was not below the answer's ${oldestName(t)} ${oldest}`);
-  }
-  t.expect(res.status === 410, `410: ledger_version ${v} of ${read.name} is below ${oldestName(t)} ${oldest}, so it was pruned`, res);
-});
+law(
+  "1/pruned-version-law",
+  { numRuns: 20 },
+  prunedReads,
+  () => below,
+  async (t, b, setup) => {
+    const w = await currentWindow(t);
+    const read = pick(setup, b.read);
+    const v = belowVersion(w, b);
+    const { res, s } = await readAt(t, read, v);
+    // Pruning only moves forward, so the window before the request bounds it; the answer's own header, when present, is exact.
+    const oldest = s.oldestVersion ?? w.oldest;
+    if (v >= oldest) {
+      t.expect(
+        res.status !== 410,
+        `not 410: ledger_version ${v} of ${read.name} is inside the window the answer itself reports (${oldestName(t)} ${oldest})`,
+        res,
+      );
+      return undecided(`ledger_version ${v} was not below the answer's ${oldestName(t)} ${oldest}`);
+    }
+    t.expect(res.status === 410, `410: ledger_version ${v} of ${read.name} is below ${oldestName(t)} ${oldest}, so it was pruned`, res);
+  },
+);
 
-law("1/window-version-law", { numRuns: 20 }, reads, () => inside, async (t, i, setup) => {
-  const w = await currentWindow(t);
-  const read = pick(setup, i.read);
-  const v = insideVersion(w, i);
-  const { res, s } = await readAt(t, read, v);
-  const oldest = s.oldestVersion ?? w.oldest;
-  const latest = s.ledgerVersion ?? w.latest;
-  if (v < oldest) {
-    // Pruned between the probe and the read (the answer says so): then it is the pruned law's case.
-    t.expect(res.status === 410, `410: ledger_version ${v} fell below ${oldestName(t)} ${oldest} before the node answered`, res);
-    return undecided(`ledger_version ${v} fell below ${oldestName(t)} ${oldest} before the node answered`);
-  }
-  const code = errorCodeOf(res);
-  t.expect(
-    res.status === 200 || (res.status === 404 && code !== "version_not_found"),
-    `200, or 404 for ${read.name} absent at that version, never 410 or version_not_found: ledger_version ${v} is inside [${oldest}, ${latest}] (${oldestName(t)}, ${latestName(t)})`,
-    res,
-  );
-});
+law(
+  "1/window-version-law",
+  { numRuns: 20 },
+  reads,
+  () => inside,
+  async (t, i, setup) => {
+    const w = await currentWindow(t);
+    const read = pick(setup, i.read);
+    const v = insideVersion(w, i);
+    const { res, s } = await readAt(t, read, v);
+    const oldest = s.oldestVersion ?? w.oldest;
+    const latest = s.ledgerVersion ?? w.latest;
+    if (v < oldest) {
+      // Pruned between the probe and the read (the answer says so): then it is the pruned law's case.
+      t.expect(res.status === 410, `410: ledger_version ${v} fell below ${oldestName(t)} ${oldest} before the node answered`, res);
+      return undecided(`ledger_version ${v} fell below ${oldestName(t)} ${oldest} before the node answered`);
+    }
+    const code = errorCodeOf(res);
+    t.expect(
+      res.status === 200 || (res.status === 404 && code !== "version_not_found"),
+      `200, or 404 for ${read.name} absent at that version, never 410 or version_not_found: ledger_version ${v} is inside [${oldest}, ${latest}] (${oldestName(t)}, ${latestName(t)})`,
+      res,
+    );
+  },
+);
 
-law("4/future-version-law", { numRuns: 20 }, reads, () => above, async (t, a, setup) => {
-  const w = await currentWindow(t);
-  const read = pick(setup, a.read);
-  const v = aboveVersion(w, a);
-  const { res, s } = await readAt(t, read, v);
-  if (s.ledgerVersion !== undefined && v <= s.ledgerVersion) {
-    // The ledger reached v before the node answered: v is no longer in the future.
-    t.expect(res.status !== 410, `not 410: ledger_version ${v} is at or below the answer's ${latestName(t)} ${s.ledgerVersion}`, res);
-    return undecided(`the ledger reached ledger_version ${v} before the node answered`);
-  }
-  t.expectClientError(res, `ledger_version ${v} of ${read.name} is above ${latestName(t)} ${s.ledgerVersion ?? w.latest}, so neither there nor pruned`, { except: [410] });
-});
+law(
+  "4/future-version-law",
+  { numRuns: 20 },
+  reads,
+  () => above,
+  async (t, a, setup) => {
+    const w = await currentWindow(t);
+    const read = pick(setup, a.read);
+    const v = aboveVersion(w, a);
+    const { res, s } = await readAt(t, read, v);
+    if (s.ledgerVersion !== undefined && v <= s.ledgerVersion) {
+      // The ledger reached v before the node answered: v is no longer in the future.
+      t.expect(res.status !== 410, `not 410: ledger_version ${v} is at or below the answer's ${latestName(t)} ${s.ledgerVersion}`, res);
+      return undecided(`the ledger reached ledger_version ${v} before the node answered`);
+    }
+    t.expectClientError(
+      res,
+      `ledger_version ${v} of ${read.name} is above ${latestName(t)} ${s.ledgerVersion ?? w.latest}, so neither there nor pruned`,
+      { except: [410] },
+    );
+  },
+);
 
 type Misplaced = { readonly side: "below"; readonly b: Below } | { readonly side: "above"; readonly a: Above };
 
@@ -137,7 +172,10 @@ law(
   reads,
   (setup) =>
     setup.prunes
-      ? fc.oneof(below.map((b): Misplaced => ({ side: "below", b })), above.map((a): Misplaced => ({ side: "above", a })))
+      ? fc.oneof(
+          below.map((b): Misplaced => ({ side: "below", b })),
+          above.map((a): Misplaced => ({ side: "above", a })),
+        )
       : above.map((a): Misplaced => ({ side: "above", a })),
   async (t, m, setup) => {
     const w = await currentWindow(t);
@@ -147,11 +185,21 @@ law(
     const code = errorCodeOf(res);
     if (m.side === "below") {
       const oldest = s.oldestVersion ?? w.oldest;
-      if (v >= oldest) return undecided(`ledger_version ${v} is inside the answer's own window (${oldestName(t)} ${oldest}): no code to demand`);
-      t.expect(res.status === 410 && code === "version_pruned", `410 version_pruned: ledger_version ${v} is below ${oldestName(t)} ${oldest}`, res);
+      if (v >= oldest)
+        return undecided(`ledger_version ${v} is inside the answer's own window (${oldestName(t)} ${oldest}): no code to demand`);
+      t.expect(
+        res.status === 410 && code === "version_pruned",
+        `410 version_pruned: ledger_version ${v} is below ${oldestName(t)} ${oldest}`,
+        res,
+      );
     } else {
-      if (s.ledgerVersion !== undefined && v <= s.ledgerVersion) return undecided(`the ledger reached ledger_version ${v}: no code to demand`);
-      t.expect(res.status === 404 && code === "version_not_found", `404 version_not_found: ledger_version ${v} is above ${latestName(t)} ${s.ledgerVersion ?? w.latest}`, res);
+      if (s.ledgerVersion !== undefined && v <= s.ledgerVersion)
+        return undecided(`the ledger reached ledger_version ${v}: no code to demand`);
+      t.expect(
+        res.status === 404 && code === "version_not_found",
+        `404 version_not_found: ledger_version ${v} is above ${latestName(t)} ${s.ledgerVersion ?? w.latest}`,
+        res,
+      );
     }
   },
 );
@@ -165,7 +213,10 @@ type Step =
 
 const steps: fc.Arbitrary<Step[]> = fc.array(
   fc.oneof(
-    { weight: 3, arbitrary: fc.record({ kind: fc.constant("read" as const), read: fc.nat(), ppm: fc.option(fc.integer({ min: 0, max: PPM })) }) },
+    {
+      weight: 3,
+      arbitrary: fc.record({ kind: fc.constant("read" as const), read: fc.nat(), ppm: fc.option(fc.integer({ min: 0, max: PPM })) }),
+    },
     { weight: 1, arbitrary: fc.constant<Step>({ kind: "health" }) },
     { weight: 1, arbitrary: fc.constant<Step>({ kind: "gas" }) },
   ),
@@ -182,53 +233,79 @@ async function runSteps(t: CheckContext, list: readonly Step[], setup: Reads): P
         ? await t.request({ path: "/-/healthy" })
         : step.kind === "gas"
           ? await t.request({ path: "/estimate_gas_price" })
-          : await t.request(pick(setup, step.read).request(step.ppm === null ? undefined : insideVersion(w, { read: 0, kind: "anywhere", ppm: step.ppm }).toString()));
+          : await t.request(
+              pick(setup, step.read).request(
+                step.ppm === null ? undefined : insideVersion(w, { read: 0, kind: "anywhere", ppm: step.ppm }).toString(),
+              ),
+            );
     answers.push({ res, s: t.ledgerState(res) });
   }
   return answers;
 }
 
-law("2.7/header-consistency", { numRuns: 15 }, reads, () => steps, async (t, list, setup) => {
-  let compared = 0;
-  for (const { res, s } of await runSteps(t, list, setup)) {
-    if (s.oldestVersion !== undefined && s.ledgerVersion !== undefined) {
-      compared += 1;
-      t.expect(s.oldestVersion <= s.ledgerVersion, `${oldestName(t)} ${s.oldestVersion} <= ${latestName(t)} ${s.ledgerVersion} in one answer (§2.7)`, res);
+law(
+  "2.7/header-consistency",
+  { numRuns: 15 },
+  reads,
+  () => steps,
+  async (t, list, setup) => {
+    let compared = 0;
+    for (const { res, s } of await runSteps(t, list, setup)) {
+      if (s.oldestVersion !== undefined && s.ledgerVersion !== undefined) {
+        compared += 1;
+        t.expect(
+          s.oldestVersion <= s.ledgerVersion,
+          `${oldestName(t)} ${s.oldestVersion} <= ${latestName(t)} ${s.ledgerVersion} in one answer (§2.7)`,
+          res,
+        );
+      }
+      if (s.oldestBlockHeight !== undefined && s.blockHeight !== undefined) {
+        t.expect(
+          s.oldestBlockHeight <= s.blockHeight,
+          `${t.headerName("OLDEST-BLOCK-HEIGHT")} ${s.oldestBlockHeight} <= ${t.headerName("BLOCK-HEIGHT")} ${s.blockHeight} in one answer (§2.7)`,
+          res,
+        );
+      }
     }
-    if (s.oldestBlockHeight !== undefined && s.blockHeight !== undefined) {
-      t.expect(
-        s.oldestBlockHeight <= s.blockHeight,
-        `${t.headerName("OLDEST-BLOCK-HEIGHT")} ${s.oldestBlockHeight} <= ${t.headerName("BLOCK-HEIGHT")} ${s.blockHeight} in one answer (§2.7)`,
-        res,
-      );
-    }
-  }
-  return compared === 0 ? undecided("no answer carried both the oldest and the current version") : undefined;
-});
+    return compared === 0 ? undecided("no answer carried both the oldest and the current version") : undefined;
+  },
+);
 
 /**
  * One sequence that goes from a read to each of the other endpoints and back, whatever the seed: a node
  * whose health or gas answers come from a lagging cache goes back only across endpoints, which a
  * generated sequence of 2 to 6 steps does not always cross.
  */
-const acrossEndpoints: Step[] = [{ kind: "read", read: 0, ppm: null }, { kind: "health" }, { kind: "read", read: 1, ppm: null }, { kind: "gas" }, { kind: "read", read: 0, ppm: null }];
+const acrossEndpoints: Step[] = [
+  { kind: "read", read: 0, ppm: null },
+  { kind: "health" },
+  { kind: "read", read: 1, ppm: null },
+  { kind: "gas" },
+  { kind: "read", read: 0, ppm: null },
+];
 
-law("2.7/ledger-state-monotonic", { numRuns: 15, examples: () => [acrossEndpoints] }, reads, () => steps, async (t, list, setup) => {
-  const answers = await runSteps(t, list, setup);
-  let compared = 0;
-  for (let n = 1; n < answers.length; n++) {
-    const before = (answers[n - 1] as { s: LedgerState }).s;
-    const { res, s } = answers[n] as { res: HttpResponse; s: LedgerState };
-    const back: string[] = [];
-    const compare = (name: string, earlier: bigint | undefined, later: bigint | undefined) => {
-      if (earlier === undefined || later === undefined) return;
-      compared += 1;
-      if (later < earlier) back.push(`${t.headerName(name)} ${later} < ${earlier}`);
-    };
-    compare("LEDGER-VERSION", before.ledgerVersion, s.ledgerVersion);
-    compare("LEDGER-TIMESTAMPUSEC", before.timestampUsec, s.timestampUsec);
-    compare("BLOCK-HEIGHT", before.blockHeight, s.blockHeight);
-    t.expect(back.length === 0, "the ledger state at least as far as the answer before it in the sequence (§2.7)", res, back.join(", "));
-  }
-  return compared === 0 ? undecided("no two answers in a row carried the same ledger header") : undefined;
-});
+law(
+  "2.7/ledger-state-monotonic",
+  { numRuns: 15, examples: () => [acrossEndpoints] },
+  reads,
+  () => steps,
+  async (t, list, setup) => {
+    const answers = await runSteps(t, list, setup);
+    let compared = 0;
+    for (let n = 1; n < answers.length; n++) {
+      const before = (answers[n - 1] as { s: LedgerState }).s;
+      const { res, s } = answers[n] as { res: HttpResponse; s: LedgerState };
+      const back: string[] = [];
+      const compare = (name: string, earlier: bigint | undefined, later: bigint | undefined) => {
+        if (earlier === undefined || later === undefined) return;
+        compared += 1;
+        if (later < earlier) back.push(`${t.headerName(name)} ${later} < ${earlier}`);
+      };
+      compare("LEDGER-VERSION", before.ledgerVersion, s.ledgerVersion);
+      compare("LEDGER-TIMESTAMPUSEC", before.timestampUsec, s.timestampUsec);
+      compare("BLOCK-HEIGHT", before.blockHeight, s.blockHeight);
+      t.expect(back.length === 0, "the ledger state at least as far as the answer before it in the sequence (§2.7)", res, back.join(", "));
+    }
+    return compared === 0 ? undecided("no two answers in a row carried the same ledger header") : undefined;
+  },
+);

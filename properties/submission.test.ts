@@ -77,7 +77,11 @@ function orderlessTransfer(s: Signer, nonce: bigint): Signed {
   if (signature + ED25519_SIGNATURE_LENGTH !== bytes.length) throw new Error("unexpected layout of a signed transaction");
   return {
     bytes,
-    regions: { "signed bytes": [0, rawEnd], "public key": [key, key + ED25519_PUBLIC_KEY_LENGTH], signature: [signature, signature + ED25519_SIGNATURE_LENGTH] },
+    regions: {
+      "signed bytes": [0, rawEnd],
+      "public key": [key, key + ED25519_PUBLIC_KEY_LENGTH],
+      signature: [signature, signature + ED25519_SIGNATURE_LENGTH],
+    },
   };
 }
 
@@ -119,17 +123,27 @@ const tamperings: fc.Arbitrary<Tampering> = fc.record({
 });
 
 describeEndpoint("submit_transaction", () => {
-  law("4.8/tampering-law", { numRuns: 20 }, acceptedSigner, () => tamperings, async (t, { region, bit, nonce }, signer) => {
-    const { bytes, regions } = orderlessTransfer(signer, nonce);
-    const [start, end] = regions[region];
-    const at = bit % ((end - start) * 8);
-    const tampered = new Uint8Array(bytes);
-    const index = start + Math.floor(at / 8);
-    tampered[index] = (tampered[index] as number) ^ (1 << at % 8);
-    const res = await submit(t, tampered);
-    const rejected = (res.status >= 400 && res.status < 500) || res.status === 503 || res.status === 507;
-    t.expect(rejected, `rejected (4xx; 503 or 507 when the node cannot take it), never accepted and never a 500: bit ${at} of the ${region} (byte ${index}) was flipped`, res);
-  });
+  law(
+    "4.8/tampering-law",
+    { numRuns: 20 },
+    acceptedSigner,
+    () => tamperings,
+    async (t, { region, bit, nonce }, signer) => {
+      const { bytes, regions } = orderlessTransfer(signer, nonce);
+      const [start, end] = regions[region];
+      const at = bit % ((end - start) * 8);
+      const tampered = new Uint8Array(bytes);
+      const index = start + Math.floor(at / 8);
+      tampered[index] = (tampered[index] as number) ^ (1 << (at % 8));
+      const res = await submit(t, tampered);
+      const rejected = (res.status >= 400 && res.status < 500) || res.status === 503 || res.status === 507;
+      t.expect(
+        rejected,
+        `rejected (4xx; 503 or 507 when the node cannot take it), never accepted and never a 500: bit ${at} of the ${region} (byte ${index}) was flipped`,
+        res,
+      );
+    },
+  );
 
   law(
     "4.8/broken-bcs-rejected",

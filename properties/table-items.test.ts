@@ -11,7 +11,16 @@
 // a key was absent (404).
 
 import fc from "fast-check";
-import { CheckNotApplicable, describeEndpoint, errorCodeOf, law, undecided, type CheckContext, type HttpResponse, type TableFixture } from "../src/harness/index.ts";
+import {
+  CheckNotApplicable,
+  describeEndpoint,
+  errorCodeOf,
+  law,
+  undecided,
+  type CheckContext,
+  type HttpResponse,
+  type TableFixture,
+} from "../src/harness/index.ts";
 import { expectValueOf, tableItemBody } from "../suites/support/table-values.ts";
 import { valuesOf, wrongValuesOf } from "../suites/support/move-values.ts";
 
@@ -32,7 +41,9 @@ async function table(t: CheckContext): Promise<Table> {
   const keys = valuesOf(table.keyType);
   const wrongKeys = wrongValuesOf(table.keyType);
   if (keys === undefined || wrongKeys === undefined) {
-    throw new CheckNotApplicable(`no generator for keys of type ${table.keyType} (primitives, addresses, vectors and 0x1::string::String have one)`);
+    throw new CheckNotApplicable(
+      `no generator for keys of type ${table.keyType} (primitives, addresses, vectors and 0x1::string::String have one)`,
+    );
   }
   // The fixture's key comes up often: it is present, so the 200 side of the law is exercised too.
   return {
@@ -53,31 +64,57 @@ function itemRequest(t: CheckContext, table: TableFixture, key: unknown): Promis
 }
 
 describeEndpoint("get_table_item", () => {
-  law("4.2/table-key-law", { numRuns: 25, examples: (): Key[] => [{ fixture: true }] }, table, (s) => s.keys, async (t, key, { table }) => {
-    if (key.fixture) {
-      const res = await itemRequest(t, table, table.key);
-      t.expect(res.status === 200, `200 with the item: ${JSON.stringify(table.key)} is the fixture's key, present in table ${table.handle}`, res);
-      expectValueOf(t, table.valueType, res.json, res);
-      return;
-    }
-    const res = await itemRequest(t, table, key.value);
-    t.expect(
-      res.status === 200 || res.status === 404,
-      `200 (the item) or 404 (no item under the key): ${JSON.stringify(key.value)} is a value of the key type ${table.keyType}`,
-      res,
-    );
-    if (res.status === 200) expectValueOf(t, table.valueType, res.json, res);
-  });
+  law(
+    "4.2/table-key-law",
+    { numRuns: 25, examples: (): Key[] => [{ fixture: true }] },
+    table,
+    (s) => s.keys,
+    async (t, key, { table }) => {
+      if (key.fixture) {
+        const res = await itemRequest(t, table, table.key);
+        t.expect(
+          res.status === 200,
+          `200 with the item: ${JSON.stringify(table.key)} is the fixture's key, present in table ${table.handle}`,
+          res,
+        );
+        expectValueOf(t, table.valueType, res.json, res);
+        return;
+      }
+      const res = await itemRequest(t, table, key.value);
+      t.expect(
+        res.status === 200 || res.status === 404,
+        `200 (the item) or 404 (no item under the key): ${JSON.stringify(key.value)} is a value of the key type ${table.keyType}`,
+        res,
+      );
+      if (res.status === 200) expectValueOf(t, table.valueType, res.json, res);
+    },
+  );
 
-  law("4.2/key-mismatch-rejected", { numRuns: 25 }, table, (s) => s.wrongKeys, async (t, key, { table }) => {
-    const res = await itemRequest(t, table, key);
-    t.expectClientError(res, `${JSON.stringify(key)} is not a value of the key type ${table.keyType} (§2.2)`);
-  });
+  law(
+    "4.2/key-mismatch-rejected",
+    { numRuns: 25 },
+    table,
+    (s) => s.wrongKeys,
+    async (t, key, { table }) => {
+      const res = await itemRequest(t, table, key);
+      t.expectClientError(res, `${JSON.stringify(key)} is not a value of the key type ${table.keyType} (§2.2)`);
+    },
+  );
 
-  law("4.2/table-key-code-law", { numRuns: 15 }, table, (s) => s.otherKeys, async (t, key, { table }) => {
-    const res = await itemRequest(t, table, key);
-    // Only a 404 says the key is absent: anything else is the key law's concern, with no code to demand.
-    if (res.status !== 404) return undecided(`${JSON.stringify(key)} was answered ${res.status}, not 404: no absent key to judge`);
-    t.expect(errorCodeOf(res) === "table_item_not_found", `404 table_item_not_found: no item under ${JSON.stringify(key)} in table ${table.handle}`, res);
-  });
+  law(
+    "4.2/table-key-code-law",
+    { numRuns: 15 },
+    table,
+    (s) => s.otherKeys,
+    async (t, key, { table }) => {
+      const res = await itemRequest(t, table, key);
+      // Only a 404 says the key is absent: anything else is the key law's concern, with no code to demand.
+      if (res.status !== 404) return undecided(`${JSON.stringify(key)} was answered ${res.status}, not 404: no absent key to judge`);
+      t.expect(
+        errorCodeOf(res) === "table_item_not_found",
+        `404 table_item_not_found: no item under ${JSON.stringify(key)} in table ${table.handle}`,
+        res,
+      );
+    },
+  );
 });

@@ -99,7 +99,10 @@ export function aggregateRequirements(
  * so that the reports still say why.
  */
 export function notStartedOutcome(catalog: RequirementCatalog, reason: string, requests: number, retries = 0): RunOutcome {
-  return { ...aggregateRequirements(catalog, [], [], requests, `not run: ${reason}`, retries), interruption: { kind: "not_started", reason } };
+  return {
+    ...aggregateRequirements(catalog, [], [], requests, `not run: ${reason}`, retries),
+    interruption: { kind: "not_started", reason },
+  };
 }
 
 export class BaselineError extends ConfigurationError {
@@ -159,7 +162,12 @@ export function applyBaseline(outcome: RunOutcome, ids: readonly string[], sourc
     if (r.status === "failed" || r.status === "warned") return { ...r, expectedFailure: true };
     if (r.status === "passed") {
       const notRun = r.evidence.filter((e) => !ran(e.result.status));
-      const why = notRun.length > 0 ? `${notRun.length} of its ${r.checks} checks did not run (${reasonsOf(notRun)})` : r.requirement.endpoint === "*" ? runIncomplete : undefined;
+      const why =
+        notRun.length > 0
+          ? `${notRun.length} of its ${r.checks} checks did not run (${reasonsOf(notRun)})`
+          : r.requirement.endpoint === "*"
+            ? runIncomplete
+            : undefined;
       if (why !== undefined) {
         const reason = `not run: ${why}; ${source} lists it as an expected failure, and the checks that ran cannot tell whether it still fails`;
         return { ...r, status: "skipped", reason };
@@ -188,7 +196,10 @@ function incompleteRun(outcome: RunOutcome): string | undefined {
   const notRun = outcome.requirements.flatMap((r) => r.evidence.filter((e) => !ran(e.result.status)));
   const untested = outcome.requirements.filter((r) => r.checks === 0).length;
   if (notRun.length === 0 && untested === 0) return undefined;
-  const parts = [...(notRun.length > 0 ? [`${notRun.length} checks of the run did not run (${reasonsOf(notRun.slice(0, 50))})`] : []), ...(untested > 0 ? [`${untested} requirements had no check run`] : [])];
+  const parts = [
+    ...(notRun.length > 0 ? [`${notRun.length} checks of the run did not run (${reasonsOf(notRun.slice(0, 50))})`] : []),
+    ...(untested > 0 ? [`${untested} requirements had no check run`] : []),
+  ];
   return `${parts.join(", and ")}: a rule judged on every response has not seen the responses they would have brought`;
 }
 

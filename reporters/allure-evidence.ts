@@ -21,12 +21,23 @@ export function allureEvidence(requirement: Requirement, meta: ConformanceMeta, 
     "",
     ...meta.requests.map((q) => `${q.status ?? "no answer"} ${q.method} ${q.url} (${q.durationMs} ms)\n  ${q.curl}`),
   ].join("\n");
-  const failures = meta.results.flatMap((r) => r.failures).map((f) => ({ name: `failure ${f.message.split("]")[0]?.slice(1) ?? ""}`, text: f.message }));
+  const failures = meta.results
+    .flatMap((r) => r.failures)
+    .map((f) => ({ name: `failure ${f.message.split("]")[0]?.slice(1) ?? ""}`, text: f.message }));
   return [
     { type: "metadata", data: { labels } },
-    ...[{ name: "evidence", text: evidence }, ...failures].map((a): RuntimeMessage => ({
-      type: "attachment_content",
-      data: { name: a.name, content: Buffer.from(a.text).toString("base64"), encoding: "base64", contentType: "text/plain", wrapInStep: true, timestamp: at },
-    })),
+    ...[{ name: "evidence", text: evidence }, ...failures].map(
+      (a): RuntimeMessage => ({
+        type: "attachment_content",
+        data: {
+          name: a.name,
+          content: Buffer.from(a.text).toString("base64"),
+          encoding: "base64",
+          contentType: "text/plain",
+          wrapInStep: true,
+          timestamp: at,
+        },
+      }),
+    ),
   ];
 }

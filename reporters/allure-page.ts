@@ -123,7 +123,8 @@ async function awaitReport(
 }
 
 /** The awesome plugin's analytics block: gtag.js from googletagmanager.com, then the inline script that configures it. */
-const ANALYTICS = /<script[^>]*\bsrc="https:\/\/www\.googletagmanager\.com\/[^"]*"[^>]*>\s*<\/script>\s*<script>(?:(?!<\/script>)[\s\S])*?\bgtag\((?:(?!<\/script>)[\s\S])*<\/script>/g;
+const ANALYTICS =
+  /<script[^>]*\bsrc="https:\/\/www\.googletagmanager\.com\/[^"]*"[^>]*>\s*<\/script>\s*<script>(?:(?!<\/script>)[\s\S])*?\bgtag\((?:(?!<\/script>)[\s\S])*<\/script>/g;
 
 export function withoutAnalytics(page: string): string {
   return page.replace(ANALYTICS, "");
@@ -131,6 +132,9 @@ export function withoutAnalytics(page: string): string {
 
 /** Elements of the page (outside data: URLs) that would fetch from the network: script, link, img, iframe … with an http(s) or protocol-relative address. */
 export function remoteLoads(page: string): string[] {
-  const found = page.match(/<(?:script|link|img|iframe|source|video|audio|embed|object)\b[^>]*\b(?:src|href|data)\s*=\s*["']?(?:https?:)?\/\/[^"'\s>]+/gi) ?? [];
+  const found =
+    page.match(
+      /<(?:script|link|img|iframe|source|video|audio|embed|object)\b[^>]*\b(?:src|href|data)\s*=\s*["']?(?:https?:)?\/\/[^"'\s>]+/gi,
+    ) ?? [];
   return [...new Set(found.map((m) => m.replace(/^[\s\S]*?((?:https?:)?\/\/[^"'\s>]+)$/, "$1")))];
 }

@@ -58,7 +58,11 @@ export class AllureResultsReporter extends AllureVitestReporter {
       const id = task.meta.requirement;
       const meta = task.meta.conformance;
       if (id !== undefined && meta !== undefined && this.#catalog.has(id)) {
-        (task.meta as { allureRuntimeMessages?: unknown }).allureRuntimeMessages = allureEvidence(this.#catalog.get(id), meta, task.result?.startTime);
+        (task.meta as { allureRuntimeMessages?: unknown }).allureRuntimeMessages = allureEvidence(
+          this.#catalog.get(id),
+          meta,
+          task.result?.startTime,
+        );
       }
     }
     super.handleTask(task);

@@ -9,7 +9,9 @@ import { escapeControls } from "./escape-controls.ts";
 const COMMENT_CUT = 240;
 
 export function failedMustIds(outcome: RunOutcome): string[] {
-  return outcome.requirements.filter((r) => r.requirement.level === "MUST" && r.status === "failed" && !r.unexpectedPass).map((r) => r.requirement.id);
+  return outcome.requirements
+    .filter((r) => r.requirement.level === "MUST" && r.status === "failed" && !r.unexpectedPass)
+    .map((r) => r.requirement.id);
 }
 
 export function renderBaseline(outcome: RunOutcome, run: { target: string; startedAt: Date }): string {

@@ -8,7 +8,10 @@ import { unknownMemberLines } from "./unknown-members-report.ts";
 
 const COLUMNS = ["pass", "fail", "warn", "skip", "n/a"] as const;
 
-export function renderConsoleReport(outcome: RunOutcome, run: { target: string; durationMs: number; reportDir: string; exitCode: number }): string {
+export function renderConsoleReport(
+  outcome: RunOutcome,
+  run: { target: string; durationMs: number; reportDir: string; exitCode: number },
+): string {
   const lines: string[] = [""];
   const byEndpoint = new Map<string, RunOutcome["requirements"][number][]>();
   for (const r of outcome.requirements) {
@@ -19,7 +22,10 @@ export function renderConsoleReport(outcome: RunOutcome, run: { target: string; 
   const rows: string[][] = [];
   for (const [endpoint, list] of [...byEndpoint.entries()].sort(([a], [b]) => (a === "*" ? -1 : b === "*" ? 1 : a.localeCompare(b)))) {
     const c = countStatuses(list);
-    rows.push([endpoint === "*" ? "* (every response)" : endpoint, ...[c.passed, c.failed, c.warned, c.skipped, c.notApplicable].map(String)]);
+    rows.push([
+      endpoint === "*" ? "* (every response)" : endpoint,
+      ...[c.passed, c.failed, c.warned, c.skipped, c.notApplicable].map(String),
+    ]);
   }
   const total = countStatuses(outcome.requirements);
   rows.push(["total", ...[total.passed, total.failed, total.warned, total.skipped, total.notApplicable].map(String)]);
@@ -54,7 +60,10 @@ export function renderConsoleReport(outcome: RunOutcome, run: { target: string; 
   if (skippedByReason.size > 0) {
     lines.push("", "Skipped (never counted as passed):");
     for (const [reason, ids] of skippedByReason) {
-      lines.push(`  ${ids.length} requirement${ids.length === 1 ? "" : "s"}: ${reason}`, `    ${ids.slice(0, 12).join(", ")}${ids.length > 12 ? `, … and ${ids.length - 12} more` : ""}`);
+      lines.push(
+        `  ${ids.length} requirement${ids.length === 1 ? "" : "s"}: ${reason}`,
+        `    ${ids.slice(0, 12).join(", ")}${ids.length > 12 ? `, … and ${ids.length - 12} more` : ""}`,
+      );
     }
   }
   if (outcome.errors.length > 0) {

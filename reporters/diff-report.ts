@@ -14,8 +14,13 @@ export function renderDiffConsole(diff: RunDiff, reportDir: string): string {
   if ("notCompared" in diff.exchanges) lines.push(`exchanges: ${diff.exchanges.notCompared}`);
   else {
     const x = diff.exchanges;
-    lines.push(`exchanges: ${x.matched} request keys in both runs (${x.onlyInA} only in A, ${x.onlyInB} only in B), ${x.changed.length} changed`);
-    for (const c of x.changed.slice(0, CONSOLE_EXCHANGES)) lines.push(`  ${c.change} changed: ${c.key}${c.at === undefined ? "" : ` at ${c.at}`}: ${c.a} → ${c.b} (${c.requirements.join(", ")})`);
+    lines.push(
+      `exchanges: ${x.matched} request keys in both runs (${x.onlyInA} only in A, ${x.onlyInB} only in B), ${x.changed.length} changed`,
+    );
+    for (const c of x.changed.slice(0, CONSOLE_EXCHANGES))
+      lines.push(
+        `  ${c.change} changed: ${c.key}${c.at === undefined ? "" : ` at ${c.at}`}: ${c.a} → ${c.b} (${c.requirements.join(", ")})`,
+      );
     if (x.changed.length > CONSOLE_EXCHANGES) lines.push(`  … ${x.changed.length - CONSOLE_EXCHANGES} more in the report`);
   }
   lines.push(`report: ${reportDir}/diff.json, ${reportDir}/diff.html`);
@@ -24,7 +29,10 @@ export function renderDiffConsole(diff: RunDiff, reportDir: string): string {
 
 export function renderDiffHtml(diff: RunDiff): string {
   const reqRows = diff.requirements
-    .map((r) => `<tr${r.regression ? ' class="regression"' : ""}><td><code>${esc(r.id)}</code></td><td>${esc(r.level)}</td><td>${esc(r.from)}</td><td>${esc(r.to)}</td></tr>`)
+    .map(
+      (r) =>
+        `<tr${r.regression ? ' class="regression"' : ""}><td><code>${esc(r.id)}</code></td><td>${esc(r.level)}</td><td>${esc(r.from)}</td><td>${esc(r.to)}</td></tr>`,
+    )
     .join("\n");
   const exchanges =
     "notCompared" in diff.exchanges

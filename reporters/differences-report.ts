@@ -23,18 +23,27 @@ export function renderDifferencesSection(result: DifferentialResult): string {
   const note = result.note === undefined ? "" : `<p class="reason">${esc(result.note)}</p>`;
   const differences = result.differences
     .map(
-      (d) => `<details class="req" open><summary><span class="badge s-failed">differs</span> ${esc(d.request)} <code>${esc(d.operation)}</code> <code>${esc(d.accept)}</code><br><span class="text">${esc(d.kind)}${d.at === undefined ? "" : ` at <code>${esc(d.at)}</code>`}: ${esc(d.detail)}</span></summary>
+      (
+        d,
+      ) => `<details class="req" open><summary><span class="badge s-failed">differs</span> ${esc(d.request)} <code>${esc(d.operation)}</code> <code>${esc(d.accept)}</code><br><span class="text">${esc(d.kind)}${d.at === undefined ? "" : ` at <code>${esc(d.at)}</code>`}: ${esc(d.detail)}</span></summary>
 <table class="evidence"><thead><tr><th>node</th><th>answer</th></tr></thead><tbody>
 ${[d.target, d.compareTo]
   .map(
-    (side) => `<tr><td><code>${esc(side.url)}</code></td><td>HTTP ${side.status}<br><code>${esc(Object.entries(side.headers).map(([n, v]) => `${n}: ${v}`).join("; "))}</code><pre>${esc(side.body)}</pre><p class="curl-label">replay:</p><pre class="curl">${esc(side.curl)}</pre></td></tr>`,
+    (side) =>
+      `<tr><td><code>${esc(side.url)}</code></td><td>HTTP ${side.status}<br><code>${esc(
+        Object.entries(side.headers)
+          .map(([n, v]) => `${n}: ${v}`)
+          .join("; "),
+      )}</code><pre>${esc(side.body)}</pre><p class="curl-label">replay:</p><pre class="curl">${esc(side.curl)}</pre></td></tr>`,
   )
   .join("\n")}
 </tbody></table></details>`,
     )
     .join("\n");
   const skipped =
-    result.skipped.length === 0 ? "" : `<p>Skipped (no evidence either way):</p><ul>${result.skipped.map((s) => `<li>${esc(s.request)}: <span class="reason">${esc(s.reason)}</span></li>`).join("")}</ul>`;
+    result.skipped.length === 0
+      ? ""
+      : `<p>Skipped (no evidence either way):</p><ul>${result.skipped.map((s) => `<li>${esc(s.request)}: <span class="reason">${esc(s.reason)}</span></li>`).join("")}</ul>`;
   return `<section id="differences">
 <h2>Differences from another node</h2>
 ${head}

@@ -15,5 +15,8 @@ export function escapeControls(text: string): string {
 
 /** For HTML text and attribute values: the markup characters as entities, control characters shown as above. */
 export function escapeHtml(s: string): string {
-  return escapeControls(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] as string);
+  return escapeControls(s).replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] as string,
+  );
 }

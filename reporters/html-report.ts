@@ -98,7 +98,13 @@ export function renderNodeReport(node: NodeReportInput): string {
   const matrixRows = [...byEndpoint.entries()]
     .map(([endpoint, list]) => {
       const c = countStatuses(list);
-      return `<tr><td><a href="#${esc(prefix)}ep-${esc(endpoint)}">${esc(endpointLabel(endpoint))}</a></td>${[c.passed, c.failed, c.warned, c.skipped, c.notApplicable]
+      return `<tr><td><a href="#${esc(prefix)}ep-${esc(endpoint)}">${esc(endpointLabel(endpoint))}</a></td>${[
+        c.passed,
+        c.failed,
+        c.warned,
+        c.skipped,
+        c.notApplicable,
+      ]
         .map((n, i) => `<td class="num${n > 0 ? ` c-${["passed", "failed", "warned", "skipped", "not_applicable"][i]}` : ""}">${n}</td>`)
         .join("")}</tr>`;
     })
@@ -136,16 +142,26 @@ function whatFailed(outcome: RunOutcome, prefix: string): string {
     const id = `${prefix}req-${r.requirement.id}`;
     const groups = groupFailures(r.failures);
     const groupItems = groups
-      .map((g, i) => `<li><a href="#${esc(id)}-g${i + 1}">${esc(firstLine(g.failures[0]?.message ?? ""))}</a>${g.failures.length > 1 ? ` <span class="times">×${g.failures.length}</span>` : ""}</li>`)
+      .map(
+        (g, i) =>
+          `<li><a href="#${esc(id)}-g${i + 1}">${esc(firstLine(g.failures[0]?.message ?? ""))}</a>${g.failures.length > 1 ? ` <span class="times">×${g.failures.length}</span>` : ""}</li>`,
+      )
       .join("");
     return `<li>${statusBadge(r)} <a href="#${esc(id)}"><code>${esc(r.requirement.id)}</code></a> ${sectionLink(r.requirement.section)} <span class="level">${r.requirement.level}</span> ${linkSections(esc(r.requirement.text))}${groupItems === "" ? "" : `<ul class="groups">${groupItems}</ul>`}</li>`;
   });
   if (outcome.interruption !== undefined) {
-    const what = outcome.interruption.kind === "not_started" ? "nothing could be tested" : "the run stopped before its end; the checks that did not run are skipped";
+    const what =
+      outcome.interruption.kind === "not_started"
+        ? "nothing could be tested"
+        : "the run stopped before its end; the checks that did not run are skipped";
     items.unshift(`<li><span class="badge s-skipped">not run</span> ${what}: ${esc(outcome.interruption.reason)}</li>`);
   }
-  if (outcome.errors.length > 0) items.unshift(`<li><span class="badge s-failed">error</span> <a href="#${esc(prefix)}run-errors">${outcome.errors.length} run error${outcome.errors.length === 1 ? "" : "s"}</a></li>`);
-  const body = items.length === 0 ? `<p class="none">No requirement failed or warned.</p>` : `<ol class="failed-list">${items.join("\n")}</ol>`;
+  if (outcome.errors.length > 0)
+    items.unshift(
+      `<li><span class="badge s-failed">error</span> <a href="#${esc(prefix)}run-errors">${outcome.errors.length} run error${outcome.errors.length === 1 ? "" : "s"}</a></li>`,
+    );
+  const body =
+    items.length === 0 ? `<p class="none">No requirement failed or warned.</p>` : `<ol class="failed-list">${items.join("\n")}</ol>`;
   return `<section class="what-failed" id="${esc(prefix)}what-failed"><h2>What failed${items.length === 0 ? "" : ` (${items.length})`}</h2>${body}</section>`;
 }
 
@@ -176,7 +192,9 @@ function renderRequirement(r: RequirementOutcome, prefix: string): string {
       ? ""
       : `<div class="failures">${groupFailures(r.failures)
           .map((g, i) => renderGroup(g, `${id}-g${i + 1}`))
-          .join("")}${recorded > r.failures.length ? `<p class="reason">The first ${r.failures.length} of ${recorded} failures are kept.</p>` : ""}</div>`;
+          .join(
+            "",
+          )}${recorded > r.failures.length ? `<p class="reason">The first ${r.failures.length} of ${recorded} failures are kept.</p>` : ""}</div>`;
   const open = r.status === "failed" || r.status === "warned" ? " open" : "";
   return `<details class="req" data-status="${r.status}"${open} id="${esc(id)}">
 <summary>${statusBadge(r)} <code>${esc(req.id)}</code> ${sectionLink(req.section)} <span class="level">${req.level}</span> <span class="count">${r.checks} result${r.checks === 1 ? "" : "s"}</span><br><span class="text">${linkSections(esc(req.text))}</span>${r.reason && (r.status === "skipped" || r.status === "not_applicable") ? `<br><span class="reason">${esc(r.reason)}</span>` : ""}</summary>

@@ -64,7 +64,13 @@ export function renderJunitSuite(node: JunitNode): JunitSuite {
   const { outcome } = node;
   const cases: Case[] =
     outcome.interruption?.kind === "not_started"
-      ? [{ classname: "(target probe)", name: "the target can be tested", outcome: { kind: "error", message: outcome.interruption.reason, body: outcome.interruption.reason } }]
+      ? [
+          {
+            classname: "(target probe)",
+            name: "the target can be tested",
+            outcome: { kind: "error", message: outcome.interruption.reason, body: outcome.interruption.reason },
+          },
+        ]
       : [...outcome.requirements.map((r) => requirementCase(r, outcome)), ...runErrorCases(outcome)];
   return suite(`ledger-conformance: ${node.target}`, cases, node.durationMs, verdictOf(outcome));
 }
@@ -72,12 +78,23 @@ export function renderJunitSuite(node: JunitNode): JunitSuite {
 function requirementCase(r: RequirementOutcome, outcome: RunOutcome): Case {
   const req = r.requirement;
   const evidenceFile = (r.evidence.find((e) => e.result.status === r.status) ?? r.evidence[0])?.file;
-  const base = { classname: endpointClass(req.endpoint), name: `${req.id}: ${req.text}`, ...(evidenceFile === undefined ? {} : { file: evidenceFile }) };
+  const base = {
+    classname: endpointClass(req.endpoint),
+    name: `${req.id}: ${req.text}`,
+    ...(evidenceFile === undefined ? {} : { file: evidenceFile }),
+  };
   const messages = r.failures.map((f) => f.message).join("\n\n");
   const recorded = r.evidence.reduce((n, e) => n + e.result.failures.length, 0);
-  const body = recorded > r.failures.length ? `${messages}\n\n(the first ${r.failures.length} of ${recorded} failures; the rest in summary.json's evidence)` : messages;
+  const body =
+    recorded > r.failures.length
+      ? `${messages}\n\n(the first ${r.failures.length} of ${recorded} failures; the rest in summary.json's evidence)`
+      : messages;
   const first = firstLine(r.failures[0]?.message ?? "");
-  if (r.expectedFailure) return { ...base, outcome: { kind: "skipped", message: `expected failure, baseline ${outcome.baseline?.file ?? "file"}: ${first}`, body } };
+  if (r.expectedFailure)
+    return {
+      ...base,
+      outcome: { kind: "skipped", message: `expected failure, baseline ${outcome.baseline?.file ?? "file"}: ${first}`, body },
+    };
   switch (r.status) {
     case "passed":
       return { ...base, outcome: { kind: "passed" } };
@@ -93,7 +110,11 @@ function requirementCase(r: RequirementOutcome, outcome: RunOutcome): Case {
 }
 
 function runErrorCases(outcome: RunOutcome): Case[] {
-  return outcome.errors.map((e) => ({ classname: "(run)", name: e.file === undefined ? "run error" : `run error in ${e.file}`, outcome: { kind: "error", message: firstLine(e.message), body: e.message } }));
+  return outcome.errors.map((e) => ({
+    classname: "(run)",
+    name: e.file === undefined ? "run error" : `run error in ${e.file}`,
+    outcome: { kind: "error", message: firstLine(e.message), body: e.message },
+  }));
 }
 
 /** --junit-per-check: one case per check, grouped by file, with the baseline and warnings treated as per requirement. */
@@ -104,21 +125,43 @@ export function renderJunitPerCheck(checks: readonly JunitCase[], node: JunitNod
   const add = (file: string, c: Case) => byFile.set(file, [...(byFile.get(file) ?? []), c]);
   for (const c of checks) {
     const r = c.requirement === undefined ? undefined : byId.get(c.requirement);
-    add(c.file, { classname: c.file, name: c.name, ...(c.file.startsWith("(") ? {} : { file: c.file }), durationMs: c.durationMs, outcome: checkOutcome(c, r, outcome) });
+    add(c.file, {
+      classname: c.file,
+      name: c.name,
+      ...(c.file.startsWith("(") ? {} : { file: c.file }),
+      durationMs: c.durationMs,
+      outcome: checkOutcome(c, r, outcome),
+    });
   }
   for (const r of outcome.requirements.filter((x) => x.unexpectedPass)) {
-    add("(baseline)", { classname: "(baseline)", name: `${r.requirement.id}: ${r.requirement.text}`, outcome: { kind: "failure", message: firstLine(r.failures[0]?.message ?? ""), body: r.failures[0]?.message ?? "" } });
+    add("(baseline)", {
+      classname: "(baseline)",
+      name: `${r.requirement.id}: ${r.requirement.text}`,
+      outcome: { kind: "failure", message: firstLine(r.failures[0]?.message ?? ""), body: r.failures[0]?.message ?? "" },
+    });
   }
   const verdict = verdictOf(outcome);
   return document(
-    [...byFile.entries()].map(([file, cases]) => suite(file, cases, cases.reduce((n, c) => n + (c.durationMs ?? 0), 0), verdict)),
+    [...byFile.entries()].map(([file, cases]) =>
+      suite(
+        file,
+        cases,
+        cases.reduce((n, c) => n + (c.durationMs ?? 0), 0),
+        verdict,
+      ),
+    ),
     run,
   );
 }
 
 function checkOutcome(c: JunitCase, r: RequirementOutcome | undefined, outcome: RunOutcome): CaseOutcome {
   const detail = c.detail ?? "";
-  if (r?.expectedFailure && (c.status === "failed" || c.status === "warned")) return { kind: "skipped", message: `expected failure, baseline ${outcome.baseline?.file ?? "file"}: ${firstLine(detail)}`, body: detail };
+  if (r?.expectedFailure && (c.status === "failed" || c.status === "warned"))
+    return {
+      kind: "skipped",
+      message: `expected failure, baseline ${outcome.baseline?.file ?? "file"}: ${firstLine(detail)}`,
+      body: detail,
+    };
   switch (c.status) {
     case "passed":
       return { kind: "passed" };
@@ -147,13 +190,16 @@ ${suites.map((s) => s.xml).join("\n")}
 function suite(name: string, cases: readonly Case[], durationMs: number, verdict: Verdict): JunitSuite {
   const n = (kind: CaseOutcome["kind"]) => cases.filter((c) => c.outcome.kind === kind).length;
   const counts = { tests: cases.length, failures: n("failure"), errors: n("error"), skipped: n("skipped") };
-  return { ...counts, xml: `  <testsuite name="${xml(name)}" tests="${counts.tests}" failures="${counts.failures}" errors="${counts.errors}" skipped="${counts.skipped}" time="${seconds(durationMs)}">
+  return {
+    ...counts,
+    xml: `  <testsuite name="${xml(name)}" tests="${counts.tests}" failures="${counts.failures}" errors="${counts.errors}" skipped="${counts.skipped}" time="${seconds(durationMs)}">
     <properties>
       <property name="verdict" value="${xml(verdict.kind)}"/>
       <property name="verdict.text" value="${xml(verdict.headline)}"/>
     </properties>
 ${cases.map(renderCase).join("\n")}
-  </testsuite>` };
+  </testsuite>`,
+  };
 }
 
 function renderCase(c: Case): string {
@@ -188,5 +234,8 @@ function seconds(ms: number): string {
 export function xml(s: string): string {
   return s
     .replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[c] as string)
-    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uFFFE\uFFFF]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
+    .replace(
+      /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uFFFE\uFFFF]/g,
+      (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`,
+    );
 }

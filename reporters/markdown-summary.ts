@@ -13,7 +13,13 @@ import { unknownMemberMarkdown } from "./unknown-members-report.ts";
 const CELL_CUT = 200;
 
 const ORDER: Record<RequirementOutcome["status"], number> = { failed: 0, warned: 1, skipped: 2, not_applicable: 3, passed: 4 };
-const STATUS_WORD: Record<RequirementOutcome["status"], string> = { failed: "❌ failed", warned: "⚠️ warned", skipped: "skipped", not_applicable: "n/a", passed: "✅ passed" };
+const STATUS_WORD: Record<RequirementOutcome["status"], string> = {
+  failed: "❌ failed",
+  warned: "⚠️ warned",
+  skipped: "skipped",
+  not_applicable: "n/a",
+  passed: "✅ passed",
+};
 
 export function renderMarkdownSummary(node: { outcome: RunOutcome; target: string }): string {
   return `# ledger-conformance\n\n${renderNodeMarkdown(node)}`;
@@ -23,9 +29,7 @@ export function renderNodeMarkdown(node: { outcome: RunOutcome; target: string }
   const { outcome } = node;
   const verdict = verdictOf(outcome);
   const rank = (r: RequirementOutcome) => ORDER[r.status] + (r.expectedFailure ? 0.5 : 0);
-  const rows = [...outcome.requirements]
-    .sort((a, b) => rank(a) - rank(b))
-    .map((r) => `| ${cells(r).map(cell).join(" | ")} |`);
+  const rows = [...outcome.requirements].sort((a, b) => rank(a) - rank(b)).map((r) => `| ${cells(r).map(cell).join(" | ")} |`);
   const errors = outcome.errors.map((e) => `- run error: ${cell(`${e.file === undefined ? "" : `${e.file}: `}${e.message}`)}`);
   const unknown = unknownMemberMarkdown(outcome.unknownMembers, cell);
   return [
@@ -43,10 +47,24 @@ export function renderNodeMarkdown(node: { outcome: RunOutcome; target: string }
 }
 
 function cells(r: RequirementOutcome): string[] {
-  const status = r.expectedFailure ? `${r.status} (expected by baseline)` : `${STATUS_WORD[r.status]}${r.unexpectedPass ? " (baselined, but passes)" : ""}`;
-  const detail = r.failures.length > 0 ? (r.failures[0]?.message.split("\n")[0] ?? "") : r.status === "skipped" || r.status === "not_applicable" ? (r.reason ?? "") : "";
+  const status = r.expectedFailure
+    ? `${r.status} (expected by baseline)`
+    : `${STATUS_WORD[r.status]}${r.unexpectedPass ? " (baselined, but passes)" : ""}`;
+  const detail =
+    r.failures.length > 0
+      ? (r.failures[0]?.message.split("\n")[0] ?? "")
+      : r.status === "skipped" || r.status === "not_applicable"
+        ? (r.reason ?? "")
+        : "";
   const more = r.failures.length > 1 ? ` (and ${r.failures.length - 1} more)` : "";
-  return [status, `${r.requirement.id}: ${r.requirement.text}`, r.requirement.level, r.requirement.section, r.requirement.endpoint, `${detail}${more}`];
+  return [
+    status,
+    `${r.requirement.id}: ${r.requirement.text}`,
+    r.requirement.level,
+    r.requirement.section,
+    r.requirement.endpoint,
+    `${detail}${more}`,
+  ];
 }
 
 /** One table cell of untrusted text: one line, cut short, markup and markdown punctuation escaped. */

@@ -14,13 +14,21 @@ export function renderMatrixConsole(nodes: readonly MatrixNode[], run: { readonl
     ["node", "verdict", "exit", "pass", "fail", "warn", "skip", "n/a", "target"],
     ...nodes.map((n) => {
       const c = n.summary.counts;
-      return [n.name, verdictWords(nodeVerdict(n.summary, n.exitCode)), String(n.exitCode), ...[c.passed, c.failed, c.warned, c.skipped, c.notApplicable].map(String), n.summary.target];
+      return [
+        n.name,
+        verdictWords(nodeVerdict(n.summary, n.exitCode)),
+        String(n.exitCode),
+        ...[c.passed, c.failed, c.warned, c.skipped, c.notApplicable].map(String),
+        n.summary.target,
+      ];
     }),
   ];
   const lines = ["", ...columns(table)];
   const matrix = buildMatrix(nodes);
   // What tells the nodes apart or fails somewhere; a requirement every node skipped alike (--only) is not news.
-  const shown = matrix.rows.filter((row) => row.cells.some((c) => c.status === "failed" || c.status === "warned" || c.status !== row.cells[0]?.status));
+  const shown = matrix.rows.filter((row) =>
+    row.cells.some((c) => c.status === "failed" || c.status === "warned" || c.status !== row.cells[0]?.status),
+  );
   if (shown.length > 0) {
     lines.push("", "requirements that failed, warned or differ between nodes:");
     const rows = shown.slice(0, MAX_ROWS).map((row) => [row.id, ...row.cells.map((c) => SHORT[c.status])]);

@@ -20,9 +20,7 @@ export interface MatrixNode {
 }
 
 /** A cell: the node's status for the requirement, or absent when its run's catalog has no such id. */
-export type MatrixCell =
-  | { readonly status: ResultStatus; readonly expectedFailure: boolean }
-  | { readonly status: "absent" };
+export type MatrixCell = { readonly status: ResultStatus; readonly expectedFailure: boolean } | { readonly status: "absent" };
 
 export interface MatrixRow {
   readonly id: string;
@@ -55,7 +53,13 @@ export function buildMatrix(nodes: readonly MatrixNode[]): Matrix {
   });
   return {
     nodes: nodes.map((n) => n.name),
-    rows: [...rows.values()].map(({ req, cells }) => ({ id: req.id, level: req.level, section: req.section, endpoint: req.endpoint, cells })),
+    rows: [...rows.values()].map(({ req, cells }) => ({
+      id: req.id,
+      level: req.level,
+      section: req.section,
+      endpoint: req.endpoint,
+      cells,
+    })),
   };
 }
 
@@ -92,7 +96,11 @@ export function nodeVerdict(summary: Summary, exitCode: number): VerdictKind {
   if (exitCode !== 0 || summaryExitCode(summary) !== 0) return "not-conforming";
   const given = (summary as Partial<Summary>).verdict;
   if (given !== undefined) return given;
-  return summary.counts.skipped + summary.counts.notApplicable > 0 ? "partial" : summary.requirements.some((r) => r.expectedFailure === true) ? "conforming-with-baseline" : "conforming";
+  return summary.counts.skipped + summary.counts.notApplicable > 0
+    ? "partial"
+    : summary.requirements.some((r) => r.expectedFailure === true)
+      ? "conforming-with-baseline"
+      : "conforming";
 }
 
 /** The fleet's verdict: its worst node's. */
@@ -114,7 +122,10 @@ export function worstExitCode(nodes: readonly MatrixNode[]): number {
 }
 
 /** The fleet's summary.json: the one-node members over the fleet, then every node's own summary. */
-export function buildFleetSummary(nodes: readonly MatrixNode[], run: { readonly startedAt: Date; readonly durationMs: number }): FleetSummary {
+export function buildFleetSummary(
+  nodes: readonly MatrixNode[],
+  run: { readonly startedAt: Date; readonly durationMs: number },
+): FleetSummary {
   const matrix = buildMatrix(nodes);
   const requirements = matrix.rows.map((row): SummaryRequirement => {
     const status = fleetStatus(row.cells);

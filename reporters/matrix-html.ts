@@ -8,7 +8,16 @@
 import type { ResultStatus } from "../src/harness/results.ts";
 import { escapeHtml as esc } from "./escape-controls.ts";
 import { REPORT_CSS } from "./report-style.ts";
-import { buildMatrix, fleetStatus, fleetVerdict, nodeVerdict, verdictWords, type MatrixCell, type MatrixNode, type MatrixRow } from "./matrix-data.ts";
+import {
+  buildMatrix,
+  fleetStatus,
+  fleetVerdict,
+  nodeVerdict,
+  verdictWords,
+  type MatrixCell,
+  type MatrixNode,
+  type MatrixRow,
+} from "./matrix-data.ts";
 import type { Summary, SummaryRequirement } from "./summary.ts";
 
 export interface MatrixHtmlInput {
@@ -119,7 +128,10 @@ ${notPassed.length === 0 ? "<p>Every requirement passed.</p>" : notPassed.map((r
 function renderRequirement(r: SummaryRequirement, node: number): string {
   const open = r.status === "failed" || r.status === "warned" ? " open" : "";
   const failures = r.failures
-    .map((f) => `<div class="failure"><pre>${esc(f.message)}</pre>${f.curl === null ? "" : `<p class="curl-label">replay:</p><pre class="curl">${esc(f.curl)}</pre>`}</div>`)
+    .map(
+      (f) =>
+        `<div class="failure"><pre>${esc(f.message)}</pre>${f.curl === null ? "" : `<p class="curl-label">replay:</p><pre class="curl">${esc(f.curl)}</pre>`}</div>`,
+    )
     .join("");
   return `<details class="req"${open} id="${esc(requirementAnchor(node, r.id))}">
 <summary><span class="badge s-${r.status}">${LABEL[r.status]}</span>${r.expectedFailure === true ? ' <span class="badge s-skipped">expected by baseline</span>' : ""} <code>${esc(r.id)}</code> <span class="level">${esc(r.level)}</span> <span class="count">${r.checks} result${r.checks === 1 ? "" : "s"}, §${esc(r.section)}, ${esc(r.endpoint)}</span>${r.reason === undefined ? "" : `<br><span class="reason">${esc(r.reason)}</span>`}</summary>

@@ -7,7 +7,14 @@ import { cell } from "./markdown-summary.ts";
 import { buildMatrix, fleetStatus, fleetVerdict, nodeVerdict, verdictWords, type MatrixCell, type MatrixNode } from "./matrix-data.ts";
 
 const ORDER = { failed: 0, warned: 1, skipped: 2, not_applicable: 3, passed: 4 } as const;
-const WORD = { failed: "❌ failed", warned: "⚠️ warned", skipped: "skipped", not_applicable: "n/a", passed: "✅ passed", absent: "—" } as const;
+const WORD = {
+  failed: "❌ failed",
+  warned: "⚠️ warned",
+  skipped: "skipped",
+  not_applicable: "n/a",
+  passed: "✅ passed",
+  absent: "—",
+} as const;
 
 export function renderMatrixMarkdown(nodes: readonly MatrixNode[]): string {
   const verdict = fleetVerdict(nodes);
@@ -16,7 +23,10 @@ export function renderMatrixMarkdown(nodes: readonly MatrixNode[]): string {
   const rows = matrix.rows
     .map((row) => ({ row, status: fleetStatus(row.cells) }))
     .sort((a, b) => ORDER[a.status] - ORDER[b.status])
-    .map(({ row, status }) => `| ${[WORD[status], row.id, row.level, row.section, row.endpoint, ...row.cells.map(cellWord), detail(nodes, row.id)].map(cell).join(" | ")} |`);
+    .map(
+      ({ row, status }) =>
+        `| ${[WORD[status], row.id, row.level, row.section, row.endpoint, ...row.cells.map(cellWord), detail(nodes, row.id)].map(cell).join(" | ")} |`,
+    );
   return [
     `# ledger-conformance: a fleet of ${nodes.length} nodes`,
     "",

@@ -29,6 +29,8 @@ export function writeMatrixReports(input: MatrixReportInput): number {
   const markdown = renderMatrixMarkdown(nodes);
   writeFileSync(layout.summaryMarkdown, markdown);
   // The table is the command's answer: printed with --quiet too, as a one-node run prints its own.
-  process.stdout.write(input.format === "markdown" ? markdown : escapeControls(renderMatrixConsole(nodes, { reportDir: layout.display, exitCode })));
+  process.stdout.write(
+    input.format === "markdown" ? markdown : escapeControls(renderMatrixConsole(nodes, { reportDir: layout.display, exitCode })),
+  );
   return exitCode;
 }

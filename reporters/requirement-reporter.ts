@@ -95,9 +95,12 @@ export class RequirementReporter implements Reporter {
       if (ended !== undefined) return ended;
       const m = this.#modules.get(file);
       const live = m === undefined ? [] : this.#casesOf(m);
-      return live.length > 0 ? live : [{ file, name: "(every check of the file)", status: "skipped" as const, durationMs: 0, detail: this.#notRunReason() }];
+      return live.length > 0
+        ? live
+        : [{ file, name: "(every check of the file)", status: "skipped" as const, durationMs: 0, detail: this.#notRunReason() }];
     });
-    for (const e of this.#errors.filter((e) => e.file === undefined)) cases.push({ file: "(run)", name: "run error", status: "error", durationMs: 0, detail: e.message });
+    for (const e of this.#errors.filter((e) => e.file === undefined))
+      cases.push({ file: "(run)", name: "run error", status: "error", durationMs: 0, detail: e.message });
     return cases;
   }
 
@@ -105,7 +108,8 @@ export class RequirementReporter implements Reporter {
     const file = this.#fileOf(m);
     const cases: JunitCase[] = [];
     const loadErrors = m.errors();
-    if (loadErrors.length > 0) cases.push({ file, name: "(loading the file)", status: "error", durationMs: 0, detail: loadErrors.map((e) => e.message).join("\n") });
+    if (loadErrors.length > 0)
+      cases.push({ file, name: "(loading the file)", status: "error", durationMs: 0, detail: loadErrors.map((e) => e.message).join("\n") });
     for (const test of m.children.allTests()) {
       const { status, detail } = this.#caseStatus(test);
       const requirement = test.meta().requirement;
@@ -124,11 +128,23 @@ export class RequirementReporter implements Reporter {
   #aggregate(): RunOutcome {
     const stopped = this.#stopped;
     const untested = this.#options.untestedReason ?? "untested";
-    const untestedReason = stopped === undefined ? untested : untested === "untested" ? `not run: ${stopped}` : `${untested}, or not run: ${stopped}`;
-    const outcome = aggregateRequirements(this.#options.catalog, this.#evidence, this.#errors, this.#requests, untestedReason, this.#retries);
+    const untestedReason =
+      stopped === undefined ? untested : untested === "untested" ? `not run: ${stopped}` : `${untested}, or not run: ${stopped}`;
+    const outcome = aggregateRequirements(
+      this.#options.catalog,
+      this.#evidence,
+      this.#errors,
+      this.#requests,
+      untestedReason,
+      this.#retries,
+    );
     const interruption: Interruption | undefined = stopped === undefined ? undefined : { kind: "stopped", reason: stopped };
     const unknownMembers = this.#unknownMembers.size === 0 ? undefined : this.#unknownMembers.seen();
-    return { ...outcome, ...(interruption === undefined ? {} : { interruption }), ...(unknownMembers === undefined ? {} : { unknownMembers }) };
+    return {
+      ...outcome,
+      ...(interruption === undefined ? {} : { interruption }),
+      ...(unknownMembers === undefined ? {} : { unknownMembers }),
+    };
   }
 
   #notRunReason(): string {
@@ -217,7 +233,9 @@ export class RequirementReporter implements Reporter {
       .filter((s) => counts.has(s))
       .map((s) => `${counts.get(s)} ${s.replace("_", " ")}${s === "skipped" && notRun.size > 0 ? ` (${[...notRun].join("; ")})` : ""}`);
     const mark = counts.has("failed") ? "✗" : counts.has("warned") ? "!" : counts.has("passed") ? "✓" : "–";
-    this.#print(`${mark} ${file}  ${total} check${total === 1 ? "" : "s"}: ${parts.join(", ") || "none"} (${Math.round(testModule.diagnostic().duration)} ms)`);
+    this.#print(
+      `${mark} ${file}  ${total} check${total === 1 ? "" : "s"}: ${parts.join(", ") || "none"} (${Math.round(testModule.diagnostic().duration)} ms)`,
+    );
   }
 
   onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>, reason: TestRunEndReason): void {
@@ -229,10 +247,12 @@ export class RequirementReporter implements Reporter {
       }
       const state = m.state();
       // A stopped run is reported once, as its interruption; its unfinished files are not errors each.
-      if ((state === "queued" || state === "pending") && this.#stopped === undefined) this.#errors.push({ file, message: "did not run to its end" });
+      if ((state === "queued" || state === "pending") && this.#stopped === undefined)
+        this.#errors.push({ file, message: "did not run to its end" });
     }
     for (const e of unhandledErrors) this.#errors.push({ message: `unhandled error: ${e.message}` });
-    if (reason === "interrupted" && this.#stopped === undefined) this.#errors.push({ message: "the run was interrupted before it finished" });
+    if (reason === "interrupted" && this.#stopped === undefined)
+      this.#errors.push({ message: "the run was interrupted before it finished" });
     this.#outcome = this.#aggregate();
   }
 }

@@ -64,7 +64,10 @@ export async function writeReports(input: ReportInput): Promise<void> {
     input.say("writing the Allure report…");
     const name = `ledger-conformance: ${target}`;
     const { resultsDir, generator } = input.allure;
-    allurePage = generator === undefined ? generateAllureReport(resultsDir, layout.allureDir, name) : generator.generate(resultsDir, layout.allureDir, name);
+    allurePage =
+      generator === undefined
+        ? generateAllureReport(resultsDir, layout.allureDir, name)
+        : generator.generate(resultsDir, layout.allureDir, name);
   }
   writeFileSync(layout.specPage, renderSpecPage(readSpec()));
   if (allurePage !== undefined) {
@@ -93,7 +96,11 @@ export async function writeReports(input: ReportInput): Promise<void> {
 /** Only a run that ran to its end knows which MUSTs fail: a stopped or unstarted run writes no baseline, and says so. */
 function writeBaselineFile(file: string, outcome: RunOutcome, run: { target: string; startedAt: Date }): void {
   if (outcome.interruption !== undefined) {
-    process.stderr.write(escapeControls(`ledger-conformance: --write-baseline: ${file} not written: the run did not run to its end (${outcome.interruption.reason})\n`));
+    process.stderr.write(
+      escapeControls(
+        `ledger-conformance: --write-baseline: ${file} not written: the run did not run to its end (${outcome.interruption.reason})\n`,
+      ),
+    );
     return;
   }
   try {

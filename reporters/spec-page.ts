@@ -77,7 +77,10 @@ ${md.renderer.render(tokens, md.options, {})}
 /** In escaped text, the spec's references to its own sections as links to their anchors. */
 function linkCrossReferences(escaped: string): string {
   return escaped
-    .replace(/\b(sections?) ([0-9]+(?:\.[0-9]+)+|[0-9]+)\b/g, (_m, word: string, section: string) => `${word} <a href="#${section}">${section}</a>`)
+    .replace(
+      /\b(sections?) ([0-9]+(?:\.[0-9]+)+|[0-9]+)\b/g,
+      (_m, word: string, section: string) => `${word} <a href="#${section}">${section}</a>`,
+    )
     .replace(/\((2\.[0-9]+(?:\.[0-9]+)?)\)/g, (_m, section: string) => `(<a href="#${section}">${section}</a>)`);
 }
 

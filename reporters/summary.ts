@@ -52,7 +52,10 @@ export interface Summary {
   readonly unknownMembersLeftOut?: number;
 }
 
-export function buildSummary(outcome: RunOutcome, run: { target: string; startedAt: Date; durationMs: number; phases?: Readonly<Record<string, number>> }): Summary {
+export function buildSummary(
+  outcome: RunOutcome,
+  run: { target: string; startedAt: Date; durationMs: number; phases?: Readonly<Record<string, number>> },
+): Summary {
   const verdict = verdictOf(outcome);
   return {
     target: run.target,
@@ -81,7 +84,11 @@ export function buildSummary(outcome: RunOutcome, run: { target: string; started
     ...(outcome.errors.length === 0 ? {} : { errors: outcome.errors }),
     ...(outcome.interruption === undefined ? {} : { interruption: outcome.interruption }),
     ...(run.phases === undefined ? {} : { phases: run.phases }),
-    ...(outcome.unknownMembers === undefined || outcome.unknownMembers.members.length === 0 ? {} : { unknownMembers: outcome.unknownMembers.members }),
-    ...(outcome.unknownMembers === undefined || outcome.unknownMembers.leftOut === 0 ? {} : { unknownMembersLeftOut: outcome.unknownMembers.leftOut }),
+    ...(outcome.unknownMembers === undefined || outcome.unknownMembers.members.length === 0
+      ? {}
+      : { unknownMembers: outcome.unknownMembers.members }),
+    ...(outcome.unknownMembers === undefined || outcome.unknownMembers.leftOut === 0
+      ? {}
+      : { unknownMembersLeftOut: outcome.unknownMembers.leftOut }),
   };
 }

@@ -13,7 +13,10 @@ export const UNKNOWN_MEMBERS_HEADING = "Not in the contract (members the schemas
 
 function more(seen: UnknownMembersSeen, shown: number): string | undefined {
   const rest = seen.members.length - shown;
-  const parts = [...(rest > 0 ? [`${rest} more member${rest === 1 ? "" : "s"}`] : []), ...(seen.leftOut > 0 ? [`${seen.leftOut} occurrences of members past the report's bound`] : [])];
+  const parts = [
+    ...(rest > 0 ? [`${rest} more member${rest === 1 ? "" : "s"}`] : []),
+    ...(seen.leftOut > 0 ? [`${seen.leftOut} occurrences of members past the report's bound`] : []),
+  ];
   return parts.length === 0 ? undefined : `… and ${parts.join(", and ")}`;
 }
 
@@ -24,7 +27,11 @@ export function unknownMemberLines(seen: UnknownMembersSeen | undefined): string
   if (isEmpty(seen)) return [];
   const shown = seen.members.slice(0, SHOWN);
   const tail = more(seen, shown.length);
-  return [UNKNOWN_MEMBERS_HEADING, ...shown.map((m) => `  ${describeUnknownMember(m)}`), ...(tail === undefined ? [] : [`  ${tail}${seen.members.length > SHOWN ? " in summary.json" : ""}`])];
+  return [
+    UNKNOWN_MEMBERS_HEADING,
+    ...shown.map((m) => `  ${describeUnknownMember(m)}`),
+    ...(tail === undefined ? [] : [`  ${tail}${seen.members.length > SHOWN ? " in summary.json" : ""}`]),
+  ];
 }
 
 /** A markdown list, each item through `cell` (markdown-summary.ts); [] when there is nothing to say. */
@@ -32,13 +39,20 @@ export function unknownMemberMarkdown(seen: UnknownMembersSeen | undefined, cell
   if (isEmpty(seen)) return [];
   const shown = seen.members.slice(0, SHOWN);
   const tail = more(seen, shown.length);
-  return [`**${cell(UNKNOWN_MEMBERS_HEADING)}**`, "", ...shown.map((m) => `- ${cell(describeUnknownMember(m))}`), ...(tail === undefined ? [] : [`- ${cell(tail)}`])];
+  return [
+    `**${cell(UNKNOWN_MEMBERS_HEADING)}**`,
+    "",
+    ...shown.map((m) => `- ${cell(describeUnknownMember(m))}`),
+    ...(tail === undefined ? [] : [`- ${cell(tail)}`]),
+  ];
 }
 
 /** The HTML section; "" when there is nothing to say. */
 export function unknownMemberSection(seen: UnknownMembersSeen | undefined, prefix: string): string {
   if (isEmpty(seen)) return "";
-  const rows = seen.members.map((m) => `<tr><td><code>${esc(m.schema)}</code></td><td><code>${esc(m.member)}</code></td><td class="num">${m.count}</td></tr>`).join("");
+  const rows = seen.members
+    .map((m) => `<tr><td><code>${esc(m.schema)}</code></td><td><code>${esc(m.member)}</code></td><td class="num">${m.count}</td></tr>`)
+    .join("");
   const tail = more(seen, seen.members.length);
   return `<section class="unknown-members" id="${esc(prefix)}unknown-members"><h2>Not in the contract</h2>
 <p>Members the responses carried that the schemas do not declare. Every object is open, so none of them fails a requirement; a misspelt optional member shows here.</p>

@@ -54,7 +54,10 @@ export function verdictCounts(outcome: RunOutcome): VerdictCounts {
 export function verdictOf(outcome: RunOutcome): Verdict {
   const counts = verdictCounts(outcome);
   const kind = kindOf(outcome, counts);
-  const label = kind === "conforming-with-baseline" ? `CONFORMING WITH ${plural(counts.expectedFailures, "EXPECTED FAILURE")}` : kind.replace(/-/g, " ").toUpperCase();
+  const label =
+    kind === "conforming-with-baseline"
+      ? `CONFORMING WITH ${plural(counts.expectedFailures, "EXPECTED FAILURE")}`
+      : kind.replace(/-/g, " ").toUpperCase();
   const detail = detailOf(kind, outcome, counts);
   return { kind, label, detail, headline: `${label}: ${detail}`, counts };
 }
@@ -75,9 +78,13 @@ function detailOf(kind: VerdictKind, outcome: RunOutcome, c: VerdictCounts): str
     case "conforming-with-baseline":
       return `every MUST requirement holds except the ${expected}${warnings}`;
     case "partial": {
-      const held = c.expectedFailures === 0 && c.warned === 0 ? "all hold" : `every MUST among them holds${c.expectedFailures > 0 ? ` except the ${expected}` : ""}${warnings}`;
+      const held =
+        c.expectedFailures === 0 && c.warned === 0
+          ? "all hold"
+          : `every MUST among them holds${c.expectedFailures > 0 ? ` except the ${expected}` : ""}${warnings}`;
       const listedNotRun = baselinedNotRun(outcome);
-      const unknown = listedNotRun.length === 0 ? "" : `; not run, so neither known to fail nor to hold: ${listedNotRun.join(", ")}, which ${file} lists`;
+      const unknown =
+        listedNotRun.length === 0 ? "" : `; not run, so neither known to fail nor to hold: ${listedNotRun.join(", ")}, which ${file} lists`;
       return `${c.run} of ${c.requirements} requirements run, ${held}; the others were not run (skipped or not applicable, never passed)${unknown}`;
     }
     case "not-conforming": {
@@ -85,8 +92,12 @@ function detailOf(kind: VerdictKind, outcome: RunOutcome, c: VerdictCounts): str
       const why: string[] = [];
       if (c.mustFailed > 0) why.push(`${plural(c.mustFailed, "MUST requirement")} failed`);
       const one = c.unexpectedPasses === 1;
-      if (c.unexpectedPasses > 0) why.push(`${plural(c.unexpectedPasses, "requirement")} the baseline ${file} lists as expected ${one ? "failure now passes (remove it" : "failures now pass (remove them"} from the baseline)`);
-      if (outcome.interruption !== undefined) why.push(`the run stopped before its end (${outcome.interruption.reason}): the checks that did not run are skipped`);
+      if (c.unexpectedPasses > 0)
+        why.push(
+          `${plural(c.unexpectedPasses, "requirement")} the baseline ${file} lists as expected ${one ? "failure now passes (remove it" : "failures now pass (remove them"} from the baseline)`,
+        );
+      if (outcome.interruption !== undefined)
+        why.push(`the run stopped before its end (${outcome.interruption.reason}): the checks that did not run are skipped`);
       if (c.errors > 0) why.push(`the run had ${plural(c.errors, "error")}`);
       if (c.expectedFailures > 0) why.push(`besides, the ${expected}`);
       return why.join("; ");
@@ -97,7 +108,9 @@ function detailOf(kind: VerdictKind, outcome: RunOutcome, c: VerdictCounts): str
 /** Requirements the baseline lists that did not run: a verdict on them would be a guess either way. */
 function baselinedNotRun(outcome: RunOutcome): string[] {
   const listed = new Set(outcome.baseline?.ids ?? []);
-  return outcome.requirements.filter((r) => listed.has(r.requirement.id) && (r.status === "skipped" || r.status === "not_applicable")).map((r) => r.requirement.id);
+  return outcome.requirements
+    .filter((r) => listed.has(r.requirement.id) && (r.status === "skipped" || r.status === "not_applicable"))
+    .map((r) => r.requirement.id);
 }
 
 function plural(n: number, noun: string): string {

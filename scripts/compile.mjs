@@ -18,17 +18,25 @@ const ROOT = fileURLToPath(new URL("../", import.meta.url));
 /** Writes the compiled files under `outDir`; throws on a syntax error, naming every one. Returns how many. */
 export function compile(outDir) {
   const out = resolve(ROOT, outDir);
-  const config = ts.getParsedCommandLineOfConfigFile(join(ROOT, "tsconfig.build.json"), { outDir: out }, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (d) => {
-      throw new Error(ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+  const config = ts.getParsedCommandLineOfConfigFile(
+    join(ROOT, "tsconfig.build.json"),
+    { outDir: out },
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (d) => {
+        throw new Error(ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+      },
     },
-  });
+  );
   if (config === undefined || config.errors.length > 0) throw new Error(`tsconfig.build.json: ${describe(config?.errors ?? [])}`);
   const outputs = [];
   const errors = [];
   for (const file of config.fileNames) {
-    const { outputText, diagnostics = [] } = ts.transpileModule(readFileSync(file, "utf8"), { compilerOptions: config.options, fileName: file, reportDiagnostics: true });
+    const { outputText, diagnostics = [] } = ts.transpileModule(readFileSync(file, "utf8"), {
+      compilerOptions: config.options,
+      fileName: file,
+      reportDiagnostics: true,
+    });
     errors.push(...diagnostics);
     outputs.push({ path: join(out, relative(ROOT, file).replace(/\.ts$/, ".js")), text: outputText });
   }

@@ -72,7 +72,12 @@ describeEndpoint("get_account_module", () => {
     t.expectStatus(res, 200);
     t.expectMediaType(res, "application/x-bcs");
     const bytecode = t.decodeBcs(res, ModuleBytecodeBcs);
-    t.expectEqual(toHex(bytecode), record.bytecode.toLowerCase(), `the BCS bytecode = the JSON bytecode at ledger_version=${window.latest}`, res);
+    t.expectEqual(
+      toHex(bytecode),
+      record.bytecode.toLowerCase(),
+      `the BCS bytecode = the JSON bytecode at ledger_version=${window.latest}`,
+      res,
+    );
   });
 
   check("4.4/module-at-ledger-version", { variant: "the version the default answer reported" }, async (t) => {
@@ -89,7 +94,12 @@ describeEndpoint("get_account_module", () => {
     t.expectStatus(res, 200, 404);
     // A 404 says the module did not exist yet at that version; never that the version itself is unknown.
     if (res.status === 200) t.expectBodyMatchesSchema(res);
-    else t.expect(errorCodeOf(res) !== "version_not_found", `version ${versionAt(window, 1n, 2n)}, inside the window, not reported as version_not_found`, res);
+    else
+      t.expect(
+        errorCodeOf(res) !== "version_not_found",
+        `version ${versionAt(window, 1n, 2n)}, inside the window, not reported as version_not_found`,
+        res,
+      );
   });
 
   check("4.4/module-at-ledger-version", { variant: "before and at a known publication (fixture history.modulePublished)" }, async (t) => {
@@ -164,7 +174,12 @@ describeEndpoint("get_account_module", () => {
     // Read without the schema, which already demands the magic: this check says why it failed.
     const bytecode: unknown = (res.json as { bytecode?: unknown } | undefined)?.bytecode;
     const found = typeof bytecode === "string" ? `bytecode beginning ${bytecode.slice(0, 12)}` : `bytecode ${JSON.stringify(bytecode)}`;
-    t.expect(typeof bytecode === "string" && bytecode.toLowerCase().startsWith(MOVE_MAGIC), `bytecode beginning with ${MOVE_MAGIC}`, res, found);
+    t.expect(
+      typeof bytecode === "string" && bytecode.toLowerCase().startsWith(MOVE_MAGIC),
+      `bytecode beginning with ${MOVE_MAGIC}`,
+      res,
+      found,
+    );
   });
 
   check("4.4/abi-names-module", async (t) => {
@@ -176,7 +191,12 @@ describeEndpoint("get_account_module", () => {
     if (abi === undefined || abi === null) throw new CheckNotApplicable("the record carries no abi (§2.4: optional)");
     t.expectEqual(abi.name, m.name, "abi.name", res);
     if (abi.address !== undefined && abi.address !== null) {
-      t.expect(sameAddress(abi.address, m.account), `abi.address naming the account ${m.account}`, res, `abi.address ${JSON.stringify(abi.address)}`);
+      t.expect(
+        sameAddress(abi.address, m.account),
+        `abi.address naming the account ${m.account}`,
+        res,
+        `abi.address ${JSON.stringify(abi.address)}`,
+      );
     }
   });
 

@@ -74,9 +74,15 @@ async function wholeListing(t: CheckContext, atLeast: number): Promise<{ address
   if (all.cursor !== undefined) {
     const next = await t.request({ path: modulesPath(address), query: { ledger_version: window.latest, start: all.cursor } });
     const empty = next.status === 200 && Array.isArray(next.json) && next.json.length === 0;
-    if (!empty) throw new CheckNotApplicable(`${address} holds more modules than one page returns (${all.records.length}, then a cursor to status ${next.status})`);
+    if (!empty)
+      throw new CheckNotApplicable(
+        `${address} holds more modules than one page returns (${all.records.length}, then a cursor to status ${next.status})`,
+      );
   }
-  if (all.records.length < atLeast) throw new CheckNotApplicable(`needs an account with at least ${atLeast} modules (fixture "moduleAccount"); ${address} holds ${all.records.length}`);
+  if (all.records.length < atLeast)
+    throw new CheckNotApplicable(
+      `needs an account with at least ${atLeast} modules (fixture "moduleAccount"); ${address} holds ${all.records.length}`,
+    );
   return { address, version: window.latest, all };
 }
 
@@ -89,7 +95,11 @@ async function walk(t: CheckContext, address: string, version: bigint, limit: nu
     const next = await page(t, address, { ledger_version: version, limit, start });
     pages.push(next);
     start = next.cursor;
-    t.expect(start === undefined || pages.length < maxPages, `the walk to end within ${maxPages} pages of limit ${limit} (${expected} modules)`, next.res);
+    t.expect(
+      start === undefined || pages.length < maxPages,
+      `the walk to end within ${maxPages} pages of limit ${limit} (${expected} modules)`,
+      next.res,
+    );
   } while (start !== undefined);
   return pages;
 }
@@ -130,9 +140,16 @@ describeEndpoint("get_account_modules", () => {
     const named = json.records.every((r) => r.abi !== undefined);
     // Without every ABI the JSON page does not name its modules: then only the bytecodes, and the
     // account in the keys, can be compared.
-    const expected = json.records.map((r) => `${r.abi === undefined ? "" : moduleIdString(account, r.abi.name)} ${r.bytecode.toLowerCase()}`);
+    const expected = json.records.map(
+      (r) => `${r.abi === undefined ? "" : moduleIdString(account, r.abi.name)} ${r.bytecode.toLowerCase()}`,
+    );
     const found = named ? entries : entries.map((e) => ` ${e.split(" ")[1]}`);
-    t.expectEqual([...found].sort(), [...expected].sort(), "the BCS map's entries (module id -> bytecode) = the modules of the JSON form of the same page", res);
+    t.expectEqual(
+      [...found].sort(),
+      [...expected].sort(),
+      "the BCS map's entries (module id -> bytecode) = the modules of the JSON form of the same page",
+      res,
+    );
     if (!named) {
       const prefix = moduleIdString(account, "");
       const foreign = entries.filter((e) => !e.startsWith(prefix));
@@ -164,9 +181,19 @@ describeEndpoint("get_account_modules", () => {
       return { names: pages.flatMap((p) => p.records.map(moduleName)), res: (pages[0] as Page).res };
     };
     const published = await names(at);
-    t.expect(published.names.includes(fixture.name), `${fixture.name} in the listing of ${fixture.address} at ledger_version=${at}`, published.res, published.names.join(", "));
+    t.expect(
+      published.names.includes(fixture.name),
+      `${fixture.name} in the listing of ${fixture.address} at ledger_version=${at}`,
+      published.res,
+      published.names.join(", "),
+    );
     const earlier = await names(before);
-    t.expect(!earlier.names.includes(fixture.name), `no ${fixture.name} in the listing of ${fixture.address} at ledger_version=${before}, the version before its publication`, earlier.res, earlier.names.join(", "));
+    t.expect(
+      !earlier.names.includes(fixture.name),
+      `no ${fixture.name} in the listing of ${fixture.address} at ledger_version=${before}, the version before its publication`,
+      earlier.res,
+      earlier.names.join(", "),
+    );
   });
 
   for (const { variant, form } of ADDRESS_PATH_FORMS) {
@@ -197,7 +224,11 @@ describeEndpoint("get_account_modules", () => {
     const { address, version, all } = await wholeListing(t, 2);
     const limit = all.records.length - 1;
     const p = await page(t, address, { ledger_version: version, limit });
-    t.expect(p.cursor !== undefined, `${t.headerName("CURSOR")} on a page of limit ${limit} of an account with ${all.records.length} modules`, p.res);
+    t.expect(
+      p.cursor !== undefined,
+      `${t.headerName("CURSOR")} on a page of limit ${limit} of an account with ${all.records.length} modules`,
+      p.res,
+    );
   });
 
   check("4.5/no-cursor-on-last-page", { variant: "the page without limit" }, async (t) => {
@@ -218,7 +249,12 @@ describeEndpoint("get_account_modules", () => {
     const limit = all.records.length;
     const p = await page(t, address, { ledger_version: version, limit });
     t.expectEqual(p.records.length, limit, `the number of records of a page of limit ${limit} holding the whole listing`, p.res);
-    t.expect(p.cursor === undefined, `no ${t.headerName("CURSOR")} on a full page that completes the listing`, p.res, `${t.headerName("CURSOR")}: ${p.cursor}`);
+    t.expect(
+      p.cursor === undefined,
+      `no ${t.headerName("CURSOR")} on a full page that completes the listing`,
+      p.res,
+      `${t.headerName("CURSOR")}: ${p.cursor}`,
+    );
   });
 
   check("4.5/no-cursor-on-last-page", { variant: "the page that completes a cursor walk" }, async (t) => {
@@ -230,11 +266,18 @@ describeEndpoint("get_account_modules", () => {
     for (const p of pages) {
       seen += p.records.length;
       if (seen >= total) {
-        t.expect(p.cursor === undefined, `no ${t.headerName("CURSOR")} on the page that brings the walk to all ${total} modules`, p.res, `${t.headerName("CURSOR")}: ${p.cursor}`);
+        t.expect(
+          p.cursor === undefined,
+          `no ${t.headerName("CURSOR")} on the page that brings the walk to all ${total} modules`,
+          p.res,
+          `${t.headerName("CURSOR")}: ${p.cursor}`,
+        );
         return;
       }
     }
-    throw new CheckNotApplicable(`the walk with limit ${limit} ended after ${seen} of ${total} modules, so no page completed it (4.5/cursor-round-trip reports that)`);
+    throw new CheckNotApplicable(
+      `the walk with limit ${limit} ended after ${seen} of ${total} modules, so no page completed it (4.5/cursor-round-trip reports that)`,
+    );
   });
 
   check("4.5/cursor-round-trip", async (t) => {
@@ -243,7 +286,12 @@ describeEndpoint("get_account_modules", () => {
     const pages = await walk(t, address, version, limit, all.records.length);
     const walked = pages.flatMap((p) => p.records);
     const last = pages[pages.length - 1]?.res;
-    t.expectEqual(walked.map(moduleName), all.records.map(moduleName), `the modules, in order, of a walk with limit ${limit} at ledger_version=${version} = one page holding them all`, last);
+    t.expectEqual(
+      walked.map(moduleName),
+      all.records.map(moduleName),
+      `the modules, in order, of a walk with limit ${limit} at ledger_version=${version} = one page holding them all`,
+      last,
+    );
     t.expectEqual(walked, all.records, "the records of the walk = the records of one page holding them all", last);
   });
 
@@ -304,7 +352,12 @@ describeEndpoint("get_account_modules", () => {
       const name = moduleName(record);
       const res = await t.request({ path: `/accounts/${address}/module/${encodeURIComponent(name)}`, query: { ledger_version: version } });
       t.expectStatus(res, 200);
-      t.expectEqual(res.json, record, `GET /accounts/${address}/module/${name}?ledger_version=${version} = the listing's record of ${name}`, res);
+      t.expectEqual(
+        res.json,
+        record,
+        `GET /accounts/${address}/module/${name}?ledger_version=${version} = the listing's record of ${name}`,
+        res,
+      );
     }
   });
 

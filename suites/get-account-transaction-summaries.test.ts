@@ -47,8 +47,12 @@ const summariesPath = (address: string) => `/accounts/${address}/transaction_sum
 function isReadableSummary(s: unknown): s is Summary {
   const o = s as Record<string, unknown> | null;
   return (
-    typeof o === "object" && o !== null && typeof o.sender === "string" && typeof o.transaction_hash === "string" &&
-    typeof o.version === "string" && /^[0-9]{1,20}$/.test(o.version)
+    typeof o === "object" &&
+    o !== null &&
+    typeof o.sender === "string" &&
+    typeof o.transaction_hash === "string" &&
+    typeof o.version === "string" &&
+    /^[0-9]{1,20}$/.test(o.version)
   );
 }
 
@@ -62,7 +66,12 @@ async function page(t: CheckContext, address: string, window: Window = {}): Prom
   t.expectStatus(res, 200);
   const body: unknown = res.json;
   const bad = Array.isArray(body) ? body.findIndex((s) => !isReadableSummary(s)) : -1;
-  t.expect(Array.isArray(body) && bad === -1, "a JSON array of summaries, each with sender, transaction_hash and version (a u64 string)", res, Array.isArray(body) ? `element ${bad}: ${JSON.stringify(body[bad])?.slice(0, 200)}` : "not an array");
+  t.expect(
+    Array.isArray(body) && bad === -1,
+    "a JSON array of summaries, each with sender, transaction_hash and version (a u64 string)",
+    res,
+    Array.isArray(body) ? `element ${bad}: ${JSON.stringify(body[bad])?.slice(0, 200)}` : "not an array",
+  );
   const items = body as Summary[];
   return { res, items, versions: items.map((s) => BigInt(s.version)) };
 }
@@ -90,7 +99,9 @@ const showVersions = (versions: readonly bigint[]) => `versions [${versions.join
  */
 function requireSummaries(p: Page, atLeast: number, what: string): void {
   if (p.items.length < atLeast) {
-    throw new CheckNotApplicable(`${what} needs at least ${atLeast} summar${atLeast === 1 ? "y" : "ies"} in the window; the answer holds ${p.items.length}`);
+    throw new CheckNotApplicable(
+      `${what} needs at least ${atLeast} summar${atLeast === 1 ? "y" : "ies"} in the window; the answer holds ${p.items.length}`,
+    );
   }
 }
 
@@ -221,11 +232,21 @@ describeEndpoint("get_account_transaction_summaries", () => {
       throw new CheckNotApplicable(`the account has no summaries from version ${start} on`);
     }
     for (const p of [short, long]) {
-      t.expect(p.versions.every((v) => v >= start), `every version >= start_version ${start}`, p.res, showVersions(p.versions));
+      t.expect(
+        p.versions.every((v) => v >= start),
+        `every version >= start_version ${start}`,
+        p.res,
+        showVersions(p.versions),
+      );
     }
     // Both start at the same place: the shorter page is where the longer one begins.
     const n = Math.min(short.items.length, long.items.length);
-    t.expectEqual(long.items.slice(0, n), short.items.slice(0, n), `the first ${n} summaries from start_version ${start}, with limit 6 and with limit 3`, long.res);
+    t.expectEqual(
+      long.items.slice(0, n),
+      short.items.slice(0, n),
+      `the first ${n} summaries from start_version ${start}, with limit 6 and with limit 3`,
+      long.res,
+    );
   });
 
   check("4.3/end-version", async (t) => {
@@ -234,7 +255,12 @@ describeEndpoint("get_account_transaction_summaries", () => {
     const end = versionAt(window, 1n, 2n);
     const p = await page(t, account, { end_version: end, limit: 10 });
     if (p.items.length === 0) throw new CheckNotApplicable(`the account has no summaries up to version ${end}`);
-    t.expect(p.versions.every((v) => v <= end), `every version <= end_version ${end}`, p.res, showVersions(p.versions));
+    t.expect(
+      p.versions.every((v) => v <= end),
+      `every version <= end_version ${end}`,
+      p.res,
+      showVersions(p.versions),
+    );
   });
 
   check("4.3/end-version-window", async (t) => {
@@ -245,7 +271,12 @@ describeEndpoint("get_account_transaction_summaries", () => {
     if (last === undefined) throw new CheckNotApplicable(`the account has no summaries from version ${start} on`);
     const k = forward.items.length;
     const back = await page(t, account, { end_version: last, limit: k });
-    t.expectEqual(back.items, forward.items, `the last ${k} summaries up to end_version ${last} = the ${k} from start_version ${start}`, back.res);
+    t.expectEqual(
+      back.items,
+      forward.items,
+      `the last ${k} summaries up to end_version ${last} = the ${k} from start_version ${start}`,
+      back.res,
+    );
   });
 
   check("4.3/default-most-recent", async (t) => {
@@ -257,7 +288,8 @@ describeEndpoint("get_account_transaction_summaries", () => {
     // (a page ending at the reported version has left nothing out).
     const from = last === undefined ? oldest : last + 1n;
     const after = last !== undefined && last >= latest ? undefined : await page(t, account, { start_version: from, limit: PAGE_SIZE });
-    if (last === undefined && after !== undefined) requireSummaries(after, 1, "the most recent summaries (none in the default answer, none after it)");
+    if (last === undefined && after !== undefined)
+      requireSummaries(after, 1, "the most recent summaries (none in the default answer, none after it)");
     const missed = after?.versions.filter((v) => v <= latest) ?? [];
     t.expect(
       missed.length === 0,
@@ -310,7 +342,12 @@ describeEndpoint("get_account_transaction_summaries", () => {
     const p = await page(t, account);
     requireSummaries(p, 2, "two transaction hashes to tell apart");
     const distinct = new Set(p.items.map((s) => s.transaction_hash.toLowerCase().replace(/^0x/, "")));
-    t.expect(distinct.size === p.items.length, "different transactions have different hashes", p.res, `${distinct.size} distinct hashes for ${p.items.length} summaries`);
+    t.expect(
+      distinct.size === p.items.length,
+      "different transactions have different hashes",
+      p.res,
+      `${distinct.size} distinct hashes for ${p.items.length} summaries`,
+    );
   });
 
   check("4.3/transaction-hash-form", async (t) => {
@@ -329,7 +366,12 @@ describeEndpoint("get_account_transaction_summaries", () => {
     // §2.3 "Other members of the variants: not shown": the tag and its number must be there; more members may be.
     const tagged = (rp: unknown) => readReplayProtector(rp)?.kind !== undefined;
     const wrong = forms.filter((rp) => !tagged(rp));
-    t.expect(wrong.length === 0, 'every replay_protector is {type: "sequence_number", sequence_number} or {type: "nonce", nonce}', p.res, JSON.stringify(wrong[0]));
+    t.expect(
+      wrong.length === 0,
+      'every replay_protector is {type: "sequence_number", sequence_number} or {type: "nonce", nonce}',
+      p.res,
+      JSON.stringify(wrong[0]),
+    );
     // The page is a run of the account's transactions, so the sequence numbers it sent follow each other.
     const own = toHex(parseAddress(account));
     const numbers = p.items
@@ -339,7 +381,12 @@ describeEndpoint("get_account_transaction_summaries", () => {
         return rp?.kind === "sequence_number" ? [rp.value] : [];
       });
     const gap = numbers.findIndex((n, i) => i > 0 && n !== (numbers[i - 1] as bigint) + 1n);
-    t.expect(gap === -1, "the account's sequence numbers rise by one from summary to summary", p.res, `sequence numbers [${numbers.join(", ")}]`);
+    t.expect(
+      gap === -1,
+      "the account's sequence numbers rise by one from summary to summary",
+      p.res,
+      `sequence numbers [${numbers.join(", ")}]`,
+    );
   });
 
   // --- Unknown accounts.
@@ -365,7 +412,12 @@ describeEndpoint("get_account_transaction_summaries", () => {
     const hundred = await page(t, account, { start_version: start, limit: PAGE_SIZE });
     requireSummaries(hundred, 1, "a default page size");
     const unlimited = await page(t, account, { start_version: start });
-    t.expect(unlimited.items.length <= PAGE_SIZE, `at most ${PAGE_SIZE} summaries without limit`, unlimited.res, `${unlimited.items.length}`);
+    t.expect(
+      unlimited.items.length <= PAGE_SIZE,
+      `at most ${PAGE_SIZE} summaries without limit`,
+      unlimited.res,
+      `${unlimited.items.length}`,
+    );
     // At least as many as limit=100 gave (all 100 when that page was full), and the same ones.
     t.expect(
       unlimited.items.length >= hundred.items.length,
@@ -373,7 +425,12 @@ describeEndpoint("get_account_transaction_summaries", () => {
       unlimited.res,
       `${unlimited.items.length}`,
     );
-    t.expectEqual(unlimited.items.slice(0, hundred.items.length), hundred.items, `the page without limit begins with the limit=${PAGE_SIZE} page`, unlimited.res);
+    t.expectEqual(
+      unlimited.items.slice(0, hundred.items.length),
+      hundred.items,
+      `the page without limit begins with the limit=${PAGE_SIZE} page`,
+      unlimited.res,
+    );
   });
 
   check("4.3/limit-clamped", async (t) => {
@@ -385,7 +442,9 @@ describeEndpoint("get_account_transaction_summaries", () => {
     const last = p.versions[p.versions.length - 1];
     const rest = last === undefined ? 0 : (await page(t, account, { start_version: last + 1n, limit: PAGE_SIZE })).items.length;
     if (p.items.length + rest <= PAGE_SIZE) {
-      throw new CheckNotApplicable(`${p.items.length + rest} summaries from start_version ${start}, no more than ${PAGE_SIZE}: nothing to clamp`);
+      throw new CheckNotApplicable(
+        `${p.items.length + rest} summaries from start_version ${start}, no more than ${PAGE_SIZE}: nothing to clamp`,
+      );
     }
   });
 

@@ -9,7 +9,16 @@
 // own answers. Every response is also checked by the harness against the observed-status contract.
 
 import { bytesEqual, decodeMoveValue, encodeMoveValue, sha3_256, toHex, type TypeTag } from "../src/codec/index.ts";
-import { check, CheckNotApplicable, CheckSkipped, describeEndpoint, errorCodeOf, type CheckContext, type HttpResponse, type TableFixture } from "../src/harness/index.ts";
+import {
+  check,
+  CheckNotApplicable,
+  CheckSkipped,
+  describeEndpoint,
+  errorCodeOf,
+  type CheckContext,
+  type HttpResponse,
+  type TableFixture,
+} from "../src/harness/index.ts";
 import { knownChange } from "./support/known-history.ts";
 import { expectValueOf, fixtureType, FRAMEWORK, selfDescribing, tableItemBody } from "./support/table-values.ts";
 import { ledgerWindow, notApplicableIfPrunedSince, U64_MAX, versionAt } from "./support/ledger-window.ts";
@@ -69,7 +78,9 @@ function unlikelyKey(keyType: TypeTag): unknown {
       return keyType.Vector.$kind === "U8" ? toHex(digest) : undefined;
     case "Struct": {
       const s = keyType.Struct;
-      return bytesEqual(s.address, FRAMEWORK) && s.module === "string" && s.name === "String" ? "ledger-conformance: absent key" : undefined;
+      return bytesEqual(s.address, FRAMEWORK) && s.module === "string" && s.name === "String"
+        ? "ledger-conformance: absent key"
+        : undefined;
     }
     default:
       return undefined; // bool and u8 have too few values to be sure one is absent
@@ -102,7 +113,14 @@ interface ErrorCase {
 
 /** The fixture's table and request when there is one, else a well-formed request to a table-less handle. */
 function anyTable(t: CheckContext): TableFixture {
-  return t.fixtures.table ?? { handle: UNKNOWN_HANDLE, keyType: PLAIN_REQUEST.key_type, valueType: PLAIN_REQUEST.value_type, key: PLAIN_REQUEST.key };
+  return (
+    t.fixtures.table ?? {
+      handle: UNKNOWN_HANDLE,
+      keyType: PLAIN_REQUEST.key_type,
+      valueType: PLAIN_REQUEST.value_type,
+      key: PLAIN_REQUEST.key,
+    }
+  );
 }
 
 const post = (t: CheckContext, handle: string, body: { body?: string; contentType?: string }) =>
@@ -166,7 +184,9 @@ const ERROR_CASES: readonly ErrorCase[] = [
         const table = t.needsFixture("table");
         const { oldest } = await currentWindow(t, table);
         if (oldest === 0n) {
-          throw new CheckNotApplicable("X-NODE-LEDGER-OLDEST-VERSION is 0: the node has pruned nothing, so no version lies below the oldest");
+          throw new CheckNotApplicable(
+            "X-NODE-LEDGER-OLDEST-VERSION is 0: the node has pruned nothing, so no version lies below the oldest",
+          );
         }
         return readItem(t, table, { ledgerVersion: variant === "0" ? 0n : oldest - 1n });
       },
@@ -326,7 +346,12 @@ describeEndpoint("get_table_item", () => {
       return t.fail(`the JSON body is a value of ${table.valueType}`, json, (e as Error).message);
     }
     // Same value: the JSON form encodes to exactly the BCS body (address forms and the like aside).
-    t.expectEqual(toHex(bcs.body), toHex(fromJson), `the BCS body = BCS of the JSON value ${JSON.stringify(json.json)} at ledger_version ${latest}`, bcs);
+    t.expectEqual(
+      toHex(bcs.body),
+      toHex(fromJson),
+      `the BCS body = BCS of the JSON value ${JSON.stringify(json.json)} at ledger_version ${latest}`,
+      bcs,
+    );
   });
 
   check("4.2/window-versions-readable", async (t) => {
@@ -340,7 +365,11 @@ describeEndpoint("get_table_item", () => {
         return "pruned since";
       }
       t.expectStatus(res, 200, 404);
-      t.expect(res.status === 200 || errorCodeOf(res) !== "version_not_found", `version ${version}, inside the window, is not reported as version_not_found`, res);
+      t.expect(
+        res.status === 200 || errorCodeOf(res) !== "version_not_found",
+        `version ${version}, inside the window, is not reported as version_not_found`,
+        res,
+      );
       return "read";
     };
     const middle = versionAt(await currentWindow(t, table), 1n, 2n);
@@ -352,7 +381,9 @@ describeEndpoint("get_table_item", () => {
       const { oldest } = await currentWindow(t, table);
       if ((await expectReadable(await readItem(t, table, { ledgerVersion: oldest }), oldest)) === "read") return;
       if (read === BOUNDARY_READS) {
-        throw new CheckSkipped(`pruning passed the oldest version before each of ${BOUNDARY_READS} reads of it: the boundary could not be read`);
+        throw new CheckSkipped(
+          `pruning passed the oldest version before each of ${BOUNDARY_READS} reads of it: the boundary could not be read`,
+        );
       }
     }
   });

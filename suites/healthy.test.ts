@@ -94,7 +94,8 @@ describeEndpoint("healthy", () => {
     const judged = await judgedHealthCheck(t, 0n);
     t.expectStatus(judged.res, 200, 500, 503);
     if (judged.verdict === "must-be-healthy") t.expectStatus(judged.res, 200);
-    if (judged.verdict === "must-be-unhealthy") t.expect(judged.res.status !== 200, `an error (500 or 503) by the rule: ${judged.reasoning}`, judged.res);
+    if (judged.verdict === "must-be-unhealthy")
+      t.expect(judged.res.status !== 200, `an error (500 or 503) by the rule: ${judged.reasoning}`, judged.res);
   });
 
   check("4.7/health-message", async (t) => {

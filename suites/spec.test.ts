@@ -42,7 +42,8 @@ function describedOperations(doc: Json): Set<string> {
   const prefix = pathPrefix(doc);
   const keys = new Set<string>();
   for (const [path, item] of Object.entries((doc.paths ?? {}) as Record<string, Json>)) {
-    for (const method of HTTP_METHODS) if (item !== null && typeof item === "object" && method in item) keys.add(operationKey(method, `${prefix}${path}`));
+    for (const method of HTTP_METHODS)
+      if (item !== null && typeof item === "object" && method in item) keys.add(operationKey(method, `${prefix}${path}`));
   }
   return keys;
 }
@@ -64,7 +65,9 @@ function missingOperations(t: CheckContext, doc: Json): string[] {
 
 /** The parsed document must be an OpenAPI document by the contract's schema for /spec.json. */
 function expectOpenApiDocument(t: CheckContext, doc: unknown, res: HttpResponse): Json {
-  const problems = t.contract.operation("spec_json").response(200)?.validateBody("application/json", { json: doc, text: res.text }) ?? ["no schema"];
+  const problems = t.contract.operation("spec_json").response(200)?.validateBody("application/json", { json: doc, text: res.text }) ?? [
+    "no schema",
+  ];
   t.expect(problems.length === 0, "an OpenAPI document {openapi, info, paths}", res, problems.slice(0, 5).join("; "));
   return doc as Json;
 }
@@ -103,7 +106,8 @@ async function jsonDocument(t: CheckContext): Promise<{ res: HttpResponse; doc: 
 /** The JSON pointer of the first place two JSON values differ, or undefined when they are equal. */
 function firstDifference(a: unknown, b: unknown, pointer = ""): string | undefined {
   if (Object.is(a, b)) return undefined;
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return pointer || "/";
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null || Array.isArray(a) !== Array.isArray(b))
+    return pointer || "/";
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
   for (const key of keys) {
     const where = firstDifference((a as Json)[key], (b as Json)[key], `${pointer}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`);
@@ -148,6 +152,11 @@ describeEndpoint("spec_json", () => {
     const json = await jsonDocument(t);
     const yaml = await yamlDocument(t);
     const where = firstDifference(yaml.doc, json.doc);
-    t.expect(where === undefined, "the YAML document parsed = the JSON document", json.res, `they differ first at ${where} (YAML: ${yaml.res.curl})`);
+    t.expect(
+      where === undefined,
+      "the YAML document parsed = the JSON document",
+      json.res,
+      `they differ first at ${where} (YAML: ${yaml.res.curl})`,
+    );
   });
 });

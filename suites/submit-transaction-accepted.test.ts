@@ -10,14 +10,7 @@
 import { bytesEqual, parseAddress } from "../src/codec/index.ts";
 import { check, describeEndpoint } from "../src/harness/index.ts";
 import { sequenceNumberOf } from "./support/replay-protector.ts";
-import {
-  isSequenceConflict,
-  send,
-  submitSetup,
-  submitValidTransfer,
-  waitForCommit,
-  type SubmitFormat,
-} from "./support/submission.ts";
+import { isSequenceConflict, send, submitSetup, submitValidTransfer, waitForCommit, type SubmitFormat } from "./support/submission.ts";
 
 const FORMATS: readonly { format: SubmitFormat; variant: string }[] = [
   { format: "bcs", variant: "BCS" },
@@ -69,9 +62,19 @@ describeEndpoint("submit_transaction", { inOrder: true }, () => {
       t.expect(isSuccess(res.status), "the transfer accepted with a 2xx", res);
       t.expectMediaType(res, "application/json");
       const pending = t.expectBodyMatchesSchema(res);
-      t.expectEqual(String(pending.hash).toLowerCase(), tx.hash, "hash (SHA3-256 of the \"APTOS::Transaction\" salt, 0x00 and the signed transaction's BCS)", res);
+      t.expectEqual(
+        String(pending.hash).toLowerCase(),
+        tx.hash,
+        'hash (SHA3-256 of the "APTOS::Transaction" salt, 0x00 and the signed transaction\'s BCS)',
+        res,
+      );
       // §2.1: leading zeros of an address may be stripped, so compare the 32 bytes.
-      t.expect(sameAddress(pending.sender, setup.senderAddress), `sender ${setup.senderAddress}`, res, `sender ${JSON.stringify(pending.sender)}`);
+      t.expect(
+        sameAddress(pending.sender, setup.senderAddress),
+        `sender ${setup.senderAddress}`,
+        res,
+        `sender ${JSON.stringify(pending.sender)}`,
+      );
       t.expectEqual(pending.sequence_number, tx.sequenceNumber.toString(), "sequence_number", res);
     });
   }
@@ -102,7 +105,11 @@ describeEndpoint("submit_transaction", { inOrder: true }, () => {
       }
       const from = t.ledgerState(first).ledgerVersion ?? 0n;
       const { summary } = await waitForCommit(t, setup, tx.hash, from);
-      t.expect(summary !== undefined, "the identical resubmission accepted, or (when refused as stale) the first copy already committed", again);
+      t.expect(
+        summary !== undefined,
+        "the identical resubmission accepted, or (when refused as stale) the first copy already committed",
+        again,
+      );
     }
     t.fail("an identical resubmission that reaches the node before the first copy is committed (3 attempts raced a block)");
   });
@@ -119,8 +126,17 @@ describeEndpoint("submit_transaction", { inOrder: true }, () => {
       const from = t.ledgerState(res).ledgerVersion;
       t.expect(from !== undefined, `a ${t.headerName("LEDGER-VERSION")} on the 202 (where to look for the commit)`, res);
       const { summary, res: last } = await waitForCommit(t, setup, hash, from ?? 0n);
-      t.expect(summary !== undefined, `a summary with transaction_hash ${hash} in the sender's summaries from version ${from} within 10 s`, last);
-      t.expectEqual(sequenceNumberOf(summary?.replay_protector), tx.sequenceNumber, "the sequence number of the committed summary's replay_protector", last);
+      t.expect(
+        summary !== undefined,
+        `a summary with transaction_hash ${hash} in the sender's summaries from version ${from} within 10 s`,
+        last,
+      );
+      t.expectEqual(
+        sequenceNumberOf(summary?.replay_protector),
+        tx.sequenceNumber,
+        "the sequence number of the committed summary's replay_protector",
+        last,
+      );
     });
   }
 });

@@ -38,7 +38,9 @@ async function sendOversized(t: CheckContext): Promise<HttpResponse> {
     ending: "keep-open",
   });
   if (raw.response !== undefined) return raw.response;
-  return t.fail(`an HTTP answer to a ${OVERSIZED_BYTES}-byte body (sent whole: ${full.failure.message}; declared, first 64 KiB sent: ${raw.end}${raw.error ? ` ${raw.error}` : ""})`);
+  return t.fail(
+    `an HTTP answer to a ${OVERSIZED_BYTES}-byte body (sent whole: ${full.failure.message}; declared, first 64 KiB sent: ${raw.end}${raw.error ? ` ${raw.error}` : ""})`,
+  );
 }
 
 /** A body that is no transaction, and the MUST requirement its refusal belongs to. */
@@ -60,7 +62,11 @@ const withoutMember = (member: string) => (t: CheckContext) => {
 
 const MALFORMED: readonly MalformedCase[] = [
   { requirement: "4.8/body-required", variant: "no body, no Content-Type", send: (t) => submit(t, {}) },
-  { requirement: "4.8/body-required", variant: "empty application/json body", send: (t) => submit(t, { body: "", contentType: "application/json" }) },
+  {
+    requirement: "4.8/body-required",
+    variant: "empty application/json body",
+    send: (t) => submit(t, { body: "", contentType: "application/json" }),
+  },
   { requirement: "4.8/body-required", variant: "empty BCS body", send: (t) => submit(t, { bcs: new Uint8Array() }) },
   { requirement: "4.8/broken-bcs-rejected", variant: "garbage bytes", send: (t) => submit(t, { bcs: new Uint8Array(64).fill(0xff) }) },
   {
@@ -71,10 +77,22 @@ const MALFORMED: readonly MalformedCase[] = [
       return submit(t, { bcs: bytes.subarray(0, bytes.length - 10) });
     },
   },
-  { requirement: "4.8/broken-json-rejected", variant: "an unterminated object", send: (t) => submit(t, { body: '{"sender": "0x1", "sequence_number": ', contentType: "application/json" }) },
-  { requirement: "4.8/broken-json-rejected", variant: "plain words", send: (t) => submit(t, { body: "not a transaction", contentType: "application/json" }) },
+  {
+    requirement: "4.8/broken-json-rejected",
+    variant: "an unterminated object",
+    send: (t) => submit(t, { body: '{"sender": "0x1", "sequence_number": ', contentType: "application/json" }),
+  },
+  {
+    requirement: "4.8/broken-json-rejected",
+    variant: "plain words",
+    send: (t) => submit(t, { body: "not a transaction", contentType: "application/json" }),
+  },
   ...["sender", "sequence_number", "max_gas_amount", "gas_unit_price", "expiration_timestamp_secs", "payload", "signature"].map(
-    (member): MalformedCase => ({ requirement: "4.8/json-missing-member-rejected", variant: `without ${member}`, send: withoutMember(member) }),
+    (member): MalformedCase => ({
+      requirement: "4.8/json-missing-member-rejected",
+      variant: `without ${member}`,
+      send: withoutMember(member),
+    }),
   ),
 ];
 

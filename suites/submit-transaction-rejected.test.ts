@@ -122,7 +122,10 @@ describeEndpoint("submit_transaction", { inOrder: true }, () => {
         t.requireSubmitAllowed();
         t.needsFixture("accounts");
         const setup = await submitSetup(t, "rejected");
-        const tx = buildTransfer(setup, { sequenceNumber: await nextSequenceNumber(t, setup), expirationTimestampSecs: pastExpiration(setup) });
+        const tx = buildTransfer(setup, {
+          sequenceNumber: await nextSequenceNumber(t, setup),
+          expirationTimestampSecs: pastExpiration(setup),
+        });
         expectRefusedForFlaw(t, setup, tx, await send(t, tx, format), "its past expiration", status);
       });
     }
@@ -133,8 +136,12 @@ describeEndpoint("submit_transaction", { inOrder: true }, () => {
       t.requireSubmitAllowed();
       t.needsFixture("accounts");
       const setup = await submitSetup(t, "rejected");
-      const tx = buildTransfer(setup, { sequenceNumber: await nextSequenceNumber(t, setup), payload: { ModuleBundle: { dummy_value: 0n } } });
-      if (format === "json") t.expectEqual((tx.json.payload as { type?: unknown }).type, "module_bundle_payload", "the payload tag the suite sends");
+      const tx = buildTransfer(setup, {
+        sequenceNumber: await nextSequenceNumber(t, setup),
+        payload: { ModuleBundle: { dummy_value: 0n } },
+      });
+      if (format === "json")
+        t.expectEqual((tx.json.payload as { type?: unknown }).type, "module_bundle_payload", "the payload tag the suite sends");
       expectRefusedForFlaw(t, setup, tx, await send(t, tx, format), "its module bundle payload");
     });
   }
@@ -169,7 +176,10 @@ describeEndpoint("submit_transaction", { inOrder: true }, () => {
         { what: "sequence_number as a JSON number", body: { ...json, sequence_number: Number(json.sequence_number) } },
         { what: "max_gas_amount as a JSON number", body: { ...json, max_gas_amount: Number(json.max_gas_amount) } },
         { what: "gas_unit_price as a JSON number", body: { ...json, gas_unit_price: Number(json.gas_unit_price) } },
-        { what: "expiration_timestamp_secs as a JSON number", body: { ...json, expiration_timestamp_secs: Number(json.expiration_timestamp_secs) } },
+        {
+          what: "expiration_timestamp_secs as a JSON number",
+          body: { ...json, expiration_timestamp_secs: Number(json.expiration_timestamp_secs) },
+        },
         { what: "sender as a JSON number", body: { ...json, sender: 1 } },
         { what: "payload as a string", body: { ...json, payload: "entry_function_payload" } },
         { what: "signature as an array", body: { ...json, signature: [json.signature] } },

@@ -58,7 +58,11 @@ export class UsageError extends ConfigurationError {
   override readonly name = "UsageError";
 }
 
-export function parseConformanceArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): ConformanceArgs | "help" | "version" {
+export function parseConformanceArgs(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+  cwd = process.cwd(),
+): ConformanceArgs | "help" | "version" {
   try {
     return parseWithConfigFile(argv, env, cwd);
   } catch (e) {
@@ -71,7 +75,9 @@ export function parseConformanceArgs(argv: readonly string[], env: NodeJS.Proces
 function parseWithConfigFile(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: string): ConformanceArgs | "help" | "version" {
   let flags: RunFlagValues;
   try {
-    ({ values: flags } = parseArgs({ args: [...argv], strict: true, allowPositionals: false, options: RUN_OPTIONS }) as { values: RunFlagValues });
+    ({ values: flags } = parseArgs({ args: [...argv], strict: true, allowPositionals: false, options: RUN_OPTIONS }) as {
+      values: RunFlagValues;
+    });
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
@@ -87,7 +93,10 @@ function parseWithConfigFile(argv: readonly string[], env: NodeJS.ProcessEnv, cw
     delete fileFlags.targets;
   }
   const values = { ...fileFlags, ...flags };
-  const secretHeaders = mergeHeaders(fromFile?.headers ?? [], (flags.header ?? []).map((h) => parseHeaderFlag(h, env)));
+  const secretHeaders = mergeHeaders(
+    fromFile?.headers ?? [],
+    (flags.header ?? []).map((h) => parseHeaderFlag(h, env)),
+  );
   const level = values.level ?? defaultOf("run", "level");
   if (level !== "all" && level !== "must") throw new UsageError(`--level must be must or all, got '${level}'`);
   for (const flag of ["only", "skip"] as const) {
@@ -98,7 +107,8 @@ function parseWithConfigFile(argv: readonly string[], env: NodeJS.ProcessEnv, cw
   // --target on the command line is a list (repeated: a fleet); a config file's target is one URL.
   const targetUrls = ([] as string[]).concat(values.target ?? []);
   for (const url of targetUrls) checkTargetUrl("--target", url);
-  if (flags.targets !== undefined && flags.target !== undefined) throw new UsageError("--targets FILE names every target: give it or --target, not both");
+  if (flags.targets !== undefined && flags.target !== undefined)
+    throw new UsageError("--targets FILE names every target: give it or --target, not both");
   const [target, ...moreTargets] = targetUrls;
   if ((moreTargets.length > 0 || values.targets !== undefined) && values["write-baseline"] !== undefined) {
     throw new UsageError("--write-baseline writes one node's failures: give one --target");
@@ -111,7 +121,8 @@ function parseWithConfigFile(argv: readonly string[], env: NodeJS.ProcessEnv, cw
     throw new UsageError(`--header-prefix must be letters, digits and dashes, got '${values["header-prefix"]}'`);
   }
   const format = values.format;
-  if (format !== undefined && !(REPORT_FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format must be ${REPORT_FORMATS.join(" or ")}, got '${format}'`);
+  if (format !== undefined && !(REPORT_FORMATS as readonly string[]).includes(format))
+    throw new UsageError(`--format must be ${REPORT_FORMATS.join(" or ")}, got '${format}'`);
   if (values.path !== undefined && values.seed === undefined) throw new UsageError("--path needs --seed");
   const depth = positiveNumber("depth", values.depth) ?? Number(defaultOf("run", "depth"));
   const envTolerance = env[CLOCK_TOLERANCE_ENV]?.trim();
@@ -137,7 +148,8 @@ function parseWithConfigFile(argv: readonly string[], env: NodeJS.ProcessEnv, cw
     ...(configFile === undefined ? {} : { configFile }),
     ...(values.baseline === undefined ? {} : { baseline: values.baseline }),
     timeoutMs: positiveInteger("timeout", values.timeout) ?? Number(defaultOf("run", "timeout")),
-    maxDurationMs: positiveInteger("max-duration", values["max-duration"]) ?? Math.round(Number(defaultOf("run", "max-duration")) * Math.max(1, depth)),
+    maxDurationMs:
+      positiveInteger("max-duration", values["max-duration"]) ?? Math.round(Number(defaultOf("run", "max-duration")) * Math.max(1, depth)),
     ...(values.seed === undefined ? {} : { seed: integer("seed", values.seed) }),
     ...(values.path === undefined ? {} : { replayPath: values.path }),
     depth,
@@ -177,7 +189,8 @@ function positiveInteger(flag: string, value: string | undefined): number | unde
 
 /** A whole number of milliseconds, 0 allowed; `name` is the flag or variable it came from. */
 function milliseconds(name: string, value: string): number {
-  if (!/^[0-9]+$/.test(value) || !Number.isSafeInteger(Number(value))) throw new UsageError(`${name} needs a whole number of milliseconds, got '${value}'`);
+  if (!/^[0-9]+$/.test(value) || !Number.isSafeInteger(Number(value)))
+    throw new UsageError(`${name} needs a whole number of milliseconds, got '${value}'`);
   return Number(value);
 }
 

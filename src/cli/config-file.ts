@@ -125,9 +125,14 @@ function describeError(e: ErrorObject): string {
     const name = e.instancePath.slice("/headers/".length);
     return `headers.${name} must name an environment variable, as "\${NODE_TOKEN}" or "Bearer \${NODE_TOKEN}": the config file is committed, so it never holds the secret itself (pass a literal value with --header instead)`;
   }
-  if (e.keyword === "additionalProperties") return `${where}: unknown member ${JSON.stringify((e.params as { additionalProperty: string }).additionalProperty)}`;
-  if (e.keyword === "enum") return `${where} must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(", ")}`;
-  if (e.keyword === "oneOf") return e.instancePath === "/targets" ? "targets must be a targets file or a list of URLs" : `${where} must be a pattern or a list of patterns`;
+  if (e.keyword === "additionalProperties")
+    return `${where}: unknown member ${JSON.stringify((e.params as { additionalProperty: string }).additionalProperty)}`;
+  if (e.keyword === "enum")
+    return `${where} must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(", ")}`;
+  if (e.keyword === "oneOf")
+    return e.instancePath === "/targets"
+      ? "targets must be a targets file or a list of URLs"
+      : `${where} must be a pattern or a list of patterns`;
   if (e.keyword === "not" && e.instancePath === "") return "target and targets: give one (target is one node, targets a fleet)";
   return `${where} ${e.message ?? "is not valid"}`;
 }

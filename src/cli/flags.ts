@@ -107,7 +107,8 @@ export const FLAGS: readonly Flag[] = [
     name: "allow-submit",
     commands: ["run"],
     description: ["let checks submit transactions to a target that is not on loopback"],
-    readme: "lets checks submit transactions that could be accepted to a target that is not on loopback. Without it the suite is read-only against remote nodes.",
+    readme:
+      "lets checks submit transactions that could be accepted to a target that is not on loopback. Without it the suite is read-only against remote nodes.",
   },
   {
     name: "only",
@@ -195,7 +196,10 @@ export const FLAGS: readonly Flag[] = [
     value: "N",
     commands: ["run"],
     default: String(DEFAULT_CONCURRENCY),
-    description: ["at most N requests in flight to the target at once (default {default});", "independent checks and property cases run concurrently up to it"],
+    description: [
+      "at most N requests in flight to the target at once (default {default});",
+      "independent checks and property cases run concurrently up to it",
+    ],
     readme:
       "at most N requests in flight at once (default 16; independent checks and property cases run concurrently up to it), over all the workers: each has one slot of its own and shares the rest with the others, so that a worker whose checks go one request at a time never waits behind another's many.",
   },
@@ -237,7 +241,11 @@ export const FLAGS: readonly Flag[] = [
     description: ["fixtures of the --compare-to node; its accounts, module and table are read too"],
   },
   { name: "fail-on-diff", commands: ["run"], description: ["a difference found by --compare-to fails the run (exit 1)"] },
-  { name: "record", commands: ["run"], description: ["keep every exchange of the run in DIR/exchanges.jsonl (for ledger-conformance diff)"] },
+  {
+    name: "record",
+    commands: ["run"],
+    description: ["keep every exchange of the run in DIR/exchanges.jsonl (for ledger-conformance diff)"],
+  },
   {
     name: "config",
     value: "FILE",
@@ -247,19 +255,72 @@ export const FLAGS: readonly Flag[] = [
   },
   { name: "quiet", commands: ["run"], description: ["no progress lines, only the final table"] },
 
-  { name: "report-dir", value: "DIR", commands: ["diff"], default: "reports-diff", description: ["where diff.json and diff.html go (default {default})"] },
-  { name: "report-dir", value: "OUT", commands: ["merge"], default: "reports", description: ["where the matrix's summary.json and html/ go (default {default})"] },
+  {
+    name: "report-dir",
+    value: "DIR",
+    commands: ["diff"],
+    default: "reports-diff",
+    description: ["where diff.json and diff.html go (default {default})"],
+  },
+  {
+    name: "report-dir",
+    value: "OUT",
+    commands: ["merge"],
+    default: "reports",
+    description: ["where the matrix's summary.json and html/ go (default {default})"],
+  },
 
-  { name: "upstream", value: "URL", commands: ["proxy"], description: ["the node's base URL including /v1; requests are forwarded to it unchanged"] },
-  { name: "port", value: "P", commands: ["proxy"], default: "0", description: ["port to listen on, on 127.0.0.1 (default {default}: a free port, printed)"] },
-  { name: "report-dir", value: "DIR", commands: ["proxy"], default: "reports-proxy", description: ["where summary.json, junit.xml and html/ go (default {default})"] },
-  { name: "write-every", value: "S", commands: ["proxy"], default: "60", description: ["also write the reports every S seconds (default {default}; 0: only when stopped)"] },
-  { name: "profile", value: "NAME", commands: ["proxy"], default: "node", description: ["node (default) or aptos: the header prefix the answers are judged with"] },
+  {
+    name: "upstream",
+    value: "URL",
+    commands: ["proxy"],
+    description: ["the node's base URL including /v1; requests are forwarded to it unchanged"],
+  },
+  {
+    name: "port",
+    value: "P",
+    commands: ["proxy"],
+    default: "0",
+    description: ["port to listen on, on 127.0.0.1 (default {default}: a free port, printed)"],
+  },
+  {
+    name: "report-dir",
+    value: "DIR",
+    commands: ["proxy"],
+    default: "reports-proxy",
+    description: ["where summary.json, junit.xml and html/ go (default {default})"],
+  },
+  {
+    name: "write-every",
+    value: "S",
+    commands: ["proxy"],
+    default: "60",
+    description: ["also write the reports every S seconds (default {default}; 0: only when stopped)"],
+  },
+  {
+    name: "profile",
+    value: "NAME",
+    commands: ["proxy"],
+    default: "node",
+    description: ["node (default) or aptos: the header prefix the answers are judged with"],
+  },
   { name: "header-prefix", value: "P", commands: ["proxy"], description: ["ledger-state header prefix, overriding the profile's"] },
   { name: "baseline", value: "FILE", commands: ["proxy"], description: ["expected failures (requirement ids), as for a run"] },
-  { name: "timeout", value: "MS", commands: ["proxy"], default: String(DEFAULT_TIMEOUT_MS), description: ["per upstream exchange (default {default})"] },
+  {
+    name: "timeout",
+    value: "MS",
+    commands: ["proxy"],
+    default: String(DEFAULT_TIMEOUT_MS),
+    description: ["per upstream exchange (default {default})"],
+  },
 
-  { name: "port", value: "N", commands: ["node"], default: "8080", description: ["port to listen on (default {default}; 0 picks a free port)"] },
+  {
+    name: "port",
+    value: "N",
+    commands: ["node"],
+    default: "8080",
+    description: ["port to listen on (default {default}; 0 picks a free port)"],
+  },
   { name: "host", value: "H", commands: ["node"], default: "127.0.0.1", description: ["address to bind (default {default})"] },
   { name: "fixtures-out", value: "FILE", commands: ["node"], description: ["write the fixtures JSON to FILE before listening"] },
   { name: "fault", value: "NAME", commands: ["node"], repeatable: true, description: ["switch on a named fault (repeatable)"] },
@@ -271,7 +332,12 @@ export const FLAGS: readonly Flag[] = [
   { name: "genesis-versions", value: "N", commands: ["node"], description: ["number of genesis versions"] },
   { name: "body-limit", value: "BYTES", commands: ["node"], description: ["request body limit (default 8 MiB)"] },
   { name: "no-submit", commands: ["node"], description: ["refuse submissions (403 api_disabled)"] },
-  { name: "header-prefix", value: "P", commands: ["node"], description: ["ledger-state header prefix (default per profile: X-NODE- or X-APTOS-)"] },
+  {
+    name: "header-prefix",
+    value: "P",
+    commands: ["node"],
+    description: ["ledger-state header prefix (default per profile: X-NODE- or X-APTOS-)"],
+  },
   { name: "profile", value: "NAME", commands: ["node"], default: "node", description: ["node (default) or aptos"] },
 
   { name: "help", commands: ["run", "diff", "merge", "proxy", "node"], description: ["print this text"] },
@@ -299,7 +365,12 @@ export function defaultOf(command: Command, name: string): string {
 
 /** node:util parseArgs options of a command's flags. */
 export function parseOptionsOf(command: Command): Record<string, { type: "string" | "boolean"; multiple?: boolean }> {
-  return Object.fromEntries(flagsOf(command).map((f) => [f.name, { type: f.value === undefined ? "boolean" : "string", ...(f.repeatable ? { multiple: true } : {}) }]));
+  return Object.fromEntries(
+    flagsOf(command).map((f) => [
+      f.name,
+      { type: f.value === undefined ? "boolean" : "string", ...(f.repeatable ? { multiple: true } : {}) },
+    ]),
+  );
 }
 
 /** The flag's description as the usage shows it, a line each, its default filled in. */

@@ -14,7 +14,10 @@ import { runConformance } from "./run.ts";
  * number. A second signal leaves at once.
  */
 const interrupt = new AbortController();
-for (const [signal, number] of [["SIGINT", 2], ["SIGTERM", 15]] as const) {
+for (const [signal, number] of [
+  ["SIGINT", 2],
+  ["SIGTERM", 15],
+] as const) {
   process.on(signal, () => {
     if (interrupt.signal.aborted) process.exit(128 + number);
     interrupt.abort(`interrupted by ${signal}`);

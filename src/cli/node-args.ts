@@ -40,7 +40,9 @@ interface NodeFlagValues {
 export type NodeCommandLine = { options: StartNodeOptions; fixturesOut?: string } | "help" | "list-faults";
 
 export function parseNodeArgs(args: string[]): NodeCommandLine {
-  const { values } = parseArgs({ args, strict: true, allowPositionals: false, options: parseOptionsOf("node") }) as { values: NodeFlagValues };
+  const { values } = parseArgs({ args, strict: true, allowPositionals: false, options: parseOptionsOf("node") }) as {
+    values: NodeFlagValues;
+  };
   if (values.help) return "help";
   if (values["list-faults"]) return "list-faults";
 

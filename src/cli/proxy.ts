@@ -33,7 +33,9 @@ interface ProxyFlagValues {
 export async function proxyCommand(argv: readonly string[]): Promise<number> {
   let values: ProxyFlagValues;
   try {
-    ({ values } = parseArgs({ args: [...argv], strict: true, allowPositionals: false, options: parseOptionsOf("proxy") }) as { values: ProxyFlagValues });
+    ({ values } = parseArgs({ args: [...argv], strict: true, allowPositionals: false, options: parseOptionsOf("proxy") }) as {
+      values: ProxyFlagValues;
+    });
   } catch (e) {
     return usageError((e as Error).message);
   }
@@ -48,22 +50,29 @@ export async function proxyCommand(argv: readonly string[]): Promise<number> {
   } catch {
     return usageError(`--upstream must be a URL such as http://127.0.0.1:8080/v1, got '${values.upstream}'`);
   }
-  if (upstream.protocol !== "http:" && upstream.protocol !== "https:") return usageError(`--upstream must be http or https, got '${upstream.protocol}'`);
+  if (upstream.protocol !== "http:" && upstream.protocol !== "https:")
+    return usageError(`--upstream must be http or https, got '${upstream.protocol}'`);
   const port = wholeNumber(values.port ?? defaultOf("proxy", "port"));
   if (port === undefined || port > 65535) return usageError(`--port needs a port number, got '${values.port}'`);
   const writeEvery = wholeNumber(values["write-every"] ?? defaultOf("proxy", "write-every"));
   if (writeEvery === undefined) return usageError(`--write-every needs a whole number of seconds, got '${values["write-every"]}'`);
   const timeoutMs = wholeNumber(values.timeout ?? defaultOf("proxy", "timeout"));
-  if (timeoutMs === undefined || timeoutMs === 0) return usageError(`--timeout needs a positive number of milliseconds, got '${values.timeout}'`);
+  if (timeoutMs === undefined || timeoutMs === 0)
+    return usageError(`--timeout needs a positive number of milliseconds, got '${values.timeout}'`);
   const profileName = values.profile ?? defaultOf("proxy", "profile");
   if (!isProfileName(profileName)) return usageError(`--profile must be node or aptos, got '${profileName}'`);
-  if (values["header-prefix"] !== undefined && !/^[A-Za-z0-9-]+$/.test(values["header-prefix"])) return usageError(`--header-prefix must be letters, digits and dashes, got '${values["header-prefix"]}'`);
-  const headerPrefix = values["header-prefix"] === undefined ? WIRE_PROFILES[profileName].headerPrefix : normalizeHeaderPrefix(values["header-prefix"]);
+  if (values["header-prefix"] !== undefined && !/^[A-Za-z0-9-]+$/.test(values["header-prefix"]))
+    return usageError(`--header-prefix must be letters, digits and dashes, got '${values["header-prefix"]}'`);
+  const headerPrefix =
+    values["header-prefix"] === undefined ? WIRE_PROFILES[profileName].headerPrefix : normalizeHeaderPrefix(values["header-prefix"]);
 
   let baseline: { file: string; ids: string[] } | undefined;
   if (values.baseline !== undefined) {
     try {
-      baseline = { file: values.baseline, ids: parseBaseline(readFileSync(values.baseline, "utf8"), values.baseline, loadRequirementAliases()) };
+      baseline = {
+        file: values.baseline,
+        ids: parseBaseline(readFileSync(values.baseline, "utf8"), values.baseline, loadRequirementAliases()),
+      };
     } catch (e) {
       return usageError(`cannot read baseline ${values.baseline}: ${(e as Error).message}`);
     }

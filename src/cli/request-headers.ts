@@ -36,14 +36,19 @@ export class HeaderError extends Error {
 export function parseHeaderFlag(text: string, env: NodeJS.ProcessEnv): { name: string; value: string } {
   const colon = text.indexOf(":");
   if (colon <= 0) throw new HeaderError(`--header needs "Name: value", got '${text.slice(0, 40)}'`);
-  return checkedHeader(text.slice(0, colon).trim(), expandEnv(text.slice(colon + 1).trim(), env, `--header ${text.slice(0, colon).trim()}`));
+  return checkedHeader(
+    text.slice(0, colon).trim(),
+    expandEnv(text.slice(colon + 1).trim(), env, `--header ${text.slice(0, colon).trim()}`),
+  );
 }
 
 /** The header's name and value, refused when the name is not a token or is one the suite sets. */
 export function checkedHeader(name: string, value: string): { name: string; value: string } {
   if (!HEADER_NAME.test(name)) throw new HeaderError(`header name '${name}' is not an HTTP token`);
   if (REFUSED_HEADER_NAMES.has(name.toLowerCase())) {
-    throw new HeaderError(`header ${name} cannot be set: the suite sets it on each request itself (refused: ${[...REFUSED_HEADER_NAMES].join(", ")})`);
+    throw new HeaderError(
+      `header ${name} cannot be set: the suite sets it on each request itself (refused: ${[...REFUSED_HEADER_NAMES].join(", ")})`,
+    );
   }
   // Printable ASCII (and tabs) only: HTTP clients refuse anything else in a header.
   if (/[^\t\u0020-\u007e]/.test(value)) throw new HeaderError(`the value of header ${name} holds a character other than printable ASCII`);

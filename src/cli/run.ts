@@ -18,7 +18,11 @@ import { parseConformanceArgs, USAGE, UsageError, type ConformanceArgs } from ".
 import { ProgressLine } from "./progress-line.ts";
 
 /** Runs the suites as the flags say; the exit status. */
-export async function runConformance(argv: readonly string[], started: Promise<EmbeddedNode> | undefined, interrupt: AbortSignal): Promise<number> {
+export async function runConformance(
+  argv: readonly string[],
+  started: Promise<EmbeddedNode> | undefined,
+  interrupt: AbortSignal,
+): Promise<number> {
   const args = parsedArgs(argv);
   if (typeof args === "number") return args;
   // With --format markdown stdout holds only the markdown summary: progress goes to stderr.
@@ -39,7 +43,17 @@ export async function runConformance(argv: readonly string[], started: Promise<E
     // On a terminal: a line of progress while files run, and colour (unless NO_COLOR).
     const progress = new ProgressLine(out, { enabled: !args.quiet && out.isTTY === true, colour: colourAllowed(out) });
     handedOver = true;
-    return await runOneNode({ args, inputs, ...(started === undefined ? {} : { started }), interrupt, say, progress, startedAt, t0, phases });
+    return await runOneNode({
+      args,
+      inputs,
+      ...(started === undefined ? {} : { started }),
+      interrupt,
+      say,
+      progress,
+      startedAt,
+      t0,
+      phases,
+    });
   } catch (e) {
     // A configuration error (fixtures, catalog, baseline, a node that cannot start, --only): its message.
     const text = e instanceof ConfigurationError ? e.message : ((e as Error).stack ?? String(e));

@@ -41,7 +41,9 @@ const TEXTS: Readonly<Record<Command, CommandText>> = {
   diff: {
     column: 24,
     synopsis: ["usage: ledger-conformance diff RUN_A RUN_B [--report-dir DIR]"],
-    operands: [{ name: "RUN_A, RUN_B", description: "report directories of two runs (summary.json; exchanges.jsonl when run with --record)" }],
+    operands: [
+      { name: "RUN_A, RUN_B", description: "report directories of two runs (summary.json; exchanges.jsonl when run with --record)" },
+    ],
     after: [
       "lists the requirements whose verdict changed and, for recorded runs, the requests whose answer changed",
       "shape (status, JSON members and their types; not values such as versions or timestamps)",

@@ -63,7 +63,9 @@ export class Ed25519Account {
     const signature = this.sign(signingMessage(raw, domain));
     return normalize({
       raw_txn: raw,
-      authenticator: { SingleSender: { sender: { SingleKey: { public_key: { Ed25519: this.publicKey }, signature: { Ed25519: signature } } } } },
+      authenticator: {
+        SingleSender: { sender: { SingleKey: { public_key: { Ed25519: this.publicKey }, signature: { Ed25519: signature } } } },
+      },
     });
   }
 }

@@ -50,8 +50,7 @@ function splitMultiEd25519PublicKey(bytes: Uint8Array): MultiEd25519PublicKeyPar
   if (keyBytes < 0 || !Number.isInteger(count) || count < 1 || count > MULTI_ED25519_MAX_KEYS)
     throw new CodecError(`MultiEd25519PublicKey: ${bytes.length} bytes is not 32*n + 1 with n in 1..32`);
   const threshold = bytes[keyBytes] ?? 0;
-  if (threshold < 1 || threshold > count)
-    throw new CodecError(`MultiEd25519PublicKey: threshold ${threshold} not in 1..${count}`);
+  if (threshold < 1 || threshold > count) throw new CodecError(`MultiEd25519PublicKey: threshold ${threshold} not in 1..${count}`);
   return { public_keys: chunks(bytes.subarray(0, keyBytes), ED25519_PUBLIC_KEY_LENGTH), threshold };
 }
 

@@ -109,7 +109,9 @@ export function canonicalMap<K, V, KI, VI>(name: string, key: BcsType<K, KI>, va
         const k = key.read(reader);
         const bytes = readSince(reader, start);
         if (previous !== undefined && compareBytes(previous, bytes) >= 0)
-          throw new CodecError(`${name}: entry ${i} is not after entry ${i - 1} in the order of their keys' BCS bytes (a BCS map is sorted by key bytes, each key once)`);
+          throw new CodecError(
+            `${name}: entry ${i} is not after entry ${i - 1} in the order of their keys' BCS bytes (a BCS map is sorted by key bytes, each key once)`,
+          );
         previous = bytes;
         entries.push({ key: k, value: value.read(reader) });
       }
@@ -118,7 +120,8 @@ export function canonicalMap<K, V, KI, VI>(name: string, key: BcsType<K, KI>, va
     write: (entries, writer) => {
       const sorted = entries.map((e) => ({ bytes: keyBytes(e.key), value: e.value })).sort((a, b) => compareBytes(a.bytes, b.bytes));
       sorted.forEach((e, i) => {
-        if (i > 0 && compareBytes((sorted[i - 1] as { bytes: Uint8Array }).bytes, e.bytes) === 0) throw new CodecError(`${name}: a key appears twice`);
+        if (i > 0 && compareBytes((sorted[i - 1] as { bytes: Uint8Array }).bytes, e.bytes) === 0)
+          throw new CodecError(`${name}: a key appears twice`);
       });
       writer.writeULEB(sorted.length);
       for (const e of sorted) {

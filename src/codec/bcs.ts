@@ -1,7 +1,19 @@
 // BCS schemas of transactions (the family's convention) and of the read responses, with @mysten/bcs. Each schema
 // and its decoded shape share a name (see index.ts). Layouts follow aptos-core types/src/transaction.
 import { bcs, type BcsType } from "@mysten/bcs";
-import { AccountAddress, Bytes, canonicalMap, decodeExact, encodeWith, Identifier, RawBytes, sizedBytes, U128, U256, U64 } from "./bcs-primitives.ts";
+import {
+  AccountAddress,
+  Bytes,
+  canonicalMap,
+  decodeExact,
+  encodeWith,
+  Identifier,
+  RawBytes,
+  sizedBytes,
+  U128,
+  U256,
+  U64,
+} from "./bcs-primitives.ts";
 import { TransactionAuthenticator } from "./bcs-auth.ts";
 import { toHex } from "./hex.ts";
 

@@ -28,7 +28,9 @@ import { CodecError } from "./errors.ts";
 const KEY_CACHE_CAPACITY = 1024;
 
 /** The group order L = 2^252 + 27742317777372353535851937790883648493, little-endian as S is encoded. */
-const GROUP_ORDER_LE = Uint8Array.from({ length: 32 }, (_, i) => Number(((2n ** 252n + 27742317777372353535851937790883648493n) >> BigInt(8 * i)) & 0xffn));
+const GROUP_ORDER_LE = Uint8Array.from({ length: 32 }, (_, i) =>
+  Number(((2n ** 252n + 27742317777372353535851937790883648493n) >> BigInt(8 * i)) & 0xffn),
+);
 
 /**
  * The canonical encodings of the 8 points of order dividing 8 (the multiples of one point of order 8),

@@ -33,10 +33,7 @@ export function signingMessage(raw: RawTransactionInput, domain: string = DEFAUL
 }
 
 /** What multi-agent and fee-payer signers sign: SHA3-256("APTOS::RawTransactionWithData") ++ bcs(variant). */
-export function signingMessageWithData(
-  rawWithData: RawTransactionWithDataInput,
-  domain: string = DEFAULT_DOMAIN,
-): Uint8Array {
+export function signingMessageWithData(rawWithData: RawTransactionWithDataInput, domain: string = DEFAULT_DOMAIN): Uint8Array {
   return concatBytes(domainPrefix("RawTransactionWithData", domain), encodeBcs(RawTransactionWithData, rawWithData));
 }
 

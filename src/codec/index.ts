@@ -12,7 +12,20 @@
 export { CodecError } from "./errors.ts";
 export { toHex, fromHex } from "./hex.ts";
 export { ADDRESS_LENGTH, parseAddress, formatAddress, bytesEqual } from "./address.ts";
-export { AccountAddress, U64, U64_MAX, U128, U256, Bytes, RawBytes, Identifier, isIdentifier, compareBytes, canonicalMap, type MapEntry } from "./bcs-primitives.ts";
+export {
+  AccountAddress,
+  U64,
+  U64_MAX,
+  U128,
+  U256,
+  Bytes,
+  RawBytes,
+  Identifier,
+  isIdentifier,
+  compareBytes,
+  canonicalMap,
+  type MapEntry,
+} from "./bcs-primitives.ts";
 export {
   ED25519_PUBLIC_KEY_LENGTH,
   ED25519_SIGNATURE_LENGTH,

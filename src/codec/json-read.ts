@@ -65,7 +65,6 @@ export function readQualifiedName(value: unknown, path: string): { address: Uint
   const parts = text.split("::");
   if (parts.length !== 3) throw new CodecError(`${path}: expected address::module::name, got ${describe(text)}`);
   const [address = "", module = "", name = ""] = parts;
-  if (!isIdentifier(module) || !isIdentifier(name))
-    throw new CodecError(`${path}: invalid module or function name in ${describe(text)}`);
+  if (!isIdentifier(module) || !isIdentifier(name)) throw new CodecError(`${path}: invalid module or function name in ${describe(text)}`);
   return { address: readAddress(address, path), module, name };
 }

@@ -2,12 +2,7 @@
 // message, low-S only, as the Aptos SDK and aptos-core do; ed25519 is in ed25519.ts.
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { concatBytes } from "@noble/hashes/utils.js";
-import {
-  AnyPublicKey,
-  MultiKey,
-  type AccountAuthenticator,
-  type MultiEd25519PublicKeyParts,
-} from "./bcs-auth.ts";
+import { AnyPublicKey, MultiKey, type AccountAuthenticator, type MultiEd25519PublicKeyParts } from "./bcs-auth.ts";
 import { encodeBcs } from "./bcs.ts";
 import { sha3_256 } from "./hash.ts";
 

@@ -112,7 +112,10 @@ function payloadFromJson(value: unknown, nonce: bigint | undefined, options: Jso
   const path = "payload";
   const object = readObject(value, path);
   const type = readString(object.type, `${path}.type`);
-  const orderless = (executable: typeof TransactionExecutable.$inferInput, multisigAddress: Uint8Array | null): TransactionPayloadInput => ({
+  const orderless = (
+    executable: typeof TransactionExecutable.$inferInput,
+    multisigAddress: Uint8Array | null,
+  ): TransactionPayloadInput => ({
     Payload: {
       V1: {
         executable,
@@ -152,10 +155,7 @@ function payloadFromJson(value: unknown, nonce: bigint | undefined, options: Jso
 }
 
 /** A JSON submission request to the signed transaction it describes. Throws CodecError naming the bad member. */
-export function signedTransactionFromJson(
-  json: unknown,
-  options: JsonConversionOptions & { chainId: number },
-): SignedTransaction {
+export function signedTransactionFromJson(json: unknown, options: JsonConversionOptions & { chainId: number }): SignedTransaction {
   const body = readObject(json, "request body");
   const nonce = body.replay_protection_nonce == null ? undefined : readU64(body.replay_protection_nonce, "replay_protection_nonce");
   const signed = {

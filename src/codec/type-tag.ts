@@ -33,17 +33,19 @@ function tokenize(text: string): Token[] {
   return tokens;
 }
 
-const PRIMITIVES = new Map<string, TypeTag>(Object.entries({
-  bool: { Bool: true, $kind: "Bool" },
-  u8: { U8: true, $kind: "U8" },
-  u16: { U16: true, $kind: "U16" },
-  u32: { U32: true, $kind: "U32" },
-  u64: { U64: true, $kind: "U64" },
-  u128: { U128: true, $kind: "U128" },
-  u256: { U256: true, $kind: "U256" },
-  address: { Address: true, $kind: "Address" },
-  signer: { Signer: true, $kind: "Signer" },
-} satisfies Record<string, TypeTag>));
+const PRIMITIVES = new Map<string, TypeTag>(
+  Object.entries({
+    bool: { Bool: true, $kind: "Bool" },
+    u8: { U8: true, $kind: "U8" },
+    u16: { U16: true, $kind: "U16" },
+    u32: { U32: true, $kind: "U32" },
+    u64: { U64: true, $kind: "U64" },
+    u128: { U128: true, $kind: "U128" },
+    u256: { U256: true, $kind: "U256" },
+    address: { Address: true, $kind: "Address" },
+    signer: { Signer: true, $kind: "Signer" },
+  } satisfies Record<string, TypeTag>),
+);
 
 class Parser {
   private next = 0;

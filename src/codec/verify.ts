@@ -44,10 +44,9 @@ function verifyAnyKey(pk: AnyPublicKey, sig: AnySignature, message: Uint8Array):
   if (pk.$kind === "Ed25519" && sig.$kind === "Ed25519")
     return ed25519Verify(sig.Ed25519, message, pk.Ed25519) ? VALID : invalid("ed25519 signature does not verify");
   if (pk.$kind === "Secp256k1Ecdsa" && sig.$kind === "Secp256k1Ecdsa")
-    return secp256k1Verify(sig.Secp256k1Ecdsa, message, pk.Secp256k1Ecdsa)
-      ? VALID
-      : invalid("secp256k1_ecdsa signature does not verify");
-  const supportedPair = (pk.$kind === "Secp256r1Ecdsa" && sig.$kind === "WebAuthn") ||
+    return secp256k1Verify(sig.Secp256k1Ecdsa, message, pk.Secp256k1Ecdsa) ? VALID : invalid("secp256k1_ecdsa signature does not verify");
+  const supportedPair =
+    (pk.$kind === "Secp256r1Ecdsa" && sig.$kind === "WebAuthn") ||
     ((pk.$kind === "Keyless" || pk.$kind === "FederatedKeyless") && sig.$kind === "Keyless");
   if (supportedPair) return unsupported(`${pk.$kind} key with ${sig.$kind} signature is not verified by this codec`);
   return invalid(`${pk.$kind} key cannot carry a ${sig.$kind} signature`);
@@ -56,9 +55,7 @@ function verifyAnyKey(pk: AnyPublicKey, sig: AnySignature, message: Uint8Array):
 function verifyAccount(auth: AccountAuthenticator, message: Uint8Array): Check {
   switch (auth.$kind) {
     case "Ed25519":
-      return ed25519Verify(auth.Ed25519.signature, message, auth.Ed25519.public_key)
-        ? VALID
-        : invalid("ed25519 signature does not verify");
+      return ed25519Verify(auth.Ed25519.signature, message, auth.Ed25519.public_key) ? VALID : invalid("ed25519 signature does not verify");
     case "MultiEd25519":
       return verifyMultiEd25519(auth.MultiEd25519.public_key, auth.MultiEd25519.signature, message);
     case "SingleKey":
@@ -132,8 +129,13 @@ export function verifyTransactionAuthenticator(signed: SignedTransaction, domain
       break;
     }
     case "FeePayer": {
-      const { sender, secondary_signer_addresses: addresses, secondary_signers: secondaries, fee_payer_address, fee_payer_signer } =
-        auth.FeePayer;
+      const {
+        sender,
+        secondary_signer_addresses: addresses,
+        secondary_signers: secondaries,
+        fee_payer_address,
+        fee_payer_signer,
+      } = auth.FeePayer;
       if (addresses.length !== secondaries.length)
         return { ok: false, reason: "fee-payer: secondary signer addresses and signatures differ in number" };
       const withFeePayer = (address: Uint8Array) =>

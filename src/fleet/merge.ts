@@ -17,7 +17,8 @@ import { readRunSummary } from "./summary-reader.ts";
  * A ConfigurationError when a directory is the output's own or its summary cannot be read.
  */
 export function mergeRuns(dirs: readonly string[], layout: ReportLayout): number {
-  if (dirs.some((d) => resolve(d) === layout.dir)) throw new ConfigurationError(`--report-dir ${layout.display} is one of the directories merged: its summary.json would be overwritten`);
+  if (dirs.some((d) => resolve(d) === layout.dir))
+    throw new ConfigurationError(`--report-dir ${layout.display} is one of the directories merged: its summary.json would be overwritten`);
   const nodes = mergedNodes(dirs, join(layout.dir, "html"));
   const starts = nodes.map((n) => Date.parse(n.summary.startedAt)).filter((t) => Number.isFinite(t));
   const ends = nodes.map((n) => Date.parse(n.summary.startedAt) + n.summary.durationMs).filter((t) => Number.isFinite(t));
@@ -57,6 +58,9 @@ function mergedNodes(dirs: readonly string[], htmlDir: string): MatrixNode[] {
 
 /** A directory's name as a node name: letters, digits, '.', '_' and '-', at most 40. */
 function nameOf(dir: string): string {
-  const name = basename(resolve(dir)).replace(/[^A-Za-z0-9._-]+/g, "_").replace(/^[^A-Za-z0-9]+/, "").slice(0, 40);
+  const name = basename(resolve(dir))
+    .replace(/[^A-Za-z0-9._-]+/g, "_")
+    .replace(/^[^A-Za-z0-9]+/, "")
+    .slice(0, 40);
   return name === "" ? "node" : name;
 }

@@ -100,27 +100,43 @@ export async function runFleet(input: FleetRunInput): Promise<number> {
   const t0 = performance.now();
   const layout = new ReportLayout(args.reportDir);
   layout.create();
-  say(`fleet of ${input.targets.length}: ${input.targets.map((t) => `${t.name} ${t.url}`).join(", ")}; each node's own reports go to ${join(layout.display, "targets", "NAME")}/`);
+  say(
+    `fleet of ${input.targets.length}: ${input.targets.map((t) => `${t.name} ${t.url}`).join(", ")}; each node's own reports go to ${join(layout.display, "targets", "NAME")}/`,
+  );
   const scratch = mkdtempSync(join(tmpdir(), "ledger-conformance-fleet-"));
   try {
     const nodes = input.targets.map((target, i) => nodeOf(target, input.args, layout, join(scratch, `node-${i + 1}`)));
     const probed = await Promise.all(nodes.map((node) => probeNode(node)));
     const ready = probed.filter((n): n is ReadyNode => "resolved" in n);
     // The compared node (--compare-to) is probed once, before any check: one that cannot be reached is a configuration error (exit 2).
-    const comparison = args.compareTo === undefined ? undefined : await (await import("../run/compare-phase.ts")).prepareComparison(args.compareTo, args.compareFixtures, args.timeoutMs);
-    const { ends, closing } = ready.length === 0 ? { ends: new Map<Node, RunEnd>(), closing: Promise.resolve() } : await runNodes(ready, input, scratch);
+    const comparison =
+      args.compareTo === undefined
+        ? undefined
+        : await (await import("../run/compare-phase.ts")).prepareComparison(args.compareTo, args.compareFixtures, args.timeoutMs);
+    const { ends, closing } =
+      ready.length === 0 ? { ends: new Map<Node, RunEnd>(), closing: Promise.resolve() } : await runNodes(ready, input, scratch);
     // The nodes' reports, a few at once: each may make an Allure page, in a process of its own.
     const codes = await inTurns(probed, availableParallelism(), (node) => {
       const end = ends.get(node);
-      return end === undefined ? reportUntestable(node as UntestableNode, input, startedAt) : reportNode(node as ReadyNode, end, { ...input, comparison, startedAt, t0 });
+      return end === undefined
+        ? reportUntestable(node as UntestableNode, input, startedAt)
+        : reportNode(node as ReadyNode, end, { ...input, comparison, startedAt, t0 });
     });
     const matrix: MatrixNode[] = probed.map((node, i) => {
       const code = codes[i] as number;
       const summary = readRunSummary(node.layout.dir);
-      say(`${code === 0 ? "✓" : "✗"} ${node.target.name}: exit ${code}, ${summary.counts.failed} failed, ${summary.counts.warned} warned, ${summary.counts.passed} passed (${(summary.durationMs / 1000).toFixed(1)} s)`);
+      say(
+        `${code === 0 ? "✓" : "✗"} ${node.target.name}: exit ${code}, ${summary.counts.failed} failed, ${summary.counts.warned} warned, ${summary.counts.passed} passed (${(summary.durationMs / 1000).toFixed(1)} s)`,
+      );
       return { name: node.target.name, summary, exitCode: code, reportHref: `../targets/${node.target.name}/html/index.html` };
     });
-    const code = writeMatrixReports({ layout, nodes: matrix, startedAt, durationMs: performance.now() - t0, ...(args.format === undefined ? {} : { format: args.format }) });
+    const code = writeMatrixReports({
+      layout,
+      nodes: matrix,
+      startedAt,
+      durationMs: performance.now() - t0,
+      ...(args.format === undefined ? {} : { format: args.format }),
+    });
     await closing;
     if (input.interrupt.aborted) return signalExitCode(String(input.interrupt.reason));
     return code;
@@ -161,16 +177,26 @@ async function probeNode(node: Node): Promise<ReadyNode | UntestableNode> {
     return { ...node, reason: (e as Error).message, requests: 0, retries: 0 };
   }
   // A loopback target's answers are timed: slow ones mean a slow link, and a run that waits on the network.
-  const probe = await probeTarget(resolved.target, node.args.timeoutMs, { secretHeaders: node.args.secretHeaders, timeAnswers: isLoopbackUrl(resolved.target) });
+  const probe = await probeTarget(resolved.target, node.args.timeoutMs, {
+    secretHeaders: node.args.secretHeaders,
+    timeAnswers: isLoopbackUrl(resolved.target),
+  });
   if (!probe.ok) return { ...node, reason: probe.reason, requests: probe.requests, retries: probe.retries };
   node.print(`target ${resolved.target}, profile ${node.args.profile}: ${probe.note}`);
   return { ...node, resolved, latencyBound: probe.latencyBound, requests: probe.requests, retries: probe.retries };
 }
 
 /** The ready nodes' checks, in one vitest instance: how each node's run ended, and vitest's closing (see runSuites). */
-async function runNodes(nodes: readonly ReadyNode[], input: FleetRunInput, scratch: string): Promise<{ ends: Map<Node, RunEnd>; closing: Promise<void> }> {
+async function runNodes(
+  nodes: readonly ReadyNode[],
+  input: FleetRunInput,
+  scratch: string,
+): Promise<{ ends: Map<Node, RunEnd>; closing: Promise<void> }> {
   const { args } = input;
-  const workers = fleetWorkers(args, nodes.map((n) => (n.latencyBound ? "latency" : "cpu")));
+  const workers = fleetWorkers(
+    args,
+    nodes.map((n) => (n.latencyBound ? "latency" : "cpu")),
+  );
   // Each node's --concurrency is shared by all the workers, none with a slot of its own: a node's files
   // go to a few of the fleet's workers at a time, any of them (shared-in-flight-limit.ts).
   const sharedInFlight = workers > 1;
@@ -195,7 +221,13 @@ async function runNodes(nodes: readonly ReadyNode[], input: FleetRunInput, scrat
         infoFile: join(node.layout.dir, "console.txt"),
       };
       // Named in the node's reports as a one-node run names them (suites/…), relative to its folder.
-      const reporter = new RequirementReporter({ catalog: input.catalog, quiet: true, files: input.files, root: folder, ...(input.untestedReason === undefined ? {} : { untestedReason: input.untestedReason }) });
+      const reporter = new RequirementReporter({
+        catalog: input.catalog,
+        quiet: true,
+        files: input.files,
+        root: folder,
+        ...(input.untestedReason === undefined ? {} : { untestedReason: input.untestedReason }),
+      });
       reporter.countRequestsBefore(node.requests, node.retries);
       const allureResults = input.allureOff ? undefined : join(node.scratch, "allure-results");
       const lastFile = new LastFileEnd();
@@ -203,7 +235,17 @@ async function runNodes(nodes: readonly ReadyNode[], input: FleetRunInput, scrat
     });
     const allure = input.allureOff ? undefined : (await import("../../reporters/allure-results-writer.ts")).AllureResultsReporter;
     const reportersOf = new Map(
-      runs.map((r) => [r.folder, [r.reporter, r.lastFile, ...(allure === undefined || r.allureResults === undefined ? [] : [new allure(r.allureResults, input.catalog)])]] as const),
+      runs.map(
+        (r) =>
+          [
+            r.folder,
+            [
+              r.reporter,
+              r.lastFile,
+              ...(allure === undefined || r.allureResults === undefined ? [] : [new allure(r.allureResults, input.catalog)]),
+            ],
+          ] as const,
+      ),
     );
     const run = await runSuites({
       runsByFolder: Object.fromEntries(runs.map((r) => [r.folder, r.provided])),
@@ -269,9 +311,27 @@ async function reportNode(node: ReadyNode, end: RunEnd, context: ReportContext):
     say: node.print,
   });
   // After a signal there is no time for the Allure page.
-  const allure: ReportInput["allure"] = end.allureResults === undefined ? { skipped: "LEDGER_CONFORMANCE_ALLURE=off" } : interruptReason !== undefined ? { skipped: interruptReason } : { resultsDir: end.allureResults };
+  const allure: ReportInput["allure"] =
+    end.allureResults === undefined
+      ? { skipped: "LEDGER_CONFORMANCE_ALLURE=off" }
+      : interruptReason !== undefined
+        ? { skipped: interruptReason }
+        : { resultsDir: end.allureResults };
   const durationMs = end.endedAt - context.t0;
-  await writeReports({ layout: node.layout, outcome, junitCases: end.reporter.junitCases(), junitPerCheck: args.junitPerCheck === true, target: end.config.target, startedAt: context.startedAt, durationMs, exitCode: code, allure, say: node.print, ...(differential === undefined ? {} : { differential }), console: false });
+  await writeReports({
+    layout: node.layout,
+    outcome,
+    junitCases: end.reporter.junitCases(),
+    junitPerCheck: args.junitPerCheck === true,
+    target: end.config.target,
+    startedAt: context.startedAt,
+    durationMs,
+    exitCode: code,
+    allure,
+    say: node.print,
+    ...(differential === undefined ? {} : { differential }),
+    console: false,
+  });
   node.print(renderConsoleReport(outcome, { target: end.config.target, durationMs, reportDir: node.layout.display, exitCode: code }));
   return code;
 }
@@ -280,7 +340,18 @@ async function reportNode(node: ReadyNode, end: RunEnd, context: ReportContext):
 async function reportUntestable(node: UntestableNode, input: FleetRunInput, startedAt: Date): Promise<number> {
   node.print(`ledger-conformance: ${node.reason}`);
   const { outcome, junitCases } = untestableRun(input.catalog, node.reason, node);
-  await writeReports({ layout: node.layout, outcome, junitCases, target: node.target.url, startedAt, durationMs: 0, exitCode: 2, allure: { skipped: "nothing ran" }, say: node.print, console: false });
+  await writeReports({
+    layout: node.layout,
+    outcome,
+    junitCases,
+    target: node.target.url,
+    startedAt,
+    durationMs: 0,
+    exitCode: 2,
+    allure: { skipped: "nothing ran" },
+    say: node.print,
+    console: false,
+  });
   return 2;
 }
 

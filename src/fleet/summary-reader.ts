@@ -39,7 +39,8 @@ export function readRunSummary(dir: string): ReadSummary {
   } catch (e) {
     throw new UnreadableSummaryError(`${file}: cannot read it: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
-  if (size > MAX_SUMMARY_BYTES) throw new UnreadableSummaryError(`${file}: ${size} bytes, more than the ${MAX_SUMMARY_BYTES} a summary may have`);
+  if (size > MAX_SUMMARY_BYTES)
+    throw new UnreadableSummaryError(`${file}: ${size} bytes, more than the ${MAX_SUMMARY_BYTES} a summary may have`);
   let json: unknown;
   try {
     json = JSON.parse(readFileSync(file, "utf8"));
@@ -49,7 +50,9 @@ export function readRunSummary(dir: string): ReadSummary {
   const check = validator();
   if (!check(json)) {
     const e = check.errors?.[0];
-    throw new UnreadableSummaryError(`${file}: not a ledger-conformance summary: ${e?.instancePath || "(root)"} ${e?.message ?? "is invalid"}`);
+    throw new UnreadableSummaryError(
+      `${file}: not a ledger-conformance summary: ${e?.instancePath || "(root)"} ${e?.message ?? "is invalid"}`,
+    );
   }
   return json as ReadSummary;
 }

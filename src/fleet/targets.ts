@@ -31,7 +31,8 @@ export function readTargetsFile(file: string): FleetTarget[] {
   } catch (e) {
     throw new UsageError(`--targets: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
-  if (Buffer.byteLength(text) > MAX_TARGETS_FILE_BYTES) throw new UsageError(`--targets: ${file} is larger than ${MAX_TARGETS_FILE_BYTES} bytes`);
+  if (Buffer.byteLength(text) > MAX_TARGETS_FILE_BYTES)
+    throw new UsageError(`--targets: ${file} is larger than ${MAX_TARGETS_FILE_BYTES} bytes`);
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -41,7 +42,9 @@ export function readTargetsFile(file: string): FleetTarget[] {
   const validate = new Ajv({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(SCHEMA_PATH, "utf8")) as object);
   if (!validate(json)) {
     const problems = (validate.errors ?? []).map((e) => `${e.instancePath || "(root)"} ${e.message ?? "is invalid"}`).join("; ");
-    throw new UsageError(`--targets: ${file}: ${problems} (expected {"targets": [{"name": "a", "url": "http://…/v1", "fixtures"?: "f.json", "profile"?: "node"|"aptos"}, …]}, names of letters, digits, '.', '_' and '-')`);
+    throw new UsageError(
+      `--targets: ${file}: ${problems} (expected {"targets": [{"name": "a", "url": "http://…/v1", "fixtures"?: "f.json", "profile"?: "node"|"aptos"}, …]}, names of letters, digits, '.', '_' and '-')`,
+    );
   }
   const targets = (json as { targets: FleetTarget[] }).targets.map((t, i) => {
     checkTargetUrl(`--targets: ${file}: /targets/${i}/url`, t.url);
@@ -49,7 +52,8 @@ export function readTargetsFile(file: string): FleetTarget[] {
   });
   const seen = new Set<string>();
   for (const t of targets) {
-    if (seen.has(t.name)) throw new UsageError(`--targets: ${file}: the name '${t.name}' is given to two targets (each names a column and a report directory)`);
+    if (seen.has(t.name))
+      throw new UsageError(`--targets: ${file}: the name '${t.name}' is given to two targets (each names a column and a report directory)`);
     seen.add(t.name);
   }
   return targets;

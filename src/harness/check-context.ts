@@ -167,14 +167,20 @@ export class CheckContext {
     if (result.failure.isConnectionFault) throw new CheckSkipped(noAnswerReason(result.failure));
     this.#trace.assertions += 1;
     throw new NoHttpAnswer(
-      formatFailure({ requirement: this.requirement.id, expected: "an HTTP answer", requestFailure: result.failure, headerPrefix: this.profile.headerPrefix }),
+      formatFailure({
+        requirement: this.requirement.id,
+        expected: "an HTTP answer",
+        requestFailure: result.failure,
+        headerPrefix: this.profile.headerPrefix,
+      }),
     );
   }
 
   /** Like request, but a missing answer (timeout, reset) is returned instead of failing the check. */
   async tryRequest(spec: RequestSpec): Promise<TryResult> {
     const request = this.#buildRequest(spec);
-    const operation = spec.operation !== undefined ? this.contract.operation(spec.operation) : this.contract.findOperation(request.method, spec.path);
+    const operation =
+      spec.operation !== undefined ? this.contract.operation(spec.operation) : this.contract.findOperation(request.method, spec.path);
     const markBefore = this.#h.tracker.mark();
     try {
       const response = await this.#h.client.send(request, operation?.id === SUBMISSION_OPERATION ? "unsent" : "any-fault");
@@ -186,13 +192,26 @@ export class CheckContext {
         this.#trace.observed.push(...observed);
         this.#noteUnknownMembers(operation, response);
       }
-      this.#h.recorder?.record({ requirement: this.requirement.id, request, response, curl: response.curl, durationMs: response.durationMs, observed });
+      this.#h.recorder?.record({
+        requirement: this.requirement.id,
+        request,
+        response,
+        curl: response.curl,
+        durationMs: response.durationMs,
+        observed,
+      });
       return { ok: true, response };
     } catch (e) {
       if (!(e instanceof RequestFailure)) throw e;
       // The target stopped answering earlier in the run: this check could not run, which is not a pass.
       if (e.kind === "not_sent") throw new CheckSkipped(e.message);
-      this.#h.recorder?.record({ requirement: this.requirement.id, request, error: e.message, curl: e.curl, durationMs: e.record.durationMs });
+      this.#h.recorder?.record({
+        requirement: this.requirement.id,
+        request,
+        error: e.message,
+        curl: e.curl,
+        durationMs: e.record.durationMs,
+      });
       this.#trace.requests.push(e.record);
       this.#trace.lastCurl = e.curl;
       return { ok: false, failure: e };
@@ -228,7 +247,11 @@ export class CheckContext {
       status: result.answer?.status ?? null,
       durationMs: result.durationMs,
       curl: replay,
-      ...(result.answer ? {} : { error: `no HTTP answer (${result.end}${result.error ? `: ${result.error}` : ""})${attempts > 1 ? ` (${attempts} attempts)` : ""}` }),
+      ...(result.answer
+        ? {}
+        : {
+            error: `no HTTP answer (${result.end}${result.error ? `: ${result.error}` : ""})${attempts > 1 ? ` (${attempts} attempts)` : ""}`,
+          }),
       ...(attempts > 1 ? { retries: attempts - 1 } : {}),
     });
     let response: HttpResponse | undefined;
@@ -241,16 +264,30 @@ export class CheckContext {
         durationMs: result.durationMs,
         curl: replay,
       });
-      const operation = spec.operation !== undefined ? this.contract.operation(spec.operation) : this.contract.findOperation(method, spec.path);
+      const operation =
+        spec.operation !== undefined ? this.contract.operation(spec.operation) : this.contract.findOperation(method, spec.path);
       const observed = operation ? observeResponse(this.#observedContext(), { operation, response, markBefore }) : [];
       if (operation) {
         this.#operations.set(response, operation);
         this.#trace.observed.push(...observed);
         this.#noteUnknownMembers(operation, response);
       }
-      this.#h.recorder?.record({ requirement: this.requirement.id, request: { ...response.request, body: bytes }, response, curl: replay, durationMs: result.durationMs, observed });
+      this.#h.recorder?.record({
+        requirement: this.requirement.id,
+        request: { ...response.request, body: bytes },
+        response,
+        curl: replay,
+        durationMs: result.durationMs,
+        observed,
+      });
     } else {
-      this.#h.recorder?.record({ requirement: this.requirement.id, request: { method, url, headers: lowerCaseKeys(spec.headers ?? {}), body: bytes }, error: `no HTTP answer (${result.end})`, curl: replay, durationMs: result.durationMs });
+      this.#h.recorder?.record({
+        requirement: this.requirement.id,
+        request: { method, url, headers: lowerCaseKeys(spec.headers ?? {}), body: bytes },
+        error: `no HTTP answer (${result.end})`,
+        curl: replay,
+        durationMs: result.durationMs,
+      });
     }
     return { ...result, replay, response };
   }
@@ -261,7 +298,11 @@ export class CheckContext {
     this.#trace.assertions += 1;
     if (statuses.includes(res.status)) return;
     const code = errorCodeOf(res);
-    this.#fail({ expected: `status ${statuses.join(" or ")}`, found: `status ${res.status}${code === undefined ? "" : ` (${code})`}`, response: res });
+    this.#fail({
+      expected: `status ${statuses.join(" or ")}`,
+      found: `status ${res.status}${code === undefined ? "" : ` (${code})`}`,
+      response: res,
+    });
   }
 
   /**
@@ -269,13 +310,21 @@ export class CheckContext {
    * (§15.6). The spec lists the error statuses of each endpoint but leaves their conditions "not shown"
    * (§7.1), so which 4xx is the family's convention, judged under its own SHOULD requirement.
    */
-  expectClientError(res: HttpResponse, what = "the request refused as the client's error", options: { readonly except?: readonly number[] } = {}): void {
+  expectClientError(
+    res: HttpResponse,
+    what = "the request refused as the client's error",
+    options: { readonly except?: readonly number[] } = {},
+  ): void {
     this.#trace.assertions += 1;
     const except = options.except ?? [];
     if (res.status >= 400 && res.status < 500 && !except.includes(res.status)) return;
     const code = errorCodeOf(res);
     const but = except.length === 0 ? "" : ` other than ${except.join(", ")}`;
-    this.#fail({ expected: `a client error (4xx${but}): ${what}`, found: `status ${res.status}${code === undefined ? "" : ` (${code})`}`, response: res });
+    this.#fail({
+      expected: `a client error (4xx${but}): ${what}`,
+      found: `status ${res.status}${code === undefined ? "" : ` (${code})`}`,
+      response: res,
+    });
   }
 
   /** The status and the §7.2 error_code of an error answer. */
@@ -284,16 +333,24 @@ export class CheckContext {
     this.#trace.assertions += 1;
     const code = errorCodeOf(res);
     if (codes.length === 0 || (code !== undefined && codes.includes(code))) return;
-    this.#fail({ expected: `error_code ${codes.join(" or ")}`, found: `error_code ${JSON.stringify((res.json as { error_code?: unknown } | null | undefined)?.error_code)}`, response: res });
+    this.#fail({
+      expected: `error_code ${codes.join(" or ")}`,
+      found: `error_code ${JSON.stringify((res.json as { error_code?: unknown } | null | undefined)?.error_code)}`,
+      response: res,
+    });
   }
 
   /** The body fits the OpenAPI schema of this operation, status and Content-Type; returns the parsed JSON. */
   expectBodyMatchesSchema(res: HttpResponse): any {
     this.#trace.assertions += 1;
     const op = this.#operations.get(res);
-    if (!op) throw new Error(`expectBodyMatchesSchema: ${res.request.method} ${res.request.url} matches no operation; pass \`operation\` in the request`);
+    if (!op)
+      throw new Error(
+        `expectBodyMatchesSchema: ${res.request.method} ${res.request.url} matches no operation; pass \`operation\` in the request`,
+      );
     const declared = op.response(res.status);
-    if (!declared) return this.#fail({ expected: `a status ${op.id} declares (${op.statusSet})`, found: `status ${res.status}`, response: res });
+    if (!declared)
+      return this.#fail({ expected: `a status ${op.id} declares (${op.statusSet})`, found: `status ${res.status}`, response: res });
     // An error body is judged by the one rule every error body is judged by (error-object.ts).
     if (res.status >= 400) {
       const problem = errorObjectProblem(this.contract, res);
@@ -303,10 +360,18 @@ export class CheckContext {
     if (declared.isBinary(type)) throw new Error(`expectBodyMatchesSchema: the ${type} body is BCS; use t.decodeBcs(res, schema)`);
     const problems = declared.validateBody(type, { json: res.json, text: res.text });
     if (problems === undefined) {
-      return this.#fail({ expected: `Content-Type one of ${declared.mediaTypes.join(", ")} for ${res.status}`, found: type, response: res });
+      return this.#fail({
+        expected: `Content-Type one of ${declared.mediaTypes.join(", ")} for ${res.status}`,
+        found: type,
+        response: res,
+      });
     }
     if (problems.length > 0) {
-      return this.#fail({ expected: `a body matching the ${op.id} ${res.status} ${type} schema`, found: problems.slice(0, 10).join("; "), response: res });
+      return this.#fail({
+        expected: `a body matching the ${op.id} ${res.status} ${type} schema`,
+        found: problems.slice(0, 10).join("; "),
+        response: res,
+      });
     }
     return res.json;
   }
@@ -361,7 +426,8 @@ export class CheckContext {
     if (again === undefined || !isDeepStrictEqual(Buffer.from(again), Buffer.from(res.body))) {
       this.#fail({
         expected: `exactly one canonical BCS ${schema.name}`,
-        found: again === undefined ? "a value that does not re-encode" : `${res.body.length} bytes, of which the value takes ${again.length}`,
+        found:
+          again === undefined ? "a value that does not re-encode" : `${res.body.length} bytes, of which the value takes ${again.length}`,
         response: res,
       });
     }

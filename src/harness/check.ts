@@ -21,7 +21,10 @@ export interface CheckOptions {
   readonly timeoutMs?: number;
 }
 
-export type VitestOutcome = { readonly kind: "pass" } | { readonly kind: "fail"; readonly message: string } | { readonly kind: "skip"; readonly note: string };
+export type VitestOutcome =
+  | { readonly kind: "pass" }
+  | { readonly kind: "fail"; readonly message: string }
+  | { readonly kind: "skip"; readonly note: string };
 
 export interface CheckOutcome {
   readonly meta: ConformanceMeta;
@@ -96,7 +99,9 @@ export function check(id: string, a: CheckFn | CheckOptions, b?: CheckFn): void 
   const name = checkName(requirement, options.variant);
   // Left out by --only, --skip or --level: registered skipped, with the reason for the report.
   const notSelected =
-    config?.selection === undefined ? undefined : whyNotSelected(config.selection, { file: TestRunner.getCurrentSuite().file?.name ?? "", name, level: requirement.level });
+    config?.selection === undefined
+      ? undefined
+      : whyNotSelected(config.selection, { file: TestRunner.getCurrentSuite().file?.name ?? "", name, level: requirement.level });
   const taskMeta = { requirement: requirement.id, ...(notSelected === undefined ? {} : { notSelected }) };
   test(name, { timeout, meta: taskMeta, ...(notSelected === undefined ? {} : { skip: true }) }, async (ctx) => {
     const h = harness(ctx.task.file.filepath);
@@ -132,7 +137,11 @@ async function decide(h: Harness, requirement: Requirement, fn: CheckFn): Promis
   const trace = traceOf(t);
   const results = [own, ...trace.observed];
   const unknownMembers = trace.unknownMembers.seen();
-  const meta: ConformanceMeta = { results, requests: [...trace.requests], ...(unknownMembers.members.length + unknownMembers.leftOut === 0 ? {} : { unknownMembers }) };
+  const meta: ConformanceMeta = {
+    results,
+    requests: [...trace.requests],
+    ...(unknownMembers.members.length + unknownMembers.leftOut === 0 ? {} : { unknownMembers }),
+  };
   const failed = results.filter((r) => r.status === "failed");
   if (failed.length > 0) {
     const message = failed.flatMap((r) => r.failures.map((f) => f.message)).join("\n\n");
@@ -153,7 +162,11 @@ async function ownResult(t: CheckContext, requirement: Requirement, fn: CheckFn)
     if (e instanceof CheckSkipped) return { requirement: requirement.id, status: "skipped", failures: [], reason: e.reason };
     if (e instanceof CheckFailure) return { requirement: requirement.id, status: failedOrWarned, failures: [e.failure] };
     const err = e as Error;
-    const where = (err.stack ?? "").split("\n").slice(1, 4).map((l) => l.trim()).join(" ← ");
+    const where = (err.stack ?? "")
+      .split("\n")
+      .slice(1, 4)
+      .map((l) => l.trim())
+      .join(" ← ");
     return {
       requirement: requirement.id,
       status: failedOrWarned,

@@ -161,4 +161,3 @@ export function isLoopbackUrl(url: string): boolean {
 export function normalizeTarget(url: string): string {
   return url.replace(/\/+$/, "");
 }
-

@@ -53,10 +53,7 @@ export function renderCurl(request: CurlRequest, options: CurlOptions = {}): str
   return prefix + args.join(" ");
 }
 
-type BodySource =
-  | { kind: "inline"; text: string }
-  | { kind: "stdin"; command: string }
-  | { kind: "file"; path: string };
+type BodySource = { kind: "inline"; text: string } | { kind: "stdin"; command: string } | { kind: "file"; path: string };
 
 function bodySource(body: Uint8Array, options: CurlOptions): BodySource {
   if (body.length <= INLINE_BODY_LIMIT) {

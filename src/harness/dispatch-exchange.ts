@@ -24,7 +24,12 @@ export interface ExchangeRequest {
 }
 
 export type Exchange =
-  | { readonly kind: "answer"; readonly status: number; readonly headers: Readonly<Record<string, string | string[] | undefined>>; readonly body: Uint8Array }
+  | {
+      readonly kind: "answer";
+      readonly status: number;
+      readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+      readonly body: Uint8Array;
+    }
   /** The body grew past maxResponseBytes: the exchange was abandoned. */
   | { readonly kind: "too_large"; readonly status: number }
   /** `status`: the answer's, when its headers had come before the error. */
@@ -50,9 +55,13 @@ export function exchange(dispatcher: Dispatcher, request: ExchangeRequest): Prom
       stopReason ??= reason;
       controller?.abort(stopReason);
     };
-    const cancelled = () => (request.cancel?.reason instanceof Error ? request.cancel.reason : new DOMException(String(request.cancel?.reason), "AbortError"));
+    const cancelled = () =>
+      request.cancel?.reason instanceof Error ? request.cancel.reason : new DOMException(String(request.cancel?.reason), "AbortError");
     // Named as AbortSignal.timeout's reason is: a deadline, not a connection fault of undici's.
-    const deadline = setTimeout(() => stop(new DOMException(`no complete answer within ${request.timeoutMs} ms`, "TimeoutError")), request.timeoutMs);
+    const deadline = setTimeout(
+      () => stop(new DOMException(`no complete answer within ${request.timeoutMs} ms`, "TimeoutError")),
+      request.timeoutMs,
+    );
     const onCancel = () => stop(cancelled());
     const settle = (outcome: Exchange) => {
       if (settled) return;
@@ -92,7 +101,8 @@ export function exchange(dispatcher: Dispatcher, request: ExchangeRequest): Prom
             else chunks.push(chunk);
           },
           onResponseEnd: () => {
-            if (status === undefined) return settle({ kind: "failed", error: new Error("the answer ended without a final status"), status });
+            if (status === undefined)
+              return settle({ kind: "failed", error: new Error("the answer ended without a final status"), status });
             // Copied once into a buffer of its own (undici's chunks may be slices of a shared pool).
             const received = new Uint8Array(size);
             let at = 0;
@@ -103,7 +113,9 @@ export function exchange(dispatcher: Dispatcher, request: ExchangeRequest): Prom
             settle({ kind: "answer", status, headers, body: received });
           },
           onResponseError: (_c, error) => {
-            settle(error instanceof BodyTooLarge && status !== undefined ? { kind: "too_large", status } : { kind: "failed", error, status });
+            settle(
+              error instanceof BodyTooLarge && status !== undefined ? { kind: "too_large", status } : { kind: "failed", error, status },
+            );
           },
         },
       );

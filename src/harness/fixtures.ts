@@ -101,9 +101,7 @@ export class FixturesError extends ConfigurationError {
 /** Checks a parsed fixtures object; throws FixturesError naming every problem. */
 export function parseFixtures(value: unknown, source = "fixtures"): Fixtures {
   if (!validateFixtures(value)) {
-    const problems = (validateFixtures.errors ?? [])
-      .map((e) => `${e.instancePath || "(root)"} ${e.message ?? "is invalid"}`)
-      .join("; ");
+    const problems = (validateFixtures.errors ?? []).map((e) => `${e.instancePath || "(root)"} ${e.message ?? "is invalid"}`).join("; ");
     throw new FixturesError(`${source}: ${problems}`);
   }
   return value as Fixtures;

@@ -59,7 +59,9 @@ export function createHarness(config: RunConfig, options: { contract?: ApiContra
     client: new HttpClient({
       timeoutMs: config.timeoutMs,
       maxResponseBytes: config.maxResponseBytes,
-      ...(config.rateLimit === undefined ? {} : { rateLimit: config.sharedRateLimit === true ? sharedRateLimit(config.stateDir) : config.rateLimit }),
+      ...(config.rateLimit === undefined
+        ? {}
+        : { rateLimit: config.sharedRateLimit === true ? sharedRateLimit(config.stateDir) : config.rateLimit }),
       ...(config.sharedInFlight === true ? { inFlight: workerInFlightGate(config.stateDir) } : { maxInFlight: config.concurrency ?? 1 }),
       ...(config.bodiesDir === undefined ? {} : { bodiesDir: config.bodiesDir }),
       ...(config.secretHeaders === undefined ? {} : { secretHeaders: config.secretHeaders }),
@@ -92,7 +94,8 @@ export async function awaitTarget(): Promise<void> {
 /** The whole configuration: as provided, or with the target's facts the command handed over. */
 function withTargetFacts(config: ProvidedRunConfig): RunConfig {
   if (!("awaitsTarget" in config)) return config;
-  if (handedOver === undefined) throw new Error("the run's target is not known yet: checks run once the command hands it over (target-handoff-setup.ts)");
+  if (handedOver === undefined)
+    throw new Error("the run's target is not known yet: checks run once the command hands it over (target-handoff-setup.ts)");
   const { awaitsTarget: _, ...rest } = config;
   return { ...rest, ...handedOver };
 }
@@ -133,7 +136,9 @@ export function harness(file: string | undefined): Harness {
   const run = providedRun(file);
   if (run === undefined) {
     const of = file === undefined ? "" : ` for ${file}`;
-    throw new Error(`no run configuration${of}: conformance suites run through \`npm run conformance\` (or npx ledger-conformance), which describes the target to them`);
+    throw new Error(
+      `no run configuration${of}: conformance suites run through \`npm run conformance\` (or npx ledger-conformance), which describes the target to them`,
+    );
   }
   let h = harnesses.get(run.key);
   if (h === undefined) {

@@ -127,7 +127,15 @@ const STOPPED = "abandoned: the run is being stopped";
 export const DEFAULT_RETRY: RetryPolicy = { attempts: 3, baseDelayMs: 100 };
 
 /** Kinds sent again under "any-fault": the connection broke or stalled before a whole answer came. */
-const RETRIED_KINDS: ReadonlySet<RequestFailureKind> = new Set(["refused", "connect_timeout", "headers_timeout", "deadline", "closed", "other", "rate_limited"]);
+const RETRIED_KINDS: ReadonlySet<RequestFailureKind> = new Set([
+  "refused",
+  "connect_timeout",
+  "headers_timeout",
+  "deadline",
+  "closed",
+  "other",
+  "rate_limited",
+]);
 /** Kinds after which the request cannot have reached the target (a 429 refuses before the node acts: the spec gives no operation a 429). */
 const UNSENT_KINDS: ReadonlySet<RequestFailureKind> = new Set(["refused", "connect_timeout", "rate_limited"]);
 /** The longest Retry-After of a 429 the client waits for before trying again. */
@@ -140,7 +148,14 @@ export function backoffMs(policy: RetryPolicy, n: number, random: () => number =
 }
 
 /** Whether `failure` after `attempt` attempts, `elapsedMs` after the first began, is worth one more. */
-export function shouldRetry(kind: RequestFailureKind, resend: ResendPolicy, attempt: number, elapsedMs: number, policy: RetryPolicy, timeoutMs: number): boolean {
+export function shouldRetry(
+  kind: RequestFailureKind,
+  resend: ResendPolicy,
+  attempt: number,
+  elapsedMs: number,
+  policy: RetryPolicy,
+  timeoutMs: number,
+): boolean {
   if (attempt >= policy.attempts) return false;
   if (elapsedMs >= (policy.budgetMs ?? 2 * timeoutMs)) return false;
   return resend === "unsent" ? UNSENT_KINDS.has(kind) : RETRIED_KINDS.has(kind);
@@ -174,7 +189,14 @@ export interface HttpClientOptions {
  * not), when they met a connection opened for the request: one the target had kept open may have been
  * closed while idle, which says nothing about it.
  */
-const SILENT_KINDS: ReadonlySet<RequestFailureKind> = new Set(["refused", "connect_timeout", "headers_timeout", "body_timeout", "deadline", "closed"]);
+const SILENT_KINDS: ReadonlySet<RequestFailureKind> = new Set([
+  "refused",
+  "connect_timeout",
+  "headers_timeout",
+  "body_timeout",
+  "deadline",
+  "closed",
+]);
 
 /**
  * undici reuses an idle connection for 10 s, or, when the answer carries a Keep-Alive: timeout=N hint,
@@ -185,7 +207,9 @@ const SILENT_KINDS: ReadonlySet<RequestFailureKind> = new Set(["refused", "conne
 const KEEP_ALIVE = { keepAliveTimeout: 10_000, keepAliveTimeoutThreshold: 2_000 } as const;
 
 /** One attempt of a request: an HTTP answer, or the failure and whether it met a connection opened before the request. */
-type Attempt = { readonly ok: true; readonly response: HttpResponse } | { readonly ok: false; readonly failure: RequestFailure; readonly reused: boolean };
+type Attempt =
+  | { readonly ok: true; readonly response: HttpResponse }
+  | { readonly ok: false; readonly failure: RequestFailure; readonly reused: boolean };
 
 export class HttpClient {
   readonly #connections: ConnectionPool;
@@ -280,7 +304,14 @@ export class HttpClient {
     const hung = this.unresponsive;
     const curl = this.curlFor(request);
     const notSent = (kind: RequestFailureKind, message: string) =>
-      new RequestFailure(kind, message, request, curl, { method: request.method, url: request.url, status: null, durationMs: 0, curl, error: message });
+      new RequestFailure(kind, message, request, curl, {
+        method: request.method,
+        url: request.url,
+        status: null,
+        durationMs: 0,
+        curl,
+        error: message,
+      });
     if (hung !== undefined) throw notSent("not_sent", hung);
     if (this.#cancel?.aborted) throw notSent("cancelled", STOPPED);
     const started = performance.now();
@@ -379,7 +410,17 @@ export class HttpClient {
       return fail(kind, `${message} (while reading the body of a ${answer.status} answer)`, answer.status);
     }
     const durationMs = Math.round(performance.now() - started);
-    return { ok: true, response: responseFromParts({ request, status: answer.status, headers: flattenHeaders(answer.headers), body: answer.body, durationMs, curl }) };
+    return {
+      ok: true,
+      response: responseFromParts({
+        request,
+        status: answer.status,
+        headers: flattenHeaders(answer.headers),
+        body: answer.body,
+        durationMs,
+        curl,
+      }),
+    };
   }
 
   async close(): Promise<void> {

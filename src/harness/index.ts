@@ -105,4 +105,13 @@ export { CLOCK_TOLERANCE_FLAG } from "./config.ts";
 export type { Requirement, Level } from "./requirements.ts";
 export type { CheckResult, ResultStatus, Failure, RequestRecord, ConformanceMeta } from "./results.ts";
 export { OBSERVED } from "./observed-contract.ts";
-export { LEDGER_HEADERS, U64_MAX, errorCodeOf, vmErrorCodeOf, ledgerState, versionAt, type LedgerState, type LedgerWindow } from "./response-facts.ts";
+export {
+  LEDGER_HEADERS,
+  U64_MAX,
+  errorCodeOf,
+  vmErrorCodeOf,
+  ledgerState,
+  versionAt,
+  type LedgerState,
+  type LedgerWindow,
+} from "./response-facts.ts";

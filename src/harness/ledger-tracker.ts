@@ -49,7 +49,11 @@ export interface ObservedValues {
 
 type Raisable = "ledgerVersion" | "blockHeight" | "timestampUsec";
 const RAISABLE: readonly Raisable[] = ["ledgerVersion", "blockHeight", "timestampUsec"];
-const CELL_OF: Readonly<Record<Raisable, number>> = { ledgerVersion: LEDGER_VERSION, blockHeight: BLOCK_HEIGHT, timestampUsec: TIMESTAMP_USEC };
+const CELL_OF: Readonly<Record<Raisable, number>> = {
+  ledgerVersion: LEDGER_VERSION,
+  blockHeight: BLOCK_HEIGHT,
+  timestampUsec: TIMESTAMP_USEC,
+};
 
 export class LedgerTracker {
   readonly #cells: Int32Array;
@@ -87,7 +91,9 @@ export class LedgerTracker {
   chainId(): { chainId: number; curl: string } | undefined {
     return this.#read(() => {
       const chainId = Atomics.load(this.#numbers, CHAIN_ID);
-      return chainId === 0n ? undefined : { chainId: Number(chainId - 1n), curl: decoded(this.#chainCurl, Atomics.load(this.#cells, CHAIN_CURL_LENGTH)) };
+      return chainId === 0n
+        ? undefined
+        : { chainId: Number(chainId - 1n), curl: decoded(this.#chainCurl, Atomics.load(this.#cells, CHAIN_CURL_LENGTH)) };
     });
   }
 
@@ -185,6 +191,7 @@ export function shareLedgerTracker(stateDir: string): void {
 /** In a worker: the run's mark, as the command shared it. */
 export function sharedLedgerTracker(stateDir: string): LedgerTracker {
   const buffer = sharedWithWorker("ledger-mark", stateDir);
-  if (!(buffer instanceof SharedArrayBuffer)) throw new Error(`no shared ledger mark for the run in ${stateDir}: shareLedgerTracker runs before its workers start`);
+  if (!(buffer instanceof SharedArrayBuffer))
+    throw new Error(`no shared ledger mark for the run in ${stateDir}: shareLedgerTracker runs before its workers start`);
   return new LedgerTracker(buffer);
 }

@@ -73,7 +73,9 @@ const holdsUnless = (problem: Problem | undefined): Judgement => problem ?? "hol
 /** §7.1: the status is one the endpoint lists. */
 function statusInSet(o: Observation): Judgement {
   const { op, res } = o;
-  return holdsUnless(op.lists(res.status) ? undefined : { expected: `a status ${op.id} lists: ${op.statusSet}`, found: `status ${res.status}` });
+  return holdsUnless(
+    op.lists(res.status) ? undefined : { expected: `a status ${op.id} lists: ${op.statusSet}`, found: `status ${res.status}` },
+  );
 }
 
 /** §2.6: an error answer is the error object. */
@@ -86,7 +88,9 @@ function errorCodeKnown(o: Observation): Judgement {
   const code = isError(o) ? errorCodeOf(o.res) : undefined;
   if (code === undefined) return "not applicable";
   const codes = o.ctx.contract.errorCodes;
-  return holdsUnless(codes.includes(code) ? undefined : { expected: `error_code one of §7.2 (${codes.join(", ")})`, found: JSON.stringify(code) });
+  return holdsUnless(
+    codes.includes(code) ? undefined : { expected: `error_code one of §7.2 (${codes.join(", ")})`, found: JSON.stringify(code) },
+  );
 }
 
 /** §2.7: no cursor on an error. */
@@ -94,7 +98,9 @@ function noCursorOnError(o: Observation): Judgement {
   if (!isError(o)) return "not applicable";
   const cursor = o.header("CURSOR");
   const prefix = o.ctx.headerPrefix;
-  return holdsUnless(cursor === undefined ? undefined : { expected: `no ${prefix}CURSOR on an error`, found: `${prefix}CURSOR: ${cursor}` });
+  return holdsUnless(
+    cursor === undefined ? undefined : { expected: `no ${prefix}CURSOR on an error`, found: `${prefix}CURSOR: ${cursor}` },
+  );
 }
 
 /** §2.7: a success carries the ledger headers, and the headers its operation declares required. */
@@ -102,11 +108,20 @@ function requiredHeaders(o: Observation): Judgement {
   if (!isSuccess(o)) return "not applicable";
   const { res, op, ctx } = o;
   const prefix = ctx.headerPrefix.toLowerCase();
-  const declared = op.response(res.status)?.headers.filter((h) => h.required).map((h) => h.name) ?? [];
+  const declared =
+    op
+      .response(res.status)
+      ?.headers.filter((h) => h.required)
+      .map((h) => h.name) ?? [];
   const builtIn = LEDGER_HEADERS.filter((h) => h.requiredOnSuccess).map((h) => `${prefix}${h.suffix.toLowerCase()}`);
   const missing = [...new Set([...builtIn, ...declared])].filter((name) => res.headers[name] === undefined);
   return holdsUnless(
-    missing.length === 0 ? undefined : { expected: `headers ${missing.join(", ")} on a ${res.status}`, found: `missing ${missing.join(", ")}${otherPrefixHint(res, ctx.headerPrefix)}` },
+    missing.length === 0
+      ? undefined
+      : {
+          expected: `headers ${missing.join(", ")} on a ${res.status}`,
+          found: `missing ${missing.join(", ")}${otherPrefixHint(res, ctx.headerPrefix)}`,
+        },
   );
 }
 
@@ -131,11 +146,14 @@ function mediaType(o: Observation): Judgement {
 /** §4: where a 200 may be JSON or BCS, the Accept header chooses. */
 function acceptSelects(o: Observation): Judgement {
   const declared = declaredMediaTypes(o);
-  if (declared === undefined || o.res.status !== 200 || !declared.includes("application/json") || !declared.includes("application/x-bcs")) return "not applicable";
+  if (declared === undefined || o.res.status !== 200 || !declared.includes("application/json") || !declared.includes("application/x-bcs"))
+    return "not applicable";
   const type = o.res.contentType ?? "(none)";
   const accept = (o.res.request.headers.accept ?? o.res.request.headers.Accept ?? "").trim().toLowerCase();
   const wanted = accept === "application/x-bcs" ? "application/x-bcs" : "application/json";
-  return holdsUnless(type === wanted ? undefined : { expected: `Content-Type ${wanted} for Accept ${JSON.stringify(accept || "(none)")}`, found: type });
+  return holdsUnless(
+    type === wanted ? undefined : { expected: `Content-Type ${wanted} for Accept ${JSON.stringify(accept || "(none)")}`, found: type },
+  );
 }
 
 /** §2.7: a page with no items is a last page, without a cursor. */
@@ -144,13 +162,19 @@ function cursorLastPage(o: Observation): Judgement {
   if (!isSuccess(o) || res.status !== 200 || !Array.isArray(res.json) || res.json.length !== 0) return "not applicable";
   const cursor = o.header("CURSOR");
   const prefix = o.ctx.headerPrefix;
-  return holdsUnless(cursor === undefined ? undefined : { expected: `no ${prefix}CURSOR on a page with no items (a last page)`, found: `${prefix}CURSOR: ${cursor}` });
+  return holdsUnless(
+    cursor === undefined
+      ? undefined
+      : { expected: `no ${prefix}CURSOR on a page with no items (a last page)`, found: `${prefix}CURSOR: ${cursor}` },
+  );
 }
 
 /** §2.7 on any status: whatever ledger headers are present are decimal integers of their type. */
 function headerForms(o: Observation): Judgement {
   if (o.values.size + o.badForms.length === 0) return "not applicable";
-  return holdsUnless(o.badForms.length === 0 ? undefined : { expected: "ledger headers as decimal integers of their type", found: o.badForms.join(", ") });
+  return holdsUnless(
+    o.badForms.length === 0 ? undefined : { expected: "ledger headers as decimal integers of their type", found: o.badForms.join(", ") },
+  );
 }
 
 /** §2.7: the oldest version and block height are not above the current ones. */
@@ -180,14 +204,23 @@ function chainIdMatches(o: Observation): Judgement {
   const { ctx } = o;
   const first = ctx.tracker.chainId();
   const problems: string[] = [];
-  if (ctx.fixturesChainId !== undefined && chainId !== BigInt(ctx.fixturesChainId)) problems.push(`fixtures chainId is ${ctx.fixturesChainId}`);
+  if (ctx.fixturesChainId !== undefined && chainId !== BigInt(ctx.fixturesChainId))
+    problems.push(`fixtures chainId is ${ctx.fixturesChainId}`);
   if (first !== undefined && chainId !== BigInt(first.chainId)) problems.push(`an earlier response said ${first.chainId} (${first.curl})`);
-  return holdsUnless(problems.length === 0 ? undefined : { expected: "the same chain id on every response", found: `${ctx.headerPrefix}CHAIN-ID ${chainId}; ${problems.join("; ")}` });
+  return holdsUnless(
+    problems.length === 0
+      ? undefined
+      : { expected: "the same chain id on every response", found: `${ctx.headerPrefix}CHAIN-ID ${chainId}; ${problems.join("; ")}` },
+  );
 }
 
 /** The ledger state a response reports, as the tracker keeps it. */
 function stateNow(o: Observation): { ledgerVersion?: bigint; blockHeight?: bigint; timestampUsec?: bigint } {
-  return { ledgerVersion: o.values.get("LEDGER-VERSION"), blockHeight: o.values.get("BLOCK-HEIGHT"), timestampUsec: o.values.get("LEDGER-TIMESTAMPUSEC") };
+  return {
+    ledgerVersion: o.values.get("LEDGER-VERSION"),
+    blockHeight: o.values.get("BLOCK-HEIGHT"),
+    timestampUsec: o.values.get("LEDGER-TIMESTAMPUSEC"),
+  };
 }
 
 /** §2.7: the ledger does not go back: no response reports less than one received before its request was sent. */
@@ -196,11 +229,19 @@ function ledgerStateMonotonic(o: Observation): Judgement {
   const now = stateNow(o);
   if (mark === undefined || (now.ledgerVersion ?? now.blockHeight ?? now.timestampUsec) === undefined) return "not applicable";
   const back: string[] = [];
-  if (now.ledgerVersion !== undefined && now.ledgerVersion < mark.ledgerVersion) back.push(`LEDGER-VERSION ${now.ledgerVersion} < ${mark.ledgerVersion}`);
-  if (now.blockHeight !== undefined && now.blockHeight < mark.blockHeight) back.push(`BLOCK-HEIGHT ${now.blockHeight} < ${mark.blockHeight}`);
-  if (now.timestampUsec !== undefined && now.timestampUsec < mark.timestampUsec) back.push(`LEDGER-TIMESTAMPUSEC ${now.timestampUsec} < ${mark.timestampUsec}`);
+  if (now.ledgerVersion !== undefined && now.ledgerVersion < mark.ledgerVersion)
+    back.push(`LEDGER-VERSION ${now.ledgerVersion} < ${mark.ledgerVersion}`);
+  if (now.blockHeight !== undefined && now.blockHeight < mark.blockHeight)
+    back.push(`BLOCK-HEIGHT ${now.blockHeight} < ${mark.blockHeight}`);
+  if (now.timestampUsec !== undefined && now.timestampUsec < mark.timestampUsec)
+    back.push(`LEDGER-TIMESTAMPUSEC ${now.timestampUsec} < ${mark.timestampUsec}`);
   return holdsUnless(
-    back.length === 0 ? undefined : { expected: "ledger state at least as far as a response received before this request was sent", found: `${back.join(", ")}; earlier response: ${mark.curl}` },
+    back.length === 0
+      ? undefined
+      : {
+          expected: "ledger state at least as far as a response received before this request was sent",
+          found: `${back.join(", ")}; earlier response: ${mark.curl}`,
+        },
   );
 }
 
@@ -250,7 +291,13 @@ export function observeResponse(ctx: ObservedContext, ex: ObservedExchange): Che
 }
 
 function otherPrefixHint(res: HttpResponse, prefix: string): string {
-  const others = [...new Set(Object.keys(res.headers).filter((n) => /^x-[a-z]+-ledger-version$/.test(n)).map((n) => n.replace(/ledger-version$/, "").toUpperCase()))];
+  const others = [
+    ...new Set(
+      Object.keys(res.headers)
+        .filter((n) => /^x-[a-z]+-ledger-version$/.test(n))
+        .map((n) => n.replace(/ledger-version$/, "").toUpperCase()),
+    ),
+  ];
   const foreign = others.filter((p) => p !== prefix.toUpperCase());
   return foreign.length > 0 ? ` (the node sends ${foreign.join(", ")}* headers: try --profile or --header-prefix)` : "";
 }

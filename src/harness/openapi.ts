@@ -100,13 +100,17 @@ export class ApiContract {
       const key = typeof ref === "string" ? ref : JSON.stringify(schema ?? {});
       let fn = compiled.get(key);
       if (!fn) {
-        fn = typeof ref === "string" && ref.startsWith("#/") ? ajv.compile({ $ref: SCHEMA_BASE + ref }) : ajv.compile(rebase(schema ?? {}) as object);
+        fn =
+          typeof ref === "string" && ref.startsWith("#/")
+            ? ajv.compile({ $ref: SCHEMA_BASE + ref })
+            : ajv.compile(rebase(schema ?? {}) as object);
         compiled.set(key, fn);
       }
       return fn;
     };
     // A oneOf or anyOf branch, judged as the body's validator judges it (with null as absent).
-    const matches: SchemaMatcher = (branch, value) => compile(typeof (branch as { $ref?: unknown } | null)?.$ref === "string" ? branch : nullAsAbsent(branch))(value);
+    const matches: SchemaMatcher = (branch, value) =>
+      compile(typeof (branch as { $ref?: unknown } | null)?.$ref === "string" ? branch : nullAsAbsent(branch))(value);
     const members = (schema: unknown, value: unknown) => unknownMembersOf(schemas, schema, value, matches);
     const operations: OperationContract[] = [];
     for (const [template, item] of Object.entries((doc.paths ?? {}) as Record<string, Json>)) {
@@ -119,8 +123,10 @@ export class ApiContract {
         const ranges = new Map<number, ResponseContract>();
         for (const [code, value] of Object.entries((raw.responses ?? {}) as Json)) {
           const response = resolve(doc, value) as Json;
-          if (/^\d{3}$/.test(code)) responses.set(Number(code), responseContract(doc, Number(code), response, compile, members, headerPrefix));
-          else if (/^[1-5]XX$/.test(code)) ranges.set(Number(code[0]), responseContract(doc, Number(code[0]) * 100, response, compile, members, headerPrefix));
+          if (/^\d{3}$/.test(code))
+            responses.set(Number(code), responseContract(doc, Number(code), response, compile, members, headerPrefix));
+          else if (/^[1-5]XX$/.test(code))
+            ranges.set(Number(code[0]), responseContract(doc, Number(code[0]) * 100, response, compile, members, headerPrefix));
         }
         const response = (status: number) => responses.get(status) ?? ranges.get(Math.floor(status / 100));
         const statuses = [...responses.keys()].sort((a, b) => a - b);
@@ -176,9 +182,7 @@ export function stripVersionPrefix(template: string): string {
 }
 
 function templateRegex(template: string): RegExp {
-  const parts = template.split(/(\{[^}]+\})/).map((part) =>
-    part.startsWith("{") ? "[^/]+" : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"),
-  );
+  const parts = template.split(/(\{[^}]+\})/).map((part) => (part.startsWith("{") ? "[^/]+" : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
   return new RegExp(`^${parts.join("")}$`);
 }
 

@@ -10,7 +10,7 @@
 
 import fc from "fast-check";
 import { check } from "./check.ts";
-import { CheckContext, CheckFailure, CheckNotApplicable, CheckSkipped, NoHttpAnswer, traceOf } from "./check-context.ts";
+import { type CheckContext, CheckFailure, CheckNotApplicable, CheckSkipped, NoHttpAnswer, traceOf } from "./check-context.ts";
 import { configAtCollection } from "./harness.ts";
 import { useRunSeed } from "./run-seed.ts";
 import { shellQuote } from "./curl.ts";
@@ -80,7 +80,12 @@ export function law<S, T>(
         if (outcome === undefined) decided += 1;
         else reason = outcome.undecided;
       },
-      { numRuns: options.numRuns, budgetMs, concurrency: options.inOrder ? 1 : (t.config.concurrency ?? 1), examples: options.examples?.(prepared) ?? [] },
+      {
+        numRuns: options.numRuns,
+        budgetMs,
+        concurrency: options.inOrder ? 1 : (t.config.concurrency ?? 1),
+        examples: options.examples?.(prepared) ?? [],
+      },
     );
     if (failure) throw new CheckFailure(failure);
     if (decided === 0) throw new CheckNotApplicable(`no generated case could decide the law; the last one: ${reason}`);
@@ -106,7 +111,13 @@ export async function runProperty<T>(
   const examples = options.examples ?? [];
   let unconfirmed: ConcurrentFailure | undefined;
   if ((options.concurrency ?? 1) > 1 && replayPath === undefined) {
-    const outcome = await runCasesConcurrently(t, [...examples, ...fc.sample(arbitrary, { seed, numRuns })], predicate, options.concurrency as number, budgetMs);
+    const outcome = await runCasesConcurrently(
+      t,
+      [...examples, ...fc.sample(arbitrary, { seed, numRuns })],
+      predicate,
+      options.concurrency as number,
+      budgetMs,
+    );
     if (outcome === undefined) return undefined;
     if (outcome.error instanceof CheckSkipped) throw outcome.error;
     unconfirmed = outcome;
@@ -141,7 +152,8 @@ export async function runProperty<T>(
   if (skipped) throw skipped;
   if (!details.failed) return unconfirmed === undefined ? undefined : unconfirmedFailure(t, unconfirmed, seed);
   const error = details.errorInstance;
-  const cause = error instanceof CheckFailure ? error.failure.message : error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  const cause =
+    error instanceof CheckFailure ? error.failure.message : error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   const replay = [
     "npx ledger-conformance",
     config.replayArgs ?? "",
@@ -201,7 +213,8 @@ async function runCasesConcurrently<T>(
 /** A failure seen among the concurrent cases that the one-by-one pass did not meet again: reported as it was seen. */
 function unconfirmedFailure(t: CheckContext, seen: ConcurrentFailure, seed: number): Failure {
   const { error } = seen;
-  const cause = error instanceof CheckFailure ? error.failure.message : error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  const cause =
+    error instanceof CheckFailure ? error.failure.message : error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   const lines = [
     `[${t.requirement.id}] property failed on a case run concurrently with others; run again one by one, the cases held (not shrunk)`,
     `  seed:     ${seed}`,

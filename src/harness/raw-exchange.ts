@@ -52,9 +52,7 @@ export async function rawExchange(options: RawExchangeOptions): Promise<RawExcha
     let size = 0;
     let connected = false;
     let settled = false;
-    const socket: Socket = tls
-      ? tlsConnect({ host, port, servername: host, rejectUnauthorized: false })
-      : netConnect({ host, port });
+    const socket: Socket = tls ? tlsConnect({ host, port, servername: host, rejectUnauthorized: false }) : netConnect({ host, port });
     const finish = (end: RawExchangeResult["end"], error?: string) => {
       if (settled) return;
       settled = true;
@@ -69,7 +67,10 @@ export async function rawExchange(options: RawExchangeOptions): Promise<RawExcha
         durationMs: Math.round(performance.now() - started),
       });
     };
-    const timer = setTimeout(() => finish(connected ? "timeout" : "connect-failed", `no end within ${options.timeoutMs} ms`), options.timeoutMs);
+    const timer = setTimeout(
+      () => finish(connected ? "timeout" : "connect-failed", `no end within ${options.timeoutMs} ms`),
+      options.timeoutMs,
+    );
     socket.once(tls ? "secureConnect" : "connect", () => {
       connected = true;
       socket.write(options.bytes, () => {
@@ -85,7 +86,9 @@ export async function rawExchange(options: RawExchangeOptions): Promise<RawExcha
     });
     socket.on("end", () => finish("server-closed"));
     socket.on("close", () => finish("server-closed"));
-    socket.on("error", (e: NodeJS.ErrnoException) => finish(connected ? "server-closed" : "connect-failed", `${e.code ?? e.name}: ${e.message}`));
+    socket.on("error", (e: NodeJS.ErrnoException) =>
+      finish(connected ? "server-closed" : "connect-failed", `${e.code ?? e.name}: ${e.message}`),
+    );
   });
 }
 

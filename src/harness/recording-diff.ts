@@ -89,13 +89,15 @@ export function readRecordedRun(dir: string, aliases: RequirementAliases = new M
   }
   const requirements = new Map<string, { level: string; status: string }>();
   for (const [id, { level, statuses }] of byId) {
-    const status = statuses.length === 1 ? (statuses[0] as string) : aggregateStatus(statuses.map((s) => ({ status: s as ResultStatus }))).status;
+    const status =
+      statuses.length === 1 ? (statuses[0] as string) : aggregateStatus(statuses.map((s) => ({ status: s as ResultStatus }))).status;
     requirements.set(id, { level, status });
   }
   const base = { dir, target: String(summary.target ?? "?"), startedAt: String(summary.startedAt ?? "?"), requirements };
   const exchangesFile = join(dir, EXCHANGES_FILE);
   if (!existsSync(exchangesFile)) return base;
-  if (statSync(exchangesFile).size > MAX_RECORDING_BYTES) throw new UnreadableRun(`${exchangesFile}: larger than ${MAX_RECORDING_BYTES} bytes`);
+  if (statSync(exchangesFile).size > MAX_RECORDING_BYTES)
+    throw new UnreadableRun(`${exchangesFile}: larger than ${MAX_RECORDING_BYTES} bytes`);
   const exchanges: RecordedExchange[] = [];
   const lines = readFileSync(exchangesFile, "utf8").split("\n");
   for (const [i, line] of lines.entries()) {
@@ -133,7 +135,8 @@ function byKey(exchanges: readonly RecordedExchange[]): Map<string, KeyedAnswers
     const entry = map.get(key) ?? { statuses: new Set<number>(), shape: undefined, requirements: new Set<string>(), curl: x.curl };
     entry.statuses.add(x.response.status);
     entry.requirements.add(x.requirement);
-    if (x.response.shape !== undefined) entry.shape = entry.shape === undefined ? x.response.shape : mergeShapes(entry.shape, x.response.shape);
+    if (x.response.shape !== undefined)
+      entry.shape = entry.shape === undefined ? x.response.shape : mergeShapes(entry.shape, x.response.shape);
     map.set(key, entry);
   }
   return map;
@@ -145,7 +148,13 @@ export function diffRuns(a: RecordedRun, b: RecordedRun): RunDiff {
     const from = a.requirements.get(id);
     const to = b.requirements.get(id);
     if (from?.status === to?.status) continue;
-    requirements.push({ id, level: to?.level ?? from?.level ?? "?", from: from?.status ?? "absent", to: to?.status ?? "absent", regression: from?.status === "passed" && to?.status === "failed" });
+    requirements.push({
+      id,
+      level: to?.level ?? from?.level ?? "?",
+      from: from?.status ?? "absent",
+      to: to?.status ?? "absent",
+      regression: from?.status === "passed" && to?.status === "failed",
+    });
   }
   const info = (r: RecordedRun) => ({ dir: r.dir, target: r.target, startedAt: r.startedAt });
   const head = { runA: info(a), runB: info(b), requirements, regressions: requirements.filter((r) => r.regression).length };
@@ -174,7 +183,12 @@ export function diffRuns(a: RecordedRun, b: RecordedRun): RunDiff {
     if (sa !== sb) continue;
     if (x.shape === undefined && y.shape === undefined) continue;
     if (x.shape === undefined || y.shape === undefined) {
-      changed.push({ ...common, change: "shape", a: x.shape === undefined ? "not JSON" : "JSON", b: y.shape === undefined ? "not JSON" : "JSON" });
+      changed.push({
+        ...common,
+        change: "shape",
+        a: x.shape === undefined ? "not JSON" : "JSON",
+        b: y.shape === undefined ? "not JSON" : "JSON",
+      });
       continue;
     }
     const d = firstShapeDifference(x.shape, y.shape);

@@ -99,7 +99,15 @@ export class ExchangeRecorder {
     this.#secrets = secretTexts(secretHeaders);
   }
 
-  record(input: { readonly requirement: string; readonly request: HttpRequest; readonly response?: HttpResponse; readonly error?: string; readonly curl: string; readonly durationMs: number; readonly observed?: readonly CheckResult[] }): void {
+  record(input: {
+    readonly requirement: string;
+    readonly request: HttpRequest;
+    readonly response?: HttpResponse;
+    readonly error?: string;
+    readonly curl: string;
+    readonly durationMs: number;
+    readonly observed?: readonly CheckResult[];
+  }): void {
     const { request, response } = input;
     const observed: Record<string, ResultStatus> = {};
     for (const r of input.observed ?? []) observed[r.requirement] = r.status;
@@ -131,7 +139,10 @@ export class ExchangeRecorder {
       appendFileSync(this.#file, `${JSON.stringify(redactDeep(exchange, this.#secrets))}\n`);
     } catch (e) {
       // The recording is the suite's own bookkeeping: it never fails a check. Said once, on stderr.
-      if (!this.#failed) process.stderr.write(`ledger-conformance: warning: --record could not write ${this.#file}: ${(e as Error).message}; the recording is incomplete\n`);
+      if (!this.#failed)
+        process.stderr.write(
+          `ledger-conformance: warning: --record could not write ${this.#file}: ${(e as Error).message}; the recording is incomplete\n`,
+        );
       this.#failed = true;
     }
   }
@@ -141,7 +152,9 @@ export class ExchangeRecorder {
 export function joinRecordings(partsDir: string, outFile: string): number {
   const lines: { at: string; line: string }[] = [];
   if (existsSync(partsDir)) {
-    for (const name of readdirSync(partsDir).filter((n) => n.endsWith(".jsonl")).sort()) {
+    for (const name of readdirSync(partsDir)
+      .filter((n) => n.endsWith(".jsonl"))
+      .sort()) {
       for (const line of readFileSync(join(partsDir, name), "utf8").split("\n")) {
         if (line.trim() === "") continue;
         lines.push({ at: (JSON.parse(line) as { at: string }).at, line });

@@ -11,17 +11,24 @@ export const DEFAULT_ALIASES_PATH = packagePath("schemas", "requirement-aliases.
 export type RequirementAliases = ReadonlyMap<string, string>;
 
 /** Parses the table's text: a YAML mapping of requirement ids to requirement ids, none an alias of an alias. */
-export function parseRequirementAliases(text: string, source = "aliases", parse: (text: string) => unknown = parseYaml): RequirementAliases {
+export function parseRequirementAliases(
+  text: string,
+  source = "aliases",
+  parse: (text: string) => unknown = parseYaml,
+): RequirementAliases {
   let data: unknown;
   try {
     data = parse(text);
   } catch (e) {
     throw new CatalogError(`${source}: not YAML: ${(e as Error).message}`);
   }
-  if (data === null || typeof data !== "object" || Array.isArray(data)) throw new CatalogError(`${source}: expected a mapping old id -> new id`);
+  if (data === null || typeof data !== "object" || Array.isArray(data))
+    throw new CatalogError(`${source}: expected a mapping old id -> new id`);
   const entries = Object.entries(data);
   const problems = entries.flatMap(([from, to]) =>
-    typeof to !== "string" || !REQUIREMENT_ID_PATTERN.test(from) || !REQUIREMENT_ID_PATTERN.test(to) ? [`${from}: ${JSON.stringify(to)} is no requirement id`] : [],
+    typeof to !== "string" || !REQUIREMENT_ID_PATTERN.test(from) || !REQUIREMENT_ID_PATTERN.test(to)
+      ? [`${from}: ${JSON.stringify(to)} is no requirement id`]
+      : [],
   );
   const aliases = new Map(entries as [string, string][]);
   for (const [from, to] of aliases) if (aliases.has(to)) problems.push(`${from} -> ${to} is itself an alias: name the final id`);

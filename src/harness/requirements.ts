@@ -120,7 +120,10 @@ export function loadRequirements(knownEndpoints: Iterable<string>, path: string 
   let files: string[];
   try {
     files = statSync(path).isDirectory()
-      ? readdirSync(path).filter((f) => f.endsWith(".yaml")).sort().map((f) => join(path, f))
+      ? readdirSync(path)
+          .filter((f) => f.endsWith(".yaml"))
+          .sort()
+          .map((f) => join(path, f))
       : [path];
   } catch (e) {
     throw new CatalogError(`cannot read ${path}: ${(e as Error).message}`);

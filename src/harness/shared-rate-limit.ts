@@ -13,7 +13,8 @@ export class SharedRateLimit {
   readonly #next: BigInt64Array;
 
   constructor(buffer: SharedArrayBuffer, perSecond: number) {
-    if (!(perSecond > 0) || !Number.isFinite(perSecond)) throw new RangeError(`a rate limit is a positive number of requests per second, got ${perSecond}`);
+    if (!(perSecond > 0) || !Number.isFinite(perSecond))
+      throw new RangeError(`a rate limit is a positive number of requests per second, got ${perSecond}`);
     this.perSecond = perSecond;
     this.#next = new BigInt64Array(buffer);
   }
@@ -45,9 +46,12 @@ export function shareRateLimit(stateDir: string, perSecond: number): void {
 
 /** In a worker: the run's rate, as the command shared it. */
 export function sharedRateLimit(stateDir: string | undefined): SharedRateLimit {
-  const shared = stateDir === undefined ? undefined : (sharedWithWorker("rate", stateDir) as { buffer?: unknown; perSecond?: unknown } | undefined);
+  const shared =
+    stateDir === undefined ? undefined : (sharedWithWorker("rate", stateDir) as { buffer?: unknown; perSecond?: unknown } | undefined);
   if (!(shared?.buffer instanceof SharedArrayBuffer) || typeof shared.perSecond !== "number") {
-    throw new Error(`no shared rate limit for the run in ${stateDir ?? "(no state directory)"}: shareRateLimit runs before its workers start`);
+    throw new Error(
+      `no shared rate limit for the run in ${stateDir ?? "(no state directory)"}: shareRateLimit runs before its workers start`,
+    );
   }
   return new SharedRateLimit(shared.buffer, shared.perSecond);
 }

@@ -56,7 +56,8 @@ export class TargetHandoff {
 /** A worker's side: the target's facts once the command handed them over; rejects when it cancelled. */
 export async function receiveTarget(stateDir: string): Promise<TargetFacts> {
   const buffer = sharedWithWorker("target", stateDir);
-  if (!(buffer instanceof SharedArrayBuffer)) throw new Error(`no target handoff for the run in ${stateDir}: the command makes it before its workers start`);
+  if (!(buffer instanceof SharedArrayBuffer))
+    throw new Error(`no target handoff for the run in ${stateDir}: the command makes it before its workers start`);
   const flag = new Int32Array(buffer);
   await untilChanged(flag, 0, PENDING);
   const settled = JSON.parse(readFileSync(settledFile(stateDir), "utf8")) as Settled;

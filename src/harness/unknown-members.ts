@@ -32,13 +32,27 @@ interface Applicable {
  * valid under `schema` (the branch a oneOf matched is only defined then); `name` names the body when its
  * schema is inline.
  */
-export function unknownMembersOf(components: Readonly<Record<string, unknown>>, schema: unknown, value: unknown, matches: SchemaMatcher, name = "(body)"): UnknownMember[] {
+export function unknownMembersOf(
+  components: Readonly<Record<string, unknown>>,
+  schema: unknown,
+  value: unknown,
+  matches: SchemaMatcher,
+  name = "(body)",
+): UnknownMember[] {
   const found: UnknownMember[] = [];
   walk(components, matches, schema, name, value, 0, found);
   return found;
 }
 
-function walk(components: Readonly<Record<string, unknown>>, matches: SchemaMatcher, schema: unknown, name: string, value: unknown, depth: number, found: UnknownMember[]): void {
+function walk(
+  components: Readonly<Record<string, unknown>>,
+  matches: SchemaMatcher,
+  schema: unknown,
+  name: string,
+  value: unknown,
+  depth: number,
+  found: UnknownMember[],
+): void {
   if (depth > MAX_DEPTH || typeof value !== "object" || value === null) return;
   const applicable: Applicable[] = [];
   collect(components, matches, schema, name, value, 0, applicable);
@@ -55,7 +69,9 @@ function walk(components: Readonly<Record<string, unknown>>, matches: SchemaMatc
   const members = value as Json;
   const declaring = applicable.filter((a) => isObject(a.node.properties));
   // A map (additionalProperties with a schema) or pattern-named members: every member is declared.
-  const open = applicable.some((a) => isObject(a.node.additionalProperties) || a.node.additionalProperties === true || isObject(a.node.patternProperties));
+  const open = applicable.some(
+    (a) => isObject(a.node.additionalProperties) || a.node.additionalProperties === true || isObject(a.node.patternProperties),
+  );
   const owner = declaring[0]?.name;
   for (const [key, member] of Object.entries(members)) {
     const schemas = applicable.flatMap(({ node, name: at }) => {
@@ -69,7 +85,15 @@ function walk(components: Readonly<Record<string, unknown>>, matches: SchemaMatc
 }
 
 /** The schemas that apply to `value` under `schema`: through $ref, allOf, and the matched oneOf/anyOf branch. */
-function collect(components: Readonly<Record<string, unknown>>, matches: SchemaMatcher, schema: unknown, name: string, value: unknown, depth: number, out: Applicable[]): void {
+function collect(
+  components: Readonly<Record<string, unknown>>,
+  matches: SchemaMatcher,
+  schema: unknown,
+  name: string,
+  value: unknown,
+  depth: number,
+  out: Applicable[],
+): void {
   if (!isObject(schema) || depth > MAX_DEPTH) return;
   const ref = schema.$ref;
   if (typeof ref === "string" && ref.startsWith(COMPONENT_REF)) {

@@ -2,7 +2,11 @@
 // TypeScript's ES2024 library (this project's is ES2023), typed here once for the modules that share
 // memory between the command and its workers (shared-in-flight-limit.ts, target-handoff.ts).
 
-type WaitAsync = (cells: Int32Array, index: number, value: number) => { async: false; value: string } | { async: true; value: Promise<string> };
+type WaitAsync = (
+  cells: Int32Array,
+  index: number,
+  value: number,
+) => { async: false; value: string } | { async: true; value: Promise<string> };
 const waitAsync = (Atomics as unknown as { waitAsync: WaitAsync }).waitAsync;
 
 /** Resolves once `cells[index]` holds something other than `value`: at once when it already does. */

@@ -15,7 +15,11 @@ export function workerSharedKey(kind: WorkerSharedKind, stateDir: string): strin
 }
 
 /** In the command, before the run's workers start. */
-export function shareWithWorkers(kind: WorkerSharedKind, stateDir: string, value: SharedArrayBuffer | Readonly<Record<string, unknown>>): void {
+export function shareWithWorkers(
+  kind: WorkerSharedKind,
+  stateDir: string,
+  value: SharedArrayBuffer | Readonly<Record<string, unknown>>,
+): void {
   setEnvironmentData(workerSharedKey(kind, stateDir), value as never);
 }
 

@@ -100,13 +100,16 @@ export function startLedger(options: LedgerOptions = {}): RunningLedger {
   });
   // Blocks are produced even when nobody asks (so submissions commit); unref'd so it never keeps the
   // process alive. With a ManualClock it finds nothing due until the test advances the clock.
-  const producer = setInterval(() => {
-    try {
-      engine.tick();
-    } catch (error) {
-      console.error("block producer failed:", error);
-    }
-  }, Math.min(config.blockIntervalMs, MAX_TIMER_MS));
+  const producer = setInterval(
+    () => {
+      try {
+        engine.tick();
+      } catch (error) {
+        console.error("block producer failed:", error);
+      }
+    },
+    Math.min(config.blockIntervalMs, MAX_TIMER_MS),
+  );
   producer.unref();
   return { engine, fixtures, clock: config.clock, stop: () => clearInterval(producer) };
 }

@@ -87,7 +87,10 @@ export async function serveProxy(input: ProxySession): Promise<number> {
   process.stdout.write(`listening on ${url}\n`);
   process.stdout.write(escapeControls(`forwarding to ${target}; reports in ${layout.display}\n`));
   let writing: Promise<unknown> = Promise.resolve();
-  const timer = input.writeEvery > 0 ? setInterval(() => (writing = writing.then(() => write(false)).catch(() => undefined)), input.writeEvery * 1000) : undefined;
+  const timer =
+    input.writeEvery > 0
+      ? setInterval(() => (writing = writing.then(() => write(false)).catch(() => undefined)), input.writeEvery * 1000)
+      : undefined;
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     process.once("SIGINT", () => resolve("SIGINT"));
     process.once("SIGTERM", () => resolve("SIGTERM"));
@@ -107,6 +110,8 @@ function expectFailures(outcome: RunOutcome, ids: readonly string[]): RunOutcome
   const listed = new Set(ids);
   return {
     ...outcome,
-    requirements: outcome.requirements.map((r) => (listed.has(r.requirement.id) && (r.status === "failed" || r.status === "warned") ? { ...r, expectedFailure: true } : r)),
+    requirements: outcome.requirements.map((r) =>
+      listed.has(r.requirement.id) && (r.status === "failed" || r.status === "warned") ? { ...r, expectedFailure: true } : r,
+    ),
   };
 }

@@ -49,7 +49,13 @@ export class TrafficTally {
       .map((r) => {
         const status: ResultStatus = r.status;
         const detail = r.failures[0]?.message ?? r.reason;
-        return { file: PROXY_FILE, name: `${r.requirement.id} (${r.checks} answers)`, status, durationMs: 0, ...(detail === undefined ? {} : { detail }) };
+        return {
+          file: PROXY_FILE,
+          name: `${r.requirement.id} (${r.checks} answers)`,
+          status,
+          durationMs: 0,
+          ...(detail === undefined ? {} : { detail }),
+        };
       });
   }
 }

@@ -43,7 +43,9 @@ export function startEmbeddedNode(profile: ProfileName, headerPrefix: string | u
   return new Promise<EmbeddedNode>((resolve, reject) => {
     // Before it listens, an error of the thread is the start's failure; after, the node's bug, reported.
     let listening = false;
-    thread.on("error", (error) => (listening ? process.stderr.write(`the reference node's thread failed: ${error.stack ?? error}\n`) : reject(error)));
+    thread.on("error", (error) =>
+      listening ? process.stderr.write(`the reference node's thread failed: ${error.stack ?? error}\n`) : reject(error),
+    );
     thread.once("exit", (code) => reject(new Error(`the node's thread exited (${code}) before it listened`)));
     thread.once("message", (message: FromNodeThread) => {
       if (message.kind !== "listening") {

@@ -21,7 +21,7 @@ import { shareInFlightLimit, sharedSlots } from "../harness/shared-in-flight-lim
 import { TargetHandoff } from "../harness/target-handoff.ts";
 import { CODE_ROOT } from "../package-root.ts";
 import type { EmbeddedNode } from "./embedded-node.ts";
-import { PhaseClock, PhaseReporter } from "./phases.ts";
+import { type PhaseClock, PhaseReporter } from "./phases.ts";
 import { resolveTarget, runConfigOf, runConfigWithoutTarget, targetFactsOf } from "./run-config.ts";
 import type { RunInputs } from "./run-inputs.ts";
 import { describeSelection } from "./selection.ts";
@@ -55,7 +55,14 @@ export async function runOneNode(input: OneNodeRunInput): Promise<number> {
   let allureGenerator: AllureGenerator | undefined;
   try {
     const layout = new ReportLayout(args.reportDir);
-    const report = (target: string, outcome: RunOutcome, junitCases: readonly JunitCase[], code: number, allure: ReportInput["allure"], differential?: ReportInput["differential"]) =>
+    const report = (
+      target: string,
+      outcome: RunOutcome,
+      junitCases: readonly JunitCase[],
+      code: number,
+      allure: ReportInput["allure"],
+      differential?: ReportInput["differential"],
+    ) =>
       writeReports({
         layout,
         outcome,
@@ -108,7 +115,12 @@ export async function runOneNode(input: OneNodeRunInput): Promise<number> {
       const perWorker = sharedInFlight ? args.concurrency : concurrencyPerWorker(args.concurrency, workers);
       return runSuites({
         root: CODE_ROOT,
-        config: { ...config, concurrency: perWorker, ...(sharedInFlight ? { sharedInFlight } : {}), ...(recordDir === undefined ? {} : { recordDir }) },
+        config: {
+          ...config,
+          concurrency: perWorker,
+          ...(sharedInFlight ? { sharedInFlight } : {}),
+          ...(recordDir === undefined ? {} : { recordDir }),
+        },
         // vitest takes an empty list for every file.
         files: files.length === allFiles.length ? [] : files,
         requirementReporter: reporter,
@@ -160,7 +172,10 @@ export async function runOneNode(input: OneNodeRunInput): Promise<number> {
       phases.end("probe");
       if (probe.ok) {
         say(`target ${resolved.target}${node ? " (embedded reference node)" : ""}, profile ${args.profile}: ${probe.note}`);
-        comparison = args.compareTo === undefined ? undefined : await (await import("./compare-phase.ts")).prepareComparison(args.compareTo, args.compareFixtures, args.timeoutMs);
+        comparison =
+          args.compareTo === undefined
+            ? undefined
+            : await (await import("./compare-phase.ts")).prepareComparison(args.compareTo, args.compareFixtures, args.timeoutMs);
       }
     } catch (e) {
       await abandonEarlyRun(e instanceof Error ? e.message : String(e));
@@ -206,12 +221,11 @@ export async function runOneNode(input: OneNodeRunInput): Promise<number> {
       say,
     });
     // After a signal there is no time for the Allure page.
-    const allure: ReportInput["allure"] =
-      allureOff
-        ? { skipped: "LEDGER_CONFORMANCE_ALLURE=off" }
-        : run.interrupted
-          ? { skipped: String(interrupt.reason) }
-          : { resultsDir: allureResults, ...(allureGenerator === undefined ? {} : { generator: allureGenerator }) };
+    const allure: ReportInput["allure"] = allureOff
+      ? { skipped: "LEDGER_CONFORMANCE_ALLURE=off" }
+      : run.interrupted
+        ? { skipped: String(interrupt.reason) }
+        : { resultsDir: allureResults, ...(allureGenerator === undefined ? {} : { generator: allureGenerator }) };
     await report(target, outcome, reporter.junitCases(), code, allure, differential);
     await run.closing;
     return code;

@@ -3,7 +3,16 @@
 // LEDGER_CONFORMANCE_ACCOUNTS), and the RunConfig every worker reads.
 
 import { shellQuote } from "../harness/curl.ts";
-import { defaultClockToleranceMs, DEFAULT_MAX_RESPONSE_BYTES, normalizeHeaderPrefix, normalizeTarget, WIRE_PROFILES, type RunConfig, type RunConfigWithoutTarget, type TargetFacts } from "../harness/config.ts";
+import {
+  defaultClockToleranceMs,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  normalizeHeaderPrefix,
+  normalizeTarget,
+  WIRE_PROFILES,
+  type RunConfig,
+  type RunConfigWithoutTarget,
+  type TargetFacts,
+} from "../harness/config.ts";
 import { ConfigurationError } from "../harness/configuration-error.ts";
 import { REDACTED } from "../harness/secrets.ts";
 import type { CheckSelection } from "../harness/selection.ts";
@@ -23,7 +32,11 @@ export interface ResolvedTarget {
  * The target and its fixtures. Without --target, the reference node: `embedded` when the caller
  * started it already (the command's entry, so that it starts while the command loads), else started here.
  */
-export async function resolveTarget(args: ConformanceArgs, say: (line: string) => void, embedded?: Promise<EmbeddedNode>): Promise<ResolvedTarget> {
+export async function resolveTarget(
+  args: ConformanceArgs,
+  say: (line: string) => void,
+  embedded?: Promise<EmbeddedNode>,
+): Promise<ResolvedTarget> {
   const fixturesFromFile = args.fixtures === undefined ? {} : loadFixturesFile(args.fixtures);
   const envAccounts = accountsFromEnvironment(process.env.LEDGER_CONFORMANCE_ACCOUNTS);
   const withAccounts = (fixtures: Fixtures): Fixtures => (envAccounts === undefined ? fixtures : { ...fixtures, accounts: envAccounts });
@@ -54,7 +67,11 @@ export function runConfigOf(
 
 /** What the workers learn of the target: its URL, its fixtures, and the clock tolerance (--clock-tolerance, else its address's). */
 export function targetFactsOf(args: ConformanceArgs, resolved: Pick<ResolvedTarget, "target" | "fixtures">): TargetFacts {
-  return { target: resolved.target, fixtures: resolved.fixtures, clockToleranceMs: args.clockToleranceMs ?? defaultClockToleranceMs(resolved.target) };
+  return {
+    target: resolved.target,
+    fixtures: resolved.fixtures,
+    clockToleranceMs: args.clockToleranceMs ?? defaultClockToleranceMs(resolved.target),
+  };
 }
 
 /** The configuration but the target's facts: the flags and the run's directories. */
@@ -64,7 +81,10 @@ export function runConfigWithoutTarget(
   selection: CheckSelection,
 ): RunConfigWithoutTarget {
   return {
-    profile: { ...WIRE_PROFILES[args.profile], ...(args.headerPrefix === undefined ? {} : { headerPrefix: normalizeHeaderPrefix(args.headerPrefix) }) },
+    profile: {
+      ...WIRE_PROFILES[args.profile],
+      ...(args.headerPrefix === undefined ? {} : { headerPrefix: normalizeHeaderPrefix(args.headerPrefix) }),
+    },
     allowSubmit: args.allowSubmit,
     timeoutMs: args.timeoutMs,
     maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES,

@@ -42,9 +42,11 @@ export function makeRunFolders(count: number, options: { readonly parent: string
     for (let i = 0; i < count; i++) {
       const folder = join(dir, `run-${i + 1}`);
       mkdirSync(folder);
-      for (const name of SUITE_FOLDERS) if (existsSync(join(codeRoot, name))) cpSync(join(codeRoot, name), join(folder, name), { recursive: true });
+      for (const name of SUITE_FOLDERS)
+        if (existsSync(join(codeRoot, name))) cpSync(join(codeRoot, name), join(folder, name), { recursive: true });
       for (const name of SHARED_FOLDERS) symlinkSync(join(codeRoot, name), join(folder, name), "dir");
-      for (const name of PACKAGE_FILES) if (existsSync(join(PACKAGE_ROOT, name))) symlinkSync(join(PACKAGE_ROOT, name), join(folder, name), "file");
+      for (const name of PACKAGE_FILES)
+        if (existsSync(join(PACKAGE_ROOT, name))) symlinkSync(join(PACKAGE_ROOT, name), join(folder, name), "file");
       if (nodeModules !== undefined) symlinkSync(nodeModules, join(folder, "node_modules"), "dir");
       folders.push(folder);
     }

@@ -47,7 +47,15 @@ export function prepareRun(args: ConformanceArgs, say: (line: string) => void): 
   const baseline = args.baseline === undefined ? undefined : readBaseline(args.baseline, aliases);
   const files = filesToLoad(selection, allFiles);
   const untestedReason = untestedReasonOf(selection);
-  return { catalog, selection, allFiles, files, ...(untestedReason === undefined ? {} : { untestedReason }), ...(baseline === undefined ? {} : { baseline }), allureOff };
+  return {
+    catalog,
+    selection,
+    allFiles,
+    files,
+    ...(untestedReason === undefined ? {} : { untestedReason }),
+    ...(baseline === undefined ? {} : { baseline }),
+    allureOff,
+  };
 }
 
 function loadCatalog(): RequirementCatalog {
@@ -83,4 +91,3 @@ function suiteFiles(): string[] {
   }
   return files;
 }
-

@@ -8,9 +8,17 @@ import { LEVEL_MUST_REASON, notSelectedByOnly, resolvePatterns, type CheckSelect
 import type { ConformanceArgs } from "./run-options.ts";
 
 /** The selection of the flags; an old requirement id given as a pattern selects the id that holds it now. */
-export function selectionOf(args: Pick<ConformanceArgs, "only" | "skip" | "level">, suiteFiles: readonly string[], aliases: RequirementAliases): CheckSelection {
+export function selectionOf(
+  args: Pick<ConformanceArgs, "only" | "skip" | "level">,
+  suiteFiles: readonly string[],
+  aliases: RequirementAliases,
+): CheckSelection {
   const current = (patterns: readonly string[]) => patterns.map((p) => currentId(p, aliases));
-  return { only: resolvePatterns(current(args.only), suiteFiles), skip: resolvePatterns(current(args.skip), suiteFiles), level: args.level };
+  return {
+    only: resolvePatterns(current(args.only), suiteFiles),
+    skip: resolvePatterns(current(args.skip), suiteFiles),
+    level: args.level,
+  };
 }
 
 export function isFiltered(selection: CheckSelection): boolean {
@@ -23,7 +31,10 @@ export function describeSelection(selection: CheckSelection): string[] {
     if (patterns.length === 0) return [];
     const files = patterns.filter((p) => p.matches === "file").map((p) => p.text);
     const names = patterns.filter((p) => p.matches === "name").map((p) => JSON.stringify(p.text));
-    const parts = [...(files.length > 0 ? [`files whose path contains ${files.join(", ")}`] : []), ...(names.length > 0 ? [`checks whose name contains ${names.join(", ")}`] : [])];
+    const parts = [
+      ...(files.length > 0 ? [`files whose path contains ${files.join(", ")}`] : []),
+      ...(names.length > 0 ? [`checks whose name contains ${names.join(", ")}`] : []),
+    ];
     return [`${flag}: ${parts.join("; and ")}`];
   };
   return [
@@ -51,7 +62,9 @@ export function withLevel(outcome: RunOutcome, selection: CheckSelection): RunOu
   return {
     ...outcome,
     requirements: outcome.requirements.map((r) =>
-      r.requirement.level === "MUST" ? r : { requirement: r.requirement, status: "skipped", reason: LEVEL_MUST_REASON, checks: 0, evidence: [], failures: [] },
+      r.requirement.level === "MUST"
+        ? r
+        : { requirement: r.requirement, status: "skipped", reason: LEVEL_MUST_REASON, checks: 0, evidence: [], failures: [] },
     ),
   };
 }

@@ -49,15 +49,28 @@ export interface SettledRun {
 export async function settleRun(input: SettleInput): Promise<SettledRun> {
   const { run, selection, layout, say } = input;
   let outcome = withLevel(input.reporter.finalize(), selection);
-  if (!run.capped && !run.interrupted && isFiltered(selection) && outcome.errors.length === 0 && outcome.requirements.every((r) => r.checks === 0)) {
-    throw new ConfigurationError(`${describeSelection(selection).join("; ")}: selects no check (a pattern matches a suite file path, else check names)`);
+  if (
+    !run.capped &&
+    !run.interrupted &&
+    isFiltered(selection) &&
+    outcome.errors.length === 0 &&
+    outcome.requirements.every((r) => r.checks === 0)
+  ) {
+    throw new ConfigurationError(
+      `${describeSelection(selection).join("; ")}: selects no check (a pattern matches a suite file path, else check names)`,
+    );
   }
   if (input.baseline !== undefined) outcome = applyBaseline(outcome, [...input.baseline.ids], input.baseline.file);
   if (input.recordDir !== undefined) {
     const { EXCHANGES_FILE, joinRecordings } = await import("../harness/recording.ts");
-    say(`recorded ${joinRecordings(input.recordDir, join(layout.dir, EXCHANGES_FILE))} exchanges in ${join(layout.display, EXCHANGES_FILE)}`);
+    say(
+      `recorded ${joinRecordings(input.recordDir, join(layout.dir, EXCHANGES_FILE))} exchanges in ${join(layout.display, EXCHANGES_FILE)}`,
+    );
   }
-  const differential = input.comparison === undefined || run.interrupted ? undefined : await (await import("./compare-phase.ts")).runComparePhase(input.comparison.with, input.comparison.config, say);
+  const differential =
+    input.comparison === undefined || run.interrupted
+      ? undefined
+      : await (await import("./compare-phase.ts")).runComparePhase(input.comparison.with, input.comparison.config, say);
   // --fail-on-diff: a difference fails a run that would otherwise pass.
   const differs = input.failOnDiff && (differential?.differences.length ?? 0) > 0;
   const code = run.interrupted ? signalExitCode(input.interruptReason ?? "") : Math.max(exitCode(outcome), differs ? 1 : 0);
@@ -73,7 +86,11 @@ export function signalExitCode(interruptReason: string): number {
 }
 
 /** A target that cannot be tested: every requirement skipped with the reason, never passed, and one error case saying why (exit 2). */
-export function untestableRun(catalog: RequirementCatalog, reason: string, probe: { readonly requests: number; readonly retries: number }): { outcome: RunOutcome; junitCases: JunitCase[] } {
+export function untestableRun(
+  catalog: RequirementCatalog,
+  reason: string,
+  probe: { readonly requests: number; readonly retries: number },
+): { outcome: RunOutcome; junitCases: JunitCase[] } {
   return {
     outcome: notStartedOutcome(catalog, reason, probe.requests, probe.retries),
     junitCases: [{ file: "(target probe)", name: "the target can be tested", status: "error", durationMs: 0, detail: reason }],

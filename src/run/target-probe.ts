@@ -99,7 +99,11 @@ export async function probeTarget(target: string, timeoutMs: number, options: Pr
   // Loaded here rather than with the command (undici, ~0.1 s): the probe often runs while the workers
   // start (src/run/workers.ts), and the command's own start is what they wait on.
   const { HttpClient } = await import("../harness/http-client.ts");
-  const client = new HttpClient({ timeoutMs, maxResponseBytes: 1024 * 1024, ...(sendsCredentials ? { secretHeaders: options.secretHeaders } : {}) });
+  const client = new HttpClient({
+    timeoutMs,
+    maxResponseBytes: 1024 * 1024,
+    ...(sendsCredentials ? { secretHeaders: options.secretHeaders } : {}),
+  });
   const read = (path: string) => client.send({ method: "GET", url: `${target}${path}`, headers: { accept: "application/json" } });
   const counts = () => ({ requests: client.requestCount - client.retryCount, retries: client.retryCount });
   try {
@@ -107,7 +111,11 @@ export async function probeTarget(target: string, timeoutMs: number, options: Pr
     try {
       health = await read("/-/healthy");
     } catch (e) {
-      return { ok: false, reason: `${target} does not speak HTTP: it accepts connections, but GET /-/healthy got no HTTP answer (${(e as Error).message})`, ...counts() };
+      return {
+        ok: false,
+        reason: `${target} does not speak HTTP: it accepts connections, but GET /-/healthy got no HTTP answer (${(e as Error).message})`,
+        ...counts(),
+      };
     }
     if (refusesCredentials(health)) {
       let second: HttpResponse | undefined;
@@ -124,7 +132,9 @@ export async function probeTarget(target: string, timeoutMs: number, options: Pr
         };
       }
     }
-    const latencyBound = !isLoopbackUrl(target) || (options.timeAnswers !== false && (await answersSlowlyWhileIdle(() => read("/-/healthy"), options.cpuTime ?? machineCpuTime)));
+    const latencyBound =
+      !isLoopbackUrl(target) ||
+      (options.timeAnswers !== false && (await answersSlowlyWhileIdle(() => read("/-/healthy"), options.cpuTime ?? machineCpuTime)));
     return { ok: true, note: `GET /-/healthy answered ${health.status}`, ...counts(), latencyBound };
   } finally {
     await client.destroy().catch(() => undefined);

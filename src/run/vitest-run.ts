@@ -78,7 +78,10 @@ export type SuiteRunInput = ProvidedRuns & {
  * compiled suites: a checkout's .ts sources need vite's transform (the workers run no TypeScript loader).
  */
 export function nativeImports(root: string): RegExp {
-  const under = root.replace(/\\/g, "/").replace(/\/$/, "").replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const under = root
+    .replace(/\\/g, "/")
+    .replace(/\/$/, "")
+    .replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   return new RegExp(`^${under}/(?!.*\\.test\\.js$).*\\.js$`);
 }
 
@@ -117,13 +120,18 @@ export async function runSuites(input: SuiteRunInput): Promise<SuiteRunResult> {
   };
   const { createVitest } = await loadVitestNode();
   const { LongestSuitesFirst } = await import("./suite-order.ts");
-  const allureReporters = input.allure === undefined ? [] : [new (await loadAllureWriter()).AllureResultsReporter(input.allure.resultsDir, input.allure.catalog)];
+  const allureReporters =
+    input.allure === undefined ? [] : [new (await loadAllureWriter()).AllureResultsReporter(input.allure.resultsDir, input.allure.catalog)];
   // Not for several runs' folders: those are made anew for every run, and their entries would only pile up.
   const cacheDir = "config" in input ? moduleCacheDir(input.root) : undefined;
   // The workers' count goes with the configuration they read: one worker keeps its ledger mark to itself.
-  const provide = "config" in input ? { runConfig: input.maxWorkers === undefined ? input.config : { ...input.config, workers: input.maxWorkers } } : { runsByFolder: input.runsByFolder };
+  const provide =
+    "config" in input
+      ? { runConfig: input.maxWorkers === undefined ? input.config : { ...input.config, workers: input.maxWorkers } }
+      : { runsByFolder: input.runsByFolder };
   // Each run's ledger mark, in memory its workers share: made before any of them starts (ledger-tracker.ts).
-  for (const config of "config" in input ? [input.config] : Object.values(input.runsByFolder)) if (config.stateDir !== undefined) shareLedgerTracker(config.stateDir);
+  for (const config of "config" in input ? [input.config] : Object.values(input.runsByFolder))
+    if (config.stateDir !== undefined) shareLedgerTracker(config.stateDir);
   const creating = createVitest(
     "test",
     {
@@ -156,11 +164,7 @@ export async function runSuites(input: SuiteRunInput): Promise<SuiteRunResult> {
       hookTimeout: input.testTimeoutMs,
       teardownTimeout: 5_000,
       ...(input.testNamePattern === undefined ? {} : { testNamePattern: input.testNamePattern }),
-      reporters: [
-        ...(input.reporters ?? []),
-        input.requirementReporter,
-        ...allureReporters,
-      ],
+      reporters: [...(input.reporters ?? []), input.requirementReporter, ...allureReporters],
     },
     {},
     // vitest's own stdout (the JUnit reporter's "report written" line, banners) is not ours to print;

@@ -51,7 +51,11 @@ type WorkerFlags = Pick<ConformanceArgs, "concurrency" | "rateLimit" | "workers"
 
 /** The run's workers: --workers, else chosen by whether the run will wait on the network (suiteWorkers). */
 export function runWorkers(args: WorkerFlags, latencyBound: boolean): number {
-  return suiteWorkers(args.concurrency, { rateLimited: args.rateLimit !== undefined, latencyBound, ...(args.workers === undefined ? {} : { asked: args.workers }) });
+  return suiteWorkers(args.concurrency, {
+    rateLimited: args.rateLimit !== undefined,
+    latencyBound,
+    ...(args.workers === undefined ? {} : { asked: args.workers }),
+  });
 }
 
 /**

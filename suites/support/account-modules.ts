@@ -33,7 +33,9 @@ export async function moduleUnderTest(t: CheckContext): Promise<ModuleUnderTest>
   if (t.fixtures.moduleName !== undefined) return { account, name: t.fixtures.moduleName };
   const { name, status } = await firstModuleName(t, account);
   if (name === undefined) {
-    throw new CheckNotApplicable(`needs fixture "moduleName" (the fallback, the first module GET /accounts/${account}/modules?limit=1 lists, gave none: status ${status})`);
+    throw new CheckNotApplicable(
+      `needs fixture "moduleName" (the fallback, the first module GET /accounts/${account}/modules?limit=1 lists, gave none: status ${status})`,
+    );
   }
   return { account, name };
 }

@@ -23,7 +23,9 @@ export function nowUsec(): bigint {
 export function ledgerTimestamp(t: CheckContext, res: HttpResponse): bigint {
   const value = t.ledgerState(res).timestampUsec;
   if (value === undefined) {
-    throw new CheckNotApplicable(`needs ${t.headerName("LEDGER-TIMESTAMPUSEC")} on the ${res.status} answer to judge the lag (found ${JSON.stringify(t.header(res, "LEDGER-TIMESTAMPUSEC"))})`);
+    throw new CheckNotApplicable(
+      `needs ${t.headerName("LEDGER-TIMESTAMPUSEC")} on the ${res.status} answer to judge the lag (found ${JSON.stringify(t.header(res, "LEDGER-TIMESTAMPUSEC"))})`,
+    );
   }
   return value;
 }

@@ -14,7 +14,10 @@ export interface KnownChange<T> {
   readonly before: bigint;
 }
 
-export async function knownChange<K extends keyof HistoryFixture>(t: CheckContext, member: K): Promise<KnownChange<NonNullable<HistoryFixture[K]>>> {
+export async function knownChange<K extends keyof HistoryFixture>(
+  t: CheckContext,
+  member: K,
+): Promise<KnownChange<NonNullable<HistoryFixture[K]>>> {
   const fixture = t.needsFixture("history")[member];
   if (fixture === undefined) throw new CheckNotApplicable(`needs fixture "history.${member}"`);
   const at = BigInt(fixture.version);
@@ -24,8 +27,11 @@ export async function knownChange<K extends keyof HistoryFixture>(t: CheckContex
   t.expectStatus(res, 200);
   const window = ledgerWindow(t, res);
   if (at - 1n < window.oldest) {
-    throw new CheckNotApplicable(`history.${member}.version ${at} has been pruned: version ${at - 1n} is below ${t.headerName("LEDGER-OLDEST-VERSION")} ${window.oldest}`);
+    throw new CheckNotApplicable(
+      `history.${member}.version ${at} has been pruned: version ${at - 1n} is below ${t.headerName("LEDGER-OLDEST-VERSION")} ${window.oldest}`,
+    );
   }
-  if (at > window.latest) throw new CheckNotApplicable(`history.${member}.version ${at} is above ${t.headerName("LEDGER-VERSION")} ${window.latest}`);
+  if (at > window.latest)
+    throw new CheckNotApplicable(`history.${member}.version ${at} is above ${t.headerName("LEDGER-VERSION")} ${window.latest}`);
   return { fixture: fixture as NonNullable<HistoryFixture[K]>, at, before: at - 1n };
 }

@@ -18,7 +18,9 @@ export function ledgerWindow(t: CheckContext, res: HttpResponse): LedgerWindow {
   const s = t.ledgerState(res);
   const need = (value: bigint | undefined, suffix: string): bigint => {
     if (value !== undefined) return value;
-    throw new CheckNotApplicable(`needs ${t.headerName(suffix)} as a u64 on the ${res.status} answer to pick ledger versions (found ${JSON.stringify(t.header(res, suffix))})`);
+    throw new CheckNotApplicable(
+      `needs ${t.headerName(suffix)} as a u64 on the ${res.status} answer to pick ledger versions (found ${JSON.stringify(t.header(res, suffix))})`,
+    );
   };
   return { latest: need(s.ledgerVersion, "LEDGER-VERSION"), oldest: need(s.oldestVersion, "LEDGER-OLDEST-VERSION") };
 }
@@ -52,5 +54,7 @@ export function notApplicableIfPrunedSince(t: CheckContext, res: HttpResponse, v
   if (res.status !== 410) return;
   const oldest = t.ledgerState(res).oldestVersion;
   if (oldest === undefined || oldest <= version) return;
-  throw new CheckNotApplicable(`version ${version} was pruned while the check ran: the ${res.status} answer reports ${t.headerName("LEDGER-OLDEST-VERSION")} ${oldest}`);
+  throw new CheckNotApplicable(
+    `version ${version} was pruned while the check ran: the ${res.status} answer reports ${t.headerName("LEDGER-OLDEST-VERSION")} ${oldest}`,
+  );
 }

@@ -5,7 +5,15 @@
 // §2.1 form, blanks inside type names, and any order of functions, structs, friends and abilities; the
 // order of parameters, returns, type parameters and fields is their meaning and must be kept.
 
-import { abiOfBytecode, formatAddress, fromHex, MalformedModule, parseAddress, UnsupportedModule, type MoveModuleAbi } from "../../src/codec/index.ts";
+import {
+  abiOfBytecode,
+  formatAddress,
+  fromHex,
+  MalformedModule,
+  parseAddress,
+  UnsupportedModule,
+  type MoveModuleAbi,
+} from "../../src/codec/index.ts";
 import { CheckNotApplicable, type CheckContext, type HttpResponse } from "../../src/harness/index.ts";
 
 /** What reading a record's bytecode gave: its ABI, or why there is none to compare with. */
@@ -46,10 +54,12 @@ export function canonicalTypeName(text: string): string {
 
 function sameTypeList(derived: readonly string[], served: unknown): string | undefined {
   if (!Array.isArray(served)) return `the bytecode has ${show(derived)}, the ABI has ${show(served)}`;
-  if (served.length !== derived.length) return `the bytecode has ${derived.length} (${show(derived)}), the ABI has ${served.length} (${show(served)})`;
+  if (served.length !== derived.length)
+    return `the bytecode has ${derived.length} (${show(derived)}), the ABI has ${served.length} (${show(served)})`;
   for (const [i, type] of derived.entries()) {
     const other: unknown = served[i];
-    if (typeof other !== "string" || canonicalTypeName(other) !== canonicalTypeName(type)) return `[${i}]: the bytecode has ${show(type)}, the ABI has ${show(other)}`;
+    if (typeof other !== "string" || canonicalTypeName(other) !== canonicalTypeName(type))
+      return `[${i}]: the bytecode has ${show(type)}, the ABI has ${show(other)}`;
   }
   return undefined;
 }
@@ -63,7 +73,8 @@ function sameSet(derived: readonly string[], served: unknown): string | undefine
 }
 
 function sameGenerics(derived: readonly { constraints: readonly string[] }[], served: unknown): string | undefined {
-  if (!Array.isArray(served) || served.length !== derived.length) return `the bytecode has ${derived.length} type parameters ${show(derived)}, the ABI has ${show(served)}`;
+  if (!Array.isArray(served) || served.length !== derived.length)
+    return `the bytecode has ${derived.length} type parameters ${show(derived)}, the ABI has ${show(served)}`;
   for (const [i, param] of derived.entries()) {
     const other: unknown = served[i];
     const constraints = isObject(other) ? other.constraints : undefined;
@@ -74,10 +85,22 @@ function sameGenerics(derived: readonly { constraints: readonly string[] }[], se
 }
 
 /** Compares the members present in `served`; the first difference, prefixed with `where`, or undefined. */
-function firstOf(where: string, comparisons: readonly (readonly [member: string, derived: unknown, served: unknown, compare?: (d: never, s: unknown) => string | undefined])[]): string | undefined {
+function firstOf(
+  where: string,
+  comparisons: readonly (readonly [
+    member: string,
+    derived: unknown,
+    served: unknown,
+    compare?: (d: never, s: unknown) => string | undefined,
+  ])[],
+): string | undefined {
   for (const [member, derived, served, compare] of comparisons) {
     if (!present(served)) continue;
-    const difference = compare ? compare(derived as never, served) : derived === served ? undefined : `the bytecode has ${show(derived)}, the ABI has ${show(served)}`;
+    const difference = compare
+      ? compare(derived as never, served)
+      : derived === served
+        ? undefined
+        : `the bytecode has ${show(derived)}, the ABI has ${show(served)}`;
     if (difference) return `${where}${member}${difference.startsWith("[") ? "" : ": "}${difference}`;
   }
   return undefined;
@@ -85,7 +108,8 @@ function firstOf(where: string, comparisons: readonly (readonly [member: string,
 
 function byName(list: unknown): Map<string, Json> {
   const map = new Map<string, Json>();
-  if (Array.isArray(list)) for (const item of list) if (isObject(item) && typeof item.name === "string" && !map.has(item.name)) map.set(item.name, item);
+  if (Array.isArray(list))
+    for (const item of list) if (isObject(item) && typeof item.name === "string" && !map.has(item.name)) map.set(item.name, item);
   return map;
 }
 
@@ -108,7 +132,8 @@ function functionDifference(derived: MoveModuleAbi, served: Json): string | unde
   }
   const exposed = new Set(derived.exposed_functions.map((f) => f.name));
   for (const name of servedFunctions.keys()) {
-    if (!exposed.has(name)) return `function ${name}: in the ABI's exposed_functions, but the bytecode exposes no such function (neither public, friend nor entry)`;
+    if (!exposed.has(name))
+      return `function ${name}: in the ABI's exposed_functions, but the bytecode exposes no such function (neither public, friend nor entry)`;
   }
   return undefined;
 }
@@ -125,20 +150,34 @@ function structDifference(derived: MoveModuleAbi, served: Json): string | undefi
       ["is_event", s.is_event, other.is_event],
       ["abilities", s.abilities, other.abilities, sameSet],
       ["generic_type_params", s.generic_type_params, other.generic_type_params ?? [], sameGenerics],
-      ["fields (names)", s.fields.map((f) => f.name), present(other.fields) ? fieldsOf(other.fields) : undefined, (d: string[], v) => (show(d) === show(v) ? undefined : `the bytecode has ${show(d)}, the ABI has ${show(v)}`)],
-      ["fields (types)", s.fields.map((f) => f.type), present(other.fields) && Array.isArray(other.fields) ? other.fields.map((f: unknown) => (isObject(f) ? f.type : f)) : undefined, sameTypeList],
+      [
+        "fields (names)",
+        s.fields.map((f) => f.name),
+        present(other.fields) ? fieldsOf(other.fields) : undefined,
+        (d: string[], v) => (show(d) === show(v) ? undefined : `the bytecode has ${show(d)}, the ABI has ${show(v)}`),
+      ],
+      [
+        "fields (types)",
+        s.fields.map((f) => f.type),
+        present(other.fields) && Array.isArray(other.fields) ? other.fields.map((f: unknown) => (isObject(f) ? f.type : f)) : undefined,
+        sameTypeList,
+      ],
     ]);
     if (difference) return difference;
   }
   const defined = new Set(derived.structs.map((s) => s.name));
-  for (const name of servedStructs.keys()) if (!defined.has(name)) return `struct ${name}: in the ABI's structs, but the bytecode defines no such struct`;
+  for (const name of servedStructs.keys())
+    if (!defined.has(name)) return `struct ${name}: in the ABI's structs, but the bytecode defines no such struct`;
   return undefined;
 }
 
 /** The first way `served` (a record's abi member) differs from the ABI derived from its bytecode, or undefined. */
 export function firstAbiDifference(derived: MoveModuleAbi, served: unknown): string | undefined {
   if (!isObject(served)) return `abi: the ABI is ${show(served)}`;
-  const address = (a: string, s: unknown) => (typeof s === "string" && canonicalTypeName(s) === canonicalTypeName(a) ? undefined : `the bytecode has ${show(a)}, the ABI has ${show(s)}`);
+  const address = (a: string, s: unknown) =>
+    typeof s === "string" && canonicalTypeName(s) === canonicalTypeName(a)
+      ? undefined
+      : `the bytecode has ${show(a)}, the ABI has ${show(s)}`;
   return (
     firstOf("", [
       ["address", derived.address, served.address, address],
@@ -176,13 +215,21 @@ export function expectAbisMatchBytecode(t: CheckContext, records: readonly Recor
       unjudged.push(`${label}: ${derived.reason}`);
       continue;
     }
-    if (derived.kind === "malformed") t.fail(`module ${label}: bytecode that reads as a Move module, the ABI being derived from it (§2.4)`, res, derived.reason);
+    if (derived.kind === "malformed")
+      t.fail(`module ${label}: bytecode that reads as a Move module, the ABI being derived from it (§2.4)`, res, derived.reason);
     const difference = firstAbiDifference(derived.abi, served);
-    t.expect(difference === undefined, `module ${label}: the ABI derived from its bytecode (§2.4; aptos-core api/types/src/bytecode.rs)`, res, difference);
+    t.expect(
+      difference === undefined,
+      `module ${label}: the ABI derived from its bytecode (§2.4; aptos-core api/types/src/bytecode.rs)`,
+      res,
+      difference,
+    );
     judged++;
   }
   if (unjudged.length > 0) {
     const others = judged > 0 ? `; the ABIs of the other ${judged} match their bytecode` : "";
-    throw new CheckNotApplicable(`cannot derive an ABI to compare for ${unjudged.length} module(s): ${unjudged.slice(0, 5).join("; ")}${others}`);
+    throw new CheckNotApplicable(
+      `cannot derive an ABI to compare for ${unjudged.length} module(s): ${unjudged.slice(0, 5).join("; ")}${others}`,
+    );
   }
 }

@@ -35,7 +35,10 @@ function values(tag: TypeTag, depth: number): fc.Arbitrary<unknown> | undefined 
     case "U256":
       return decimalUpTo(256);
     case "Address":
-      return fc.oneof(fc.integer({ min: 0, max: 15 }).map((n) => `0x${n.toString(16)}`), fc.uint8Array({ minLength: 32, maxLength: 32 }).map((b) => formatAddress(b)));
+      return fc.oneof(
+        fc.integer({ min: 0, max: 15 }).map((n) => `0x${n.toString(16)}`),
+        fc.uint8Array({ minLength: 32, maxLength: 32 }).map((b) => formatAddress(b)),
+      );
     case "Vector": {
       if (tag.Vector.$kind === "U8") return fc.uint8Array({ maxLength: 32 }).map((b) => toHex(b));
       if (depth >= MAX_DEPTH) return undefined;
@@ -103,10 +106,17 @@ function wrongValues(tag: TypeTag): fc.Arbitrary<unknown> | undefined {
       );
     case "Vector":
       return tag.Vector.$kind === "U8"
-        ? fc.oneof(letters.map((s) => `0x${s}`), fc.boolean(), objects, nulls)
+        ? fc.oneof(
+            letters.map((s) => `0x${s}`),
+            fc.boolean(),
+            objects,
+            nulls,
+          )
         : fc.oneof(fc.boolean(), objects, fc.integer(), nulls);
     case "Struct":
-      return values(tag, 0) === undefined ? undefined : fc.oneof(fc.integer(), fc.boolean(), objects, fc.array(fc.integer(), { minLength: 1, maxLength: 2 }), nulls);
+      return values(tag, 0) === undefined
+        ? undefined
+        : fc.oneof(fc.integer(), fc.boolean(), objects, fc.array(fc.integer(), { minLength: 1, maxLength: 2 }), nulls);
     default:
       return undefined;
   }

@@ -91,7 +91,10 @@ export type SubmitFormat = "bcs" | "json";
 // The next sequence number each sender may use, as far as this worker knows (committed or pending).
 const nextKnown = new Map<string, bigint>();
 // Senders whose transfer (made to get a committed sequence number) was not committed in time.
-const uncommitted = new Map<string, { readonly hash: string; readonly from: bigint; readonly sequenceNumber: bigint; waitedAgain: boolean }>();
+const uncommitted = new Map<
+  string,
+  { readonly hash: string; readonly from: bigint; readonly sequenceNumber: bigint; waitedAgain: boolean }
+>();
 
 /** The fixtures accounts (the check has called t.needsFixture("accounts")), the sender and the recipient for a role. */
 function pickAccounts(t: CheckContext, role: SenderRole): { sender: Ed25519Account; senderBytes: Uint8Array; recipient: string } {
@@ -130,7 +133,9 @@ export async function submitSetup(t: CheckContext, role: SenderRole): Promise<Su
   const transfer = Array.isArray(functions)
     ? (functions as { name?: unknown; params?: unknown }[]).find((f) => f.name === "transfer")
     : undefined;
-  const params = Array.isArray(transfer?.params) ? (transfer.params as unknown[]).filter((p): p is string => typeof p === "string") : undefined;
+  const params = Array.isArray(transfer?.params)
+    ? (transfer.params as unknown[]).filter((p): p is string => typeof p === "string")
+    : undefined;
   t.expect(params !== undefined, "the ABI of 0x1::aptos_account with a transfer function and its params (for the JSON form)", module);
   const nonSigner = (params ?? []).filter((p) => !/^&?\s*signer$/.test(p.trim()));
   const functionParams: FunctionParams = (address, moduleName, functionName) =>
@@ -308,7 +313,14 @@ export function noteIfAccepted(setup: SubmitSetup, tx: BuiltTransaction, res: Ht
  * sequence number instead says nothing about the flaw (the suite's number was out of date): then the
  * check ends skipped.
  */
-export function expectRefusedForFlaw(t: CheckContext, setup: SubmitSetup, tx: BuiltTransaction, res: HttpResponse, flaw: string, status?: 400): void {
+export function expectRefusedForFlaw(
+  t: CheckContext,
+  setup: SubmitSetup,
+  tx: BuiltTransaction,
+  res: HttpResponse,
+  flaw: string,
+  status?: 400,
+): void {
   noteIfAccepted(setup, tx, res);
   if (isSequenceConflict(res)) staleBookkeeping(setup, tx, res, `the refusal says nothing about ${flaw}`);
   if (status === undefined) t.expectClientError(res, `a transaction refused for ${flaw}`);
@@ -416,7 +428,9 @@ export async function committedSequenceNumber(t: CheckContext, setup: SubmitSetu
         return stuck.sequenceNumber;
       }
     }
-    throw new CheckSkipped(`the transfer ${stuck.hash} was not committed within ${(2 * COMMIT_TIMEOUT_MS) / 1000} s; this sender has no committed sequence number to reuse`);
+    throw new CheckSkipped(
+      `the transfer ${stuck.hash} was not committed within ${(2 * COMMIT_TIMEOUT_MS) / 1000} s; this sender has no committed sequence number to reuse`,
+    );
   }
   const { res, tx } = await submitValidTransfer(t, setup, "bcs");
   t.expect(res.status >= 200 && res.status < 300, "a valid transfer accepted (to get a committed sequence number)", res);
@@ -424,7 +438,9 @@ export async function committedSequenceNumber(t: CheckContext, setup: SubmitSetu
   const { summary } = await waitForCommit(t, setup, tx.hash, from);
   if (summary === undefined) {
     uncommitted.set(setup.senderAddress, { hash: tx.hash, from, sequenceNumber: tx.sequenceNumber, waitedAgain: false });
-    throw new CheckSkipped(`the transfer ${tx.hash} was not committed within ${COMMIT_TIMEOUT_MS / 1000} s, so no sequence number is stale yet`);
+    throw new CheckSkipped(
+      `the transfer ${tx.hash} was not committed within ${COMMIT_TIMEOUT_MS / 1000} s, so no sequence number is stale yet`,
+    );
   }
   return tx.sequenceNumber;
 }

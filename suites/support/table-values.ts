@@ -17,7 +17,8 @@ export function fixtureType(text: string, member: string): TypeTag {
   try {
     return parseTypeTag(text);
   } catch (e) {
-    if (e instanceof CodecError) throw new CheckNotApplicable(`fixture table.${member} ${JSON.stringify(text)} is not a type tag: ${e.message}`);
+    if (e instanceof CodecError)
+      throw new CheckNotApplicable(`fixture table.${member} ${JSON.stringify(text)} is not a type tag: ${e.message}`);
     throw e;
   }
 }

@@ -6,7 +6,14 @@ import { renderTable } from "../../bench/format.ts";
 import { DEFAULT_OPTIONS, parseCommandLine, UsageError } from "../../bench/options.ts";
 import { median, percentile, randomBigIntBetween, seededRandom } from "../../bench/stats.ts";
 import { signTransfers } from "../../bench/submissions.ts";
-import { decodeSignedTransaction, Ed25519Account, encodeSignedTransaction, formatAddress, toHex, verifyTransactionAuthenticator } from "../../src/codec/index.ts";
+import {
+  decodeSignedTransaction,
+  Ed25519Account,
+  encodeSignedTransaction,
+  formatAddress,
+  toHex,
+  verifyTransactionAuthenticator,
+} from "../../src/codec/index.ts";
 import type { EngineFixtures } from "../../src/node/ledger/index.ts";
 
 describe("percentile", () => {

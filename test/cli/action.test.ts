@@ -44,11 +44,18 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 function runStep(s: Step, inputs: Record<string, string>, extraEnv: Record<string, string> = {}): void {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(s.env ?? {})) {
-    env[name] = value.replace(/\$\{\{ (inputs|steps\.gate\.outputs)\.([a-z-]+) \}\}/g, (_m, _scope, key: string) => inputs[key] ?? action.inputs[key]?.default ?? "");
+    env[name] = value.replace(
+      /\$\{\{ (inputs|steps\.gate\.outputs)\.([a-z-]+) \}\}/g,
+      (_m, _scope, key: string) => inputs[key] ?? action.inputs[key]?.default ?? "",
+    );
   }
   const script = join(scratch, "step.sh");
   writeFileSync(script, s.run ?? "");
-  execFileSync("bash", ["--noprofile", "--norc", "-eo", "pipefail", script], { cwd: scratch, env: { PATH: process.env.PATH ?? "", ...env, ...extraEnv }, stdio: "pipe" });
+  execFileSync("bash", ["--noprofile", "--norc", "-eo", "pipefail", script], {
+    cwd: scratch,
+    env: { PATH: process.env.PATH ?? "", ...env, ...extraEnv },
+    stdio: "pipe",
+  });
 }
 
 describe("action.yml", () => {
@@ -56,7 +63,8 @@ describe("action.yml", () => {
     expect(action.name).toBe("ledger-conformance");
     expect(action.runs.using).toBe("composite");
     expect(action.inputs.target?.required).toBe(true);
-    for (const input of ["fixtures", "baseline", "profile", "headers", "report-dir", "version", "node-version"]) expect(action.inputs[input], input).toBeDefined();
+    for (const input of ["fixtures", "baseline", "profile", "headers", "report-dir", "version", "node-version"])
+      expect(action.inputs[input], input).toBeDefined();
     expect(action.inputs.profile?.default).toBe("node");
     const uses = action.runs.steps.map((s) => s.uses).filter((u) => u !== undefined);
     expect(uses).toEqual(["actions/setup-node@v4", "actions/upload-artifact@v4"]);
@@ -94,7 +102,12 @@ describe("the gate step", () => {
     writeFileSync(output, "");
     runStep(
       step("gate"),
-      { target: "https://node.example/v1", fixtures: "f.json", baseline: "", headers: "Authorization: Bearer $(touch pwned) `id`\r\n\n  \nX-Api-Key: k;v\n" },
+      {
+        target: "https://node.example/v1",
+        fixtures: "f.json",
+        baseline: "",
+        headers: "Authorization: Bearer $(touch pwned) `id`\r\n\n  \nX-Api-Key: k;v\n",
+      },
       { PATH: `${bin}:${process.env.PATH}`, GITHUB_OUTPUT: output },
     );
     expect(readFileSync(argsFile, "utf8").split("\n").slice(0, -1)).toEqual([
@@ -130,7 +143,9 @@ describe("the summary writer", () => {
     writeFileSync(summary, "an earlier step's summary\n");
     writeFileSync(output, "");
     runStep(step("summary"), { "report-dir": reports, "exit-code": "0" }, { GITHUB_STEP_SUMMARY: summary, GITHUB_OUTPUT: output });
-    expect(readFileSync(summary, "utf8")).toBe("an earlier step's summary\n# ledger-conformance\n\n**PARTIAL**: 5 of 137 requirements run, all hold\n");
+    expect(readFileSync(summary, "utf8")).toBe(
+      "an earlier step's summary\n# ledger-conformance\n\n**PARTIAL**: 5 of 137 requirements run, all hold\n",
+    );
     expect(readFileSync(output, "utf8")).toBe("verdict=partial\n");
   });
 
@@ -139,7 +154,11 @@ describe("the summary writer", () => {
     const output = join(scratch, "empty-output");
     writeFileSync(summary, "");
     writeFileSync(output, "");
-    runStep(step("summary"), { "report-dir": join(scratch, "none"), "exit-code": "2" }, { GITHUB_STEP_SUMMARY: summary, GITHUB_OUTPUT: output });
+    runStep(
+      step("summary"),
+      { "report-dir": join(scratch, "none"), "exit-code": "2" },
+      { GITHUB_STEP_SUMMARY: summary, GITHUB_OUTPUT: output },
+    );
     expect(readFileSync(summary, "utf8")).toMatch(/No report was written \(exit status 2\)/);
     expect(readFileSync(output, "utf8")).toBe("");
   });

@@ -68,7 +68,7 @@ describe("--header", () => {
 describe("redaction of what a check recorded", () => {
   it("hides each value, and the token of a 'Scheme token' value on its own, in every string", () => {
     const secrets = secretTexts({ authorization: "Bearer abcdefgh12345678", "x-k": "short" });
-    const recorded = { message: "body: {\"echo\":\"Bearer abcdefgh12345678\"} and abcdefgh12345678 and short", list: ["x short"], n: 3 };
+    const recorded = { message: 'body: {"echo":"Bearer abcdefgh12345678"} and abcdefgh12345678 and short', list: ["x short"], n: 3 };
     expect(redactDeep(recorded, secrets)).toEqual({ message: 'body: {"echo":"***"} and *** and ***', list: ["x ***"], n: 3 });
   });
 });
@@ -149,8 +149,17 @@ describe(`the config file ${CONFIG_FILE_NAME}`, () => {
       secretHeaders: { authorization: "Bearer tok", "x-key": "key" },
       configFile: join(dir, CONFIG_FILE_NAME),
     });
-    const overridden = parse(["--target", "http://127.0.0.1:9/v1", "--only", "healthy", "--timeout", "9", "--header", "authorization: Basic other"], env, dir);
-    expect(overridden).toMatchObject({ target: "http://127.0.0.1:9/v1", only: ["healthy"], timeoutMs: 9, secretHeaders: { authorization: "Basic other", "x-key": "key" } });
+    const overridden = parse(
+      ["--target", "http://127.0.0.1:9/v1", "--only", "healthy", "--timeout", "9", "--header", "authorization: Basic other"],
+      env,
+      dir,
+    );
+    expect(overridden).toMatchObject({
+      target: "http://127.0.0.1:9/v1",
+      only: ["healthy"],
+      timeoutMs: 9,
+      secretHeaders: { authorization: "Basic other", "x-key": "key" },
+    });
   });
 
   it("holds the run's other flags too: concurrency, format, JUnit per check, baseline writing, comparison, recording", () => {
@@ -182,7 +191,10 @@ describe(`the config file ${CONFIG_FILE_NAME}`, () => {
 
   it("names a fleet as a list of URLs or a targets file, which --target or --targets on the command line replace", () => {
     const urls = workdir({ targets: ["http://127.0.0.1:1/v1", "http://127.0.0.1:2/v1"] });
-    expect(parse([], {}, urls)).toMatchObject({ target: "http://127.0.0.1:1/v1", fleet: ["http://127.0.0.1:1/v1", "http://127.0.0.1:2/v1"] });
+    expect(parse([], {}, urls)).toMatchObject({
+      target: "http://127.0.0.1:1/v1",
+      fleet: ["http://127.0.0.1:1/v1", "http://127.0.0.1:2/v1"],
+    });
     const file = workdir({ targets: "ci/fleet.json" });
     expect(parse([], {}, file).targetsFile).toBe(join(file, "ci/fleet.json"));
     // A fleet's node runs get --target: one node, not the file's fleet again.
@@ -190,7 +202,9 @@ describe(`the config file ${CONFIG_FILE_NAME}`, () => {
     expect(node.target).toBe("http://127.0.0.1:3/v1");
     expect(node.targetsFile).toBeUndefined();
     expect(parse(["--target", "http://127.0.0.1:3/v1"], {}, urls).fleet).toBeUndefined();
-    expect(parse(["--targets", "other.json"], {}, workdir({ target: "http://127.0.0.1:1/v1" }))).toMatchObject({ targetsFile: "other.json" });
+    expect(parse(["--targets", "other.json"], {}, workdir({ target: "http://127.0.0.1:1/v1" }))).toMatchObject({
+      targetsFile: "other.json",
+    });
     expect(parse(["--targets", "other.json"], {}, workdir({ target: "http://127.0.0.1:1/v1" })).target).toBeUndefined();
   });
 
@@ -220,7 +234,11 @@ describe(`the config file ${CONFIG_FILE_NAME}`, () => {
     ["a bad profile", { profile: "nope" }, /profile must be one of "node", "aptos"/],
     ["a timeout that is not a positive integer", { timeout: 0 }, /timeout must be >= 1/],
     ["an empty pattern list", { only: [] }, /only must be a pattern or a list of patterns/],
-    ["a header naming an unset variable", { headers: { "X-Key": "${NOT_SET}" } }, /headers\.X-Key: environment variable NOT_SET is not set/],
+    [
+      "a header naming an unset variable",
+      { headers: { "X-Key": "${NOT_SET}" } },
+      /headers\.X-Key: environment variable NOT_SET is not set/,
+    ],
     ["a refused header", { headers: { Host: "${H}" } }, /header Host cannot be set/],
     ["a format that is not one", { format: "html" }, /format must be one of "console", "markdown"/],
     ["a concurrency of 0", { concurrency: 0 }, /concurrency must be >= 1/],

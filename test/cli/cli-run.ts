@@ -6,7 +6,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Summary } from "../../reporters/summary.ts";
 
-export { conformanceCommand as cli, ROOT, type CommandOptions as CliOptions, type CommandRun as CliRun } from "../support/conformance-command.ts";
+export {
+  conformanceCommand as cli,
+  ROOT,
+  type CommandOptions as CliOptions,
+  type CommandRun as CliRun,
+} from "../support/conformance-command.ts";
 
 const made: string[] = [];
 

@@ -53,10 +53,32 @@ describe("ledger-conformance", () => {
     const r = await cli(["--target", `${node.origin}/v1`, "--report-dir", dir]);
     expect(r.code).toBe(1);
     const summary = JSON.parse(readFileSync(join(dir, "summary.json"), "utf8"));
-    expect(Object.keys(summary).sort()).toEqual(["conforming", "counts", "durationMs", "phases", "requests", "requirements", "retries", "startedAt", "target", "verdict", "verdictCounts", "verdictText"]);
+    expect(Object.keys(summary).sort()).toEqual([
+      "conforming",
+      "counts",
+      "durationMs",
+      "phases",
+      "requests",
+      "requirements",
+      "retries",
+      "startedAt",
+      "target",
+      "verdict",
+      "verdictCounts",
+      "verdictText",
+    ]);
     expect(summary.target).toBe(`${node.origin}/v1`);
     // Where the run's time went: every phase the command went through, in whole ms.
-    expect(Object.keys(summary.phases)).toEqual(["processStart", "target", "probe", "workers", "checks", "vitestClose", "allure", "reports"]);
+    expect(Object.keys(summary.phases)).toEqual([
+      "processStart",
+      "target",
+      "probe",
+      "workers",
+      "checks",
+      "vitestClose",
+      "allure",
+      "reports",
+    ]);
     expect(Object.values(summary.phases).every((ms) => Number.isInteger(ms) && (ms as number) >= 0)).toBe(true);
     expect(summary.requests).toBeGreaterThanOrEqual(5);
     const byId = Object.fromEntries(summary.requirements.map((x: { id: string }) => [x.id, x]));
@@ -65,7 +87,8 @@ describe("ledger-conformance", () => {
     expect(byId["4.6/gas-estimate-bcs"].failures[0].message).toMatch(/27 bytes, of which the value takes 26/);
     // The small node's 404 for everything else is a well-formed error object.
     expect(byId["2.6/error-object"].status).toBe("passed");
-    const counted = summary.counts.passed + summary.counts.failed + summary.counts.skipped + summary.counts.notApplicable + summary.counts.warned;
+    const counted =
+      summary.counts.passed + summary.counts.failed + summary.counts.skipped + summary.counts.notApplicable + summary.counts.warned;
     expect(counted).toBe(summary.requirements.length);
     const junit = readFileSync(join(dir, "junit.xml"), "utf8");
     expect(junit).toMatch(/<testsuites /);
@@ -114,30 +137,55 @@ describe("ledger-conformance", () => {
 
   it("combines repeated --only, leaves out --skip and SHOULD requirements under --level must, none of them passed", async () => {
     const dir = reportDir();
-    const r = await cli([
-      "--target", `${node.origin}/v1`, "--report-dir", dir, "--quiet",
-      "--only", "4.6/gas-estimate-object", "--only", "healthy", "--skip", "4.7/", "--level", "must",
-    ], NO_ALLURE);
+    const r = await cli(
+      [
+        "--target",
+        `${node.origin}/v1`,
+        "--report-dir",
+        dir,
+        "--quiet",
+        "--only",
+        "4.6/gas-estimate-object",
+        "--only",
+        "healthy",
+        "--skip",
+        "4.7/",
+        "--level",
+        "must",
+      ],
+      NO_ALLURE,
+    );
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const summary = JSON.parse(readFileSync(join(dir, "summary.json"), "utf8"));
     const byId = Object.fromEntries(summary.requirements.map((x: { id: string }) => [x.id, x]));
     expect(byId["4.6/gas-estimate-object"].status).toBe("passed");
     // The BCS check would fail on this node: not selected, so skipped, never passed.
-    expect(byId["4.6/gas-estimate-bcs"]).toMatchObject({ status: "skipped", reason: expect.stringMatching(/^not selected by --only 4\.6\/gas-estimate-object, healthy/) });
+    expect(byId["4.6/gas-estimate-bcs"]).toMatchObject({
+      status: "skipped",
+      reason: expect.stringMatching(/^not selected by --only 4\.6\/gas-estimate-object, healthy/),
+    });
     const health = summary.requirements.filter((x: { id: string }) => x.id.startsWith("4.7/"));
     expect(health.length).toBeGreaterThan(0);
     for (const x of health) expect(x.status === "skipped" || x.status === "not_applicable", x.id).toBe(true);
     const should = summary.requirements.filter((x: { level: string }) => x.level === "SHOULD");
     expect(should.length).toBeGreaterThan(0);
-    for (const x of should) expect(x, x.id).toMatchObject({ status: "skipped", reason: "not run: --level must runs MUST requirements only" });
+    for (const x of should)
+      expect(x, x.id).toMatchObject({ status: "skipped", reason: "not run: --level must runs MUST requirements only" });
     const junit = readFileSync(join(dir, "junit.xml"), "utf8");
     // One case a requirement: the §4.7 ones all skipped, the MUSTs with the --skip that left them out
     // (the SHOULDs with --level's reason), none failed or passed.
-    const healthCases = [...junit.matchAll(/<testcase [^>]*name="(4\.7\/[^:"]*)[^"]*"[^>]*>([\s\S]*?)<\/testcase>/g)].map((m) => ({ id: m[1] ?? "", body: m[2] ?? "" }));
+    const healthCases = [...junit.matchAll(/<testcase [^>]*name="(4\.7\/[^:"]*)[^"]*"[^>]*>([\s\S]*?)<\/testcase>/g)].map((m) => ({
+      id: m[1] ?? "",
+      body: m[2] ?? "",
+    }));
     expect(healthCases.length).toBe(health.length);
     for (const { id, body } of healthCases) {
       const must = health.find((x: { id: string; level: string }) => x.id === id)?.level === "MUST";
-      expect(body, id).toMatch(must ? /^\s*<skipped message="[^"]*left out by --skip 4\.7\/[^"]*"\/>\s*$/ : /^\s*<skipped message="skipped: not run: --level must[^"]*"\/>\s*$/);
+      expect(body, id).toMatch(
+        must
+          ? /^\s*<skipped message="[^"]*left out by --skip 4\.7\/[^"]*"\/>\s*$/
+          : /^\s*<skipped message="skipped: not run: --level must[^"]*"\/>\s*$/,
+      );
     }
   });
 });

@@ -33,7 +33,8 @@ describe("the usage of every command", () => {
   });
 
   it("gives every default a description names", () => {
-    for (const flag of FLAGS.filter((f) => f.description.some((line) => line.includes("{default}")))) expect(flag.default, `--${flag.name} (${flag.commands.join(", ")})`).toBeDefined();
+    for (const flag of FLAGS.filter((f) => f.description.some((line) => line.includes("{default}"))))
+      expect(flag.default, `--${flag.name} (${flag.commands.join(", ")})`).toBeDefined();
   });
 
   it("names each flag once per command", () => {

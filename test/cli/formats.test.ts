@@ -22,10 +22,27 @@ afterAll(async () => {
 });
 
 describe("ledger-conformance output forms", () => {
-  it("--format markdown prints the summary alone on stdout, --junit-per-check a case per check, --write-baseline the failed MUSTs", { timeout: 300_000 }, async () => {
+  it("--format markdown prints the summary alone on stdout, --junit-per-check a case per check, --write-baseline the failed MUSTs", {
+    timeout: 300_000,
+  }, async () => {
     const dir = reportDir();
     const baseline = join(dir, "written.txt");
-    const r = await cli(["--target", `${node.origin}/v1`, "--report-dir", dir, "--only", "estimate-gas-price", "--format", "markdown", "--junit-per-check", "--write-baseline", baseline], { env: NO_ALLURE, timeoutMs: 300_000 });
+    const r = await cli(
+      [
+        "--target",
+        `${node.origin}/v1`,
+        "--report-dir",
+        dir,
+        "--only",
+        "estimate-gas-price",
+        "--format",
+        "markdown",
+        "--junit-per-check",
+        "--write-baseline",
+        baseline,
+      ],
+      { env: NO_ALLURE, timeoutMs: 300_000 },
+    );
     expect(r.code, r.stderr).toBe(1);
     const summary = JSON.parse(readFileSync(join(dir, "summary.json"), "utf8")) as Summary;
     expect(r.stdout).toBe(readFileSync(join(dir, "summary.md"), "utf8"));
@@ -54,7 +71,11 @@ describe("the output flags", () => {
     expect(none).not.toHaveProperty("format");
     expect(none).not.toHaveProperty("junitPerCheck");
     expect(none).not.toHaveProperty("writeBaseline");
-    expect(parseConformanceArgs(["--format", "markdown", "--junit-per-check", "--write-baseline", "b.txt"], {})).toMatchObject({ format: "markdown", junitPerCheck: true, writeBaseline: "b.txt" });
+    expect(parseConformanceArgs(["--format", "markdown", "--junit-per-check", "--write-baseline", "b.txt"], {})).toMatchObject({
+      format: "markdown",
+      junitPerCheck: true,
+      writeBaseline: "b.txt",
+    });
     expect(parseConformanceArgs(["--format", "console"], {})).toMatchObject({ format: "console" });
   });
 });

@@ -50,10 +50,13 @@ beforeAll(async () => {
       forward.end();
       return;
     }
-    const forward = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (up) => {
-      res.writeHead(up.statusCode ?? 502, up.headers);
-      up.pipe(res);
-    });
+    const forward = httpRequest(
+      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
+      (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+      },
+    );
     forward.on("error", () => res.destroy());
     forward.end(body);
   });
@@ -86,7 +89,17 @@ describe("--header through a gateway that wants a bearer token", { timeout: 120_
     const dir = reportDir();
     refused = 0;
     const r = await cli(
-      ["--target", `${proxy.origin}/v1`, "--fixtures", fixtures, "--report-dir", dir, ...ONLY, "--header", "Authorization: Bearer ${GATEWAY_TOKEN}"],
+      [
+        "--target",
+        `${proxy.origin}/v1`,
+        "--fixtures",
+        fixtures,
+        "--report-dir",
+        dir,
+        ...ONLY,
+        "--header",
+        "Authorization: Bearer ${GATEWAY_TOKEN}",
+      ],
       { env: { ...NO_ALLURE, GATEWAY_TOKEN: TOKEN } },
     );
     expect(r.code, r.stdout + r.stderr).toBe(0);
@@ -101,7 +114,15 @@ describe("--header through a gateway that wants a bearer token", { timeout: 120_
   it("a committed config file names the environment variable that holds the token", async () => {
     const dir = reportDir();
     const config = join(dir, "gate.json");
-    writeFileSync(config, JSON.stringify({ target: `${proxy.origin}/v1`, fixtures, only: "suites/healthy", headers: { Authorization: "Bearer ${GATEWAY_TOKEN}" } }));
+    writeFileSync(
+      config,
+      JSON.stringify({
+        target: `${proxy.origin}/v1`,
+        fixtures,
+        only: "suites/healthy",
+        headers: { Authorization: "Bearer ${GATEWAY_TOKEN}" },
+      }),
+    );
     refused = 0;
     const r = await cli(["--config", config, "--report-dir", dir], { env: { ...NO_ALLURE, GATEWAY_TOKEN: TOKEN } });
     expect(r.code, r.stdout + r.stderr).toBe(0);
@@ -115,7 +136,18 @@ describe("--header through a gateway that wants a bearer token", { timeout: 120_
     breakGasEstimate = true;
     try {
       const r = await cli(
-        ["--target", `${proxy.origin}/v1`, "--fixtures", fixtures, "--report-dir", dir, "--only", "suites/estimate-gas-price", "--header", `Authorization: Bearer ${TOKEN}`],
+        [
+          "--target",
+          `${proxy.origin}/v1`,
+          "--fixtures",
+          fixtures,
+          "--report-dir",
+          dir,
+          "--only",
+          "suites/estimate-gas-price",
+          "--header",
+          `Authorization: Bearer ${TOKEN}`,
+        ],
         // The Allure page too: it is written from what the checks recorded.
         { env: { LEDGER_CONFORMANCE_ALLURE: "on" } },
       );

@@ -32,7 +32,10 @@ describe("colour", () => {
     expect(coloured).toContain("\nplain line\n");
     expect(coloured).toContain("\u001b[1m\u001b[32mCONFORMING");
     // Piped or NO_COLOR: escaped, and not one escape character.
-    for (const [s, env] of [[stream(false), {}], [stream(true), { NO_COLOR: "1" }]] as const) {
+    for (const [s, env] of [
+      [stream(false), {}],
+      [stream(true), { NO_COLOR: "1" }],
+    ] as const) {
       expect(forTerminal(report, s, env)).not.toContain("\u001b");
     }
   });

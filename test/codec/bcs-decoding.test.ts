@@ -41,7 +41,8 @@ describe("decodeSignedTransaction rejects", () => {
   it("a trailing byte", () => expectCodecError(() => decodeSignedTransaction(Uint8Array.from([...ed25519Signed, 0])), /trailing/));
 
   it("every truncation", () => {
-    for (let length = 0; length < ed25519Signed.length; length++) expectCodecError(() => decodeSignedTransaction(ed25519Signed.slice(0, length)));
+    for (let length = 0; length < ed25519Signed.length; length++)
+      expectCodecError(() => decodeSignedTransaction(ed25519Signed.slice(0, length)));
   });
 
   it("an unknown payload variant", () => {
@@ -147,7 +148,10 @@ describe("read-response layouts (Accept: application/x-bcs)", () => {
     const expected = serializer.toUint8Array();
     expect(toHex(encodeBcs(TransactionSummaryBcs, { V1: summary }))).toBe(toHex(expected));
     const list = encodeBcs(TransactionSummaryListBcs, [{ V1: summary }, { V1: { ...summary, replay_protector: { Nonce: 9n } } }]);
-    expect(decodeBcs(TransactionSummaryListBcs, list)[1]).toMatchObject({ $kind: "V1", V1: { replay_protector: { $kind: "Nonce", Nonce: 9n } } });
+    expect(decodeBcs(TransactionSummaryListBcs, list)[1]).toMatchObject({
+      $kind: "V1",
+      V1: { replay_protector: { $kind: "Nonce", Nonce: 9n } },
+    });
   });
 
   it("TransactionSummaryBcs rejects the unversioned layout, an unknown version and a hash of another length", () => {
@@ -192,7 +196,11 @@ describe("read-response layouts (Accept: application/x-bcs)", () => {
     ]);
     const serializer = new sdk.Serializer();
     serializer.serializeU32AsUleb128(3);
-    for (const [key, value] of [["0x1::code", code], ["0x1::coin", coin], ["0x1::account", account]] as const) {
+    for (const [key, value] of [
+      ["0x1::code", code],
+      ["0x1::coin", coin],
+      ["0x1::account", account],
+    ] as const) {
       serializer.serializeStr(key);
       serializer.serializeBytes(value);
     }
@@ -211,8 +219,18 @@ describe("read-response layouts (Accept: application/x-bcs)", () => {
     expectCodecError(() => decodeBcs(ModuleMapBcs, unsorted), /order/);
     const repeated = Uint8Array.from([2, ...entry("0x1::coin", [1]), ...entry("0x1::coin", [2])]);
     expectCodecError(() => decodeBcs(ModuleMapBcs, repeated), /order/);
-    expectCodecError(() => encodeBcs(ModuleMapBcs, [{ key: "a", value: new Uint8Array() }, { key: "a", value: new Uint8Array(1) }]), /twice/);
-    const vectorLayout = new sdk.MoveVector([sdk.MoveVector.U8(Uint8Array.from([0xa1, 0x1c, 0xeb, 0x0b])), sdk.MoveVector.U8(Uint8Array.from([0xa1, 0x1c, 0xeb, 0x0b, 9]))]).bcsToBytes();
+    expectCodecError(
+      () =>
+        encodeBcs(ModuleMapBcs, [
+          { key: "a", value: new Uint8Array() },
+          { key: "a", value: new Uint8Array(1) },
+        ]),
+      /twice/,
+    );
+    const vectorLayout = new sdk.MoveVector([
+      sdk.MoveVector.U8(Uint8Array.from([0xa1, 0x1c, 0xeb, 0x0b])),
+      sdk.MoveVector.U8(Uint8Array.from([0xa1, 0x1c, 0xeb, 0x0b, 9])),
+    ]).bcsToBytes();
     expectCodecError(() => decodeBcs(ModuleMapBcs, vectorLayout));
   });
 
@@ -223,7 +241,11 @@ describe("read-response layouts (Accept: application/x-bcs)", () => {
     serializer.serializeOption<sdk.U64>(undefined);
     const bytes = encodeBcs(GasEstimationBcs, { deprioritized_gas_estimate: 1n, gas_estimate: 2n, prioritized_gas_estimate: null });
     expect(toHex(bytes)).toBe(toHex(serializer.toUint8Array()));
-    expect(decodeBcs(GasEstimationBcs, bytes)).toEqual({ deprioritized_gas_estimate: 1n, gas_estimate: 2n, prioritized_gas_estimate: null });
+    expect(decodeBcs(GasEstimationBcs, bytes)).toEqual({
+      deprioritized_gas_estimate: 1n,
+      gas_estimate: 2n,
+      prioritized_gas_estimate: null,
+    });
   });
 
   it("HealthBcs", () => {

@@ -283,7 +283,11 @@ describe("non-canonical R fails in OpenSSL already (it compares R's bytes)", () 
       const message = findMessage((m) => minusKT8(challenge(R, mixedKey, m)).equals(point));
       const sig = concatBytes(R, le32((challenge(R, mixedKey, message) * a) % L));
       const k = challenge(R, mixedKey, message);
-      expect(times(B, fromLe(sig.subarray(32))).subtract(times(ed.Point.fromBytes(mixedKey, false), k)).equals(point)).toBe(true);
+      expect(
+        times(B, fromLe(sig.subarray(32)))
+          .subtract(times(ed.Point.fromBytes(mixedKey, false), k))
+          .equals(point),
+      ).toBe(true);
       expect(opensslAlone(sig, message, mixedKey), bytesToHex(R)).toBe(false);
       expect(nobleStrict(sig, message, mixedKey), bytesToHex(R)).toBe(false);
       expect(ed25519Verify(sig, message, mixedKey), bytesToHex(R)).toBe(false);

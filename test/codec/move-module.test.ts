@@ -42,17 +42,30 @@ function demo(version: number, overrides: Partial<CompiledModule> = {}): Compile
     signatures: [
       [],
       [{ kind: "mutable_reference", to: { kind: "struct", handle: 0, typeArguments: [{ kind: "type_parameter", index: 0 }] } }],
-      [{ kind: "reference", to: { kind: "signer" } }, { kind: "vector", element: { kind: "struct", handle: 2, typeArguments: [] } }],
+      [
+        { kind: "reference", to: { kind: "signer" } },
+        { kind: "vector", element: { kind: "struct", handle: 2, typeArguments: [] } },
+      ],
       [{ kind: "u256" }],
     ],
     identifiers: ["demo", "string", "Box", "E", "String", "put", "run", "hidden", "peek", "v", "A", "B", "x"],
     addresses: [parseAddress("0x1")],
-    structDefs: version >= 7
-      ? [
-          { handle: 0, fields: { kind: "declared", fields: [{ name: 9, type: { kind: "type_parameter", index: 0 } }] } },
-          { handle: 1, fields: { kind: "variants", variants: [{ name: 10, fields: [] }, { name: 11, fields: [{ name: 12, type: { kind: "u8" } }] }] } },
-        ]
-      : [{ handle: 0, fields: { kind: "declared", fields: [{ name: 9, type: { kind: "type_parameter", index: 0 } }] } }],
+    structDefs:
+      version >= 7
+        ? [
+            { handle: 0, fields: { kind: "declared", fields: [{ name: 9, type: { kind: "type_parameter", index: 0 } }] } },
+            {
+              handle: 1,
+              fields: {
+                kind: "variants",
+                variants: [
+                  { name: 10, fields: [] },
+                  { name: 11, fields: [{ name: 12, type: { kind: "u8" } }] },
+                ],
+              },
+            },
+          ]
+        : [{ handle: 0, fields: { kind: "declared", fields: [{ name: 9, type: { kind: "type_parameter", index: 0 } }] } }],
     functionDefs: [
       { handle: 0, visibility: "public", isEntry: false, isNative: true },
       { handle: 1, visibility: "private", isEntry: true, isNative: true },
@@ -98,7 +111,12 @@ describe("a module written by the serializer", () => {
       params: ["&mut 0x1::demo::Box<T0>"],
       return: [],
     });
-    expect(abi.exposed_functions[1]).toMatchObject({ visibility: "private", is_entry: true, params: ["&signer", "vector<0x1::string::String>"], return: ["u256"] });
+    expect(abi.exposed_functions[1]).toMatchObject({
+      visibility: "private",
+      is_entry: true,
+      params: ["&signer", "vector<0x1::string::String>"],
+      return: ["u256"],
+    });
     expect(abi.exposed_functions[2]).toMatchObject({ visibility: "friend", is_view: true });
     expect(abi.structs[0]).toEqual({
       name: "Box",
@@ -125,7 +143,22 @@ describe("a module written by the serializer", () => {
 
 describe("function bodies", () => {
   // locals 0; 7 instructions: PACK_CLOSURE 3 mask 2^63 (10-byte ULEB), CALL_CLOSURE 1, LD_I8 -1, LD_I256, NEGATE, ABORT_MSG, RET
-  const body = [0x00, 0x07, 0x58, 0x03, ...[0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01], 0x5a, 0x01, 0x5b, 0xff, 0x60, ...new Array<number>(32).fill(7), 0x61, 0x68, 0x02];
+  const body = [
+    0x00,
+    0x07,
+    0x58,
+    0x03,
+    ...[0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01],
+    0x5a,
+    0x01,
+    0x5b,
+    0xff,
+    0x60,
+    ...new Array<number>(32).fill(7),
+    0x61,
+    0x68,
+    0x02,
+  ];
   const read = (version: number) => {
     const reader = new ByteReader(new Uint8Array(body), "code");
     skipCodeUnit(reader, version);
@@ -194,7 +227,13 @@ describe("structEnumAbis: aptos-core's is_enum and variants, beside moduleAbi", 
     const module = demo(7);
     expect(structEnumAbis(module)).toEqual([
       { is_enum: false, variants: [] },
-      { is_enum: true, variants: [{ name: "A", fields: [] }, { name: "B", fields: [{ name: "x", type: "u8" }] }] },
+      {
+        is_enum: true,
+        variants: [
+          { name: "A", fields: [] },
+          { name: "B", fields: [{ name: "x", type: "u8" }] },
+        ],
+      },
     ]);
     // Aligned with moduleAbi's structs, whose own members stay as they are.
     expect(moduleAbi(module).structs.map((s) => s.name)).toEqual(["Box", "E"]);

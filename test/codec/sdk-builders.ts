@@ -59,8 +59,7 @@ function script(): sdk.Script {
   );
 }
 
-const extra = (multisig?: string, nonce?: bigint) =>
-  new sdk.TransactionExtraConfigV1(multisig ? address(multisig) : undefined, nonce);
+const extra = (multisig?: string, nonce?: bigint) => new sdk.TransactionExtraConfigV1(multisig ? address(multisig) : undefined, nonce);
 
 /** Every payload variant the SDK can build (ModuleBundle it cannot: it is deprecated). */
 export const SDK_PAYLOADS: Record<string, () => sdk.TransactionPayload> = {
@@ -72,9 +71,9 @@ export const SDK_PAYLOADS: Record<string, () => sdk.TransactionPayload> = {
   multisig_without_payload: () => new sdk.TransactionPayloadMultiSig(new sdk.MultiSig(address("0xbeef"))),
   orderless_entry_function: () =>
     new sdk.TransactionInnerPayloadV1(new sdk.TransactionExecutableEntryFunction(transferFunction()), extra(undefined, 77n)),
-  orderless_script: () => new sdk.TransactionInnerPayloadV1(new sdk.TransactionExecutableScript(script()), extra(undefined, 2n ** 64n - 1n)),
-  orderless_multisig_empty: () =>
-    new sdk.TransactionInnerPayloadV1(new sdk.TransactionExecutableEmpty(), extra("0xbeef", 5n)),
+  orderless_script: () =>
+    new sdk.TransactionInnerPayloadV1(new sdk.TransactionExecutableScript(script()), extra(undefined, 2n ** 64n - 1n)),
+  orderless_multisig_empty: () => new sdk.TransactionInnerPayloadV1(new sdk.TransactionExecutableEmpty(), extra("0xbeef", 5n)),
   payload_v1_without_nonce: () =>
     new sdk.TransactionInnerPayloadV1(new sdk.TransactionExecutableEntryFunction(transferFunction()), extra()),
 };
@@ -212,7 +211,9 @@ export const SDK_AUTHENTICATORS: Record<string, (payload: sdk.TransactionPayload
     handAuthenticated(
       new sdk.AccountAuthenticatorSingleKey(
         new sdk.AnyPublicKey(sdk.Secp256r1PrivateKey.generate().publicKey()),
-        new sdk.AnySignature(new sdk.WebAuthnSignature(new Uint8Array(64).fill(3), new Uint8Array(37).fill(4), new Uint8Array(90).fill(0x7b))),
+        new sdk.AnySignature(
+          new sdk.WebAuthnSignature(new Uint8Array(64).fill(3), new Uint8Array(37).fill(4), new Uint8Array(90).fill(0x7b)),
+        ),
       ),
       p,
     ),

@@ -8,7 +8,7 @@ import { sha3_256, toHex } from "../../src/codec/index.ts";
 const ascii = (text: string) => new TextEncoder().encode(text);
 
 describe("sha3_256", () => {
-  it("gives the FIPS 202 digests of the empty message and of \"abc\"", () => {
+  it('gives the FIPS 202 digests of the empty message and of "abc"', () => {
     expect(toHex(sha3_256(new Uint8Array()))).toBe("0xa7ffc6f8bf1ed76651c14756a061d662f580ff4de43b49fa82d80a4b80f8434a");
     expect(toHex(sha3_256(ascii("abc")))).toBe("0x3a985da74fe225b2045c172d6bd390bd855f086e3e9d525b46bfe24511431532");
   });

@@ -232,8 +232,14 @@ describe("malformed requests are CodecErrors naming the member", () => {
   const account = new Ed25519Account(keyBytes(72));
   const made = SDK_AUTHENTICATORS.ed25519!(SDK_PAYLOADS.entry_function!());
   const good = signedTransactionToJson(decodeSignedTransaction(made.bytes), options) as Record<string, any>;
-  const multiAgent = signedTransactionToJson(decodeSignedTransaction(SDK_AUTHENTICATORS.multi_agent!(SDK_PAYLOADS.entry_function!()).bytes), options) as Record<string, any>;
-  const multiKey = signedTransactionToJson(decodeSignedTransaction(SDK_AUTHENTICATORS.multi_key!(SDK_PAYLOADS.entry_function!()).bytes), options) as Record<string, any>;
+  const multiAgent = signedTransactionToJson(
+    decodeSignedTransaction(SDK_AUTHENTICATORS.multi_agent!(SDK_PAYLOADS.entry_function!()).bytes),
+    options,
+  ) as Record<string, any>;
+  const multiKey = signedTransactionToJson(
+    decodeSignedTransaction(SDK_AUTHENTICATORS.multi_key!(SDK_PAYLOADS.entry_function!()).bytes),
+    options,
+  ) as Record<string, any>;
   void account;
 
   const cases: [string, unknown, RegExp][] = [
@@ -251,20 +257,83 @@ describe("malformed requests are CodecErrors naming the member", () => {
     ["a bad type argument", { ...good, payload: { ...good.payload, type_arguments: ["u9"] } }, /^payload\.type_arguments\[0\]/],
     ["too few arguments", { ...good, payload: { ...good.payload, arguments: ["0x1"] } }, /^payload\.arguments: /],
     ["an argument of the wrong type", { ...good, payload: { ...good.payload, arguments: ["0x1", 5] } }, /^payload\.arguments\[1\]/],
-    ["a script with arguments but no abi", { ...good, payload: { type: "script_payload", code: { bytecode: "0x00" }, type_arguments: [], arguments: [1] } }, /^payload\.code\.abi: /],
-    ["a multisig inner payload of another type", { ...good, payload: { type: "multisig_payload", multisig_address: "0x1", transaction_payload: { type: "script_payload" } } }, /^payload\.transaction_payload\.type: /],
-    ["a module bundle with a nonce", { ...good, payload: { type: "module_bundle_payload" }, replay_protection_nonce: "1" }, /^replay_protection_nonce: /],
+    [
+      "a script with arguments but no abi",
+      { ...good, payload: { type: "script_payload", code: { bytecode: "0x00" }, type_arguments: [], arguments: [1] } },
+      /^payload\.code\.abi: /,
+    ],
+    [
+      "a multisig inner payload of another type",
+      { ...good, payload: { type: "multisig_payload", multisig_address: "0x1", transaction_payload: { type: "script_payload" } } },
+      /^payload\.transaction_payload\.type: /,
+    ],
+    [
+      "a module bundle with a nonce",
+      { ...good, payload: { type: "module_bundle_payload" }, replay_protection_nonce: "1" },
+      /^replay_protection_nonce: /,
+    ],
     ["an unknown signature type", { ...good, signature: { type: "rsa" } }, /^signature\.type: /],
     ["a short public key", { ...good, signature: { ...good.signature, public_key: "0x01" } }, /^signature\.public_key: /],
     ["a non-hex signature", { ...good, signature: { ...good.signature, signature: "zz" } }, /^signature\.signature: /],
-    ["secondary addresses and signers of different lengths", { ...multiAgent, signature: { ...multiAgent.signature, secondary_signer_addresses: [] } }, /^signature: /],
-    ["an unknown account signature type", { ...multiAgent, signature: { ...multiAgent.signature, sender: { type: "rsa" } } }, /^signature\.sender\.type: /],
-    ["an unknown public key type", { ...good, signature: { type: "single_sender", public_key: { type: "rsa", value: "0x00" }, signature: { type: "ed25519", value: "0x00" } } }, /^signature\.public_key\.type: /],
-    ["a single key of the wrong length", { ...good, signature: { type: "single_sender", public_key: { type: "ed25519", value: "0x00" }, signature: { type: "ed25519", value: `0x${"00".repeat(64)}` } } }, /^signature\.public_key: /],
-    ["a multi-key index beyond the keys", { ...multiKey, signature: { ...multiKey.signature, signatures: [{ ...multiKey.signature.signatures[0], index: 9 }] } }, /^signature\.signatures\[0\]\.index: /],
-    ["a repeated multi-key index", { ...multiKey, signature: { ...multiKey.signature, signatures: [multiKey.signature.signatures[0], multiKey.signature.signatures[0]] } }, /^signature\.signatures: /],
-    ["a multi-ed25519 threshold above the keys", { ...multiAgent, signature: { ...multiAgent.signature, secondary_signers: [multiAgent.signature.secondary_signers[0], { ...multiAgent.signature.secondary_signers[1], threshold: 9 }] } }, /^signature\.secondary_signers\[1\]/],
-    ["abstraction auth data that is not BCS", { ...good, signature: { type: "single_sender", function_info: "0x1::a::b", auth_data: "0x09" } }, /^signature\.auth_data: /],
+    [
+      "secondary addresses and signers of different lengths",
+      { ...multiAgent, signature: { ...multiAgent.signature, secondary_signer_addresses: [] } },
+      /^signature: /,
+    ],
+    [
+      "an unknown account signature type",
+      { ...multiAgent, signature: { ...multiAgent.signature, sender: { type: "rsa" } } },
+      /^signature\.sender\.type: /,
+    ],
+    [
+      "an unknown public key type",
+      {
+        ...good,
+        signature: { type: "single_sender", public_key: { type: "rsa", value: "0x00" }, signature: { type: "ed25519", value: "0x00" } },
+      },
+      /^signature\.public_key\.type: /,
+    ],
+    [
+      "a single key of the wrong length",
+      {
+        ...good,
+        signature: {
+          type: "single_sender",
+          public_key: { type: "ed25519", value: "0x00" },
+          signature: { type: "ed25519", value: `0x${"00".repeat(64)}` },
+        },
+      },
+      /^signature\.public_key: /,
+    ],
+    [
+      "a multi-key index beyond the keys",
+      { ...multiKey, signature: { ...multiKey.signature, signatures: [{ ...multiKey.signature.signatures[0], index: 9 }] } },
+      /^signature\.signatures\[0\]\.index: /,
+    ],
+    [
+      "a repeated multi-key index",
+      {
+        ...multiKey,
+        signature: { ...multiKey.signature, signatures: [multiKey.signature.signatures[0], multiKey.signature.signatures[0]] },
+      },
+      /^signature\.signatures: /,
+    ],
+    [
+      "a multi-ed25519 threshold above the keys",
+      {
+        ...multiAgent,
+        signature: {
+          ...multiAgent.signature,
+          secondary_signers: [multiAgent.signature.secondary_signers[0], { ...multiAgent.signature.secondary_signers[1], threshold: 9 }],
+        },
+      },
+      /^signature\.secondary_signers\[1\]/,
+    ],
+    [
+      "abstraction auth data that is not BCS",
+      { ...good, signature: { type: "single_sender", function_info: "0x1::a::b", auth_data: "0x09" } },
+      /^signature\.auth_data: /,
+    ],
   ];
 
   it.each(cases)("rejects %s", (_, body, member) => {

@@ -48,9 +48,11 @@ describe("ed25519 primitives", () => {
     const signature = ed25519Sign(message, privateKey);
     expect(ed25519Verify(signature, message, publicKey)).toBe(true);
     const flipped = (bytes: Uint8Array, i: number) => bytes.map((b, j) => (j === i ? b ^ 0x01 : b));
-    for (let i = 0; i < signature.length; i++) expect(ed25519Verify(flipped(signature, i), message, publicKey), `sig byte ${i}`).toBe(false);
+    for (let i = 0; i < signature.length; i++)
+      expect(ed25519Verify(flipped(signature, i), message, publicKey), `sig byte ${i}`).toBe(false);
     for (let i = 0; i < message.length; i++) expect(ed25519Verify(signature, flipped(message, i), publicKey), `msg byte ${i}`).toBe(false);
-    for (let i = 0; i < publicKey.length; i++) expect(ed25519Verify(signature, message, flipped(publicKey, i)), `key byte ${i}`).toBe(false);
+    for (let i = 0; i < publicKey.length; i++)
+      expect(ed25519Verify(signature, message, flipped(publicKey, i)), `key byte ${i}`).toBe(false);
   });
 
   it("reject a small-order public key, whose identity signature would otherwise verify every message", () => {
@@ -91,8 +93,10 @@ describe("secp256k1 primitives (SHA3-256 of the message, low-S)", () => {
     const publicKey = key.publicKey().toUint8Array();
     const signature = secp256k1Sign(message, key.toUint8Array());
     const flipped = (bytes: Uint8Array, i: number) => bytes.map((b, j) => (j === i ? b ^ 0x01 : b));
-    for (let i = 0; i < signature.length; i++) expect(secp256k1Verify(flipped(signature, i), message, publicKey), `sig byte ${i}`).toBe(false);
-    for (let i = 0; i < message.length; i++) expect(secp256k1Verify(signature, flipped(message, i), publicKey), `msg byte ${i}`).toBe(false);
+    for (let i = 0; i < signature.length; i++)
+      expect(secp256k1Verify(flipped(signature, i), message, publicKey), `sig byte ${i}`).toBe(false);
+    for (let i = 0; i < message.length; i++)
+      expect(secp256k1Verify(signature, flipped(message, i), publicKey), `msg byte ${i}`).toBe(false);
   });
 });
 
@@ -224,7 +228,8 @@ describe("threshold and bitmap rules", () => {
   const signers = [new Ed25519Account(keyBytes(60)), new Ed25519Account(keyBytes(61)), new Ed25519Account(keyBytes(62))];
   const raw = rawFor(new Uint8Array(32).fill(1)).ours;
   const message = signingMessage(raw);
-  const bitmap = (...bits: number[]) => Uint8Array.from([0, 0, 0, 0], (_, byte) => bits.filter((b) => b >> 3 === byte).reduce((acc, b) => acc | (0x80 >> (b & 7)), 0));
+  const bitmap = (...bits: number[]) =>
+    Uint8Array.from([0, 0, 0, 0], (_, byte) => bits.filter((b) => b >> 3 === byte).reduce((acc, b) => acc | (0x80 >> (b & 7)), 0));
   const multiEd = (threshold: number, bits: number[], signWith: Ed25519Account[]) =>
     decodeSignedTransaction(
       encodeSignedTransaction({
@@ -284,7 +289,9 @@ describe("threshold and bitmap rules", () => {
         raw_txn: raw,
         authenticator: {
           SingleSender: {
-            sender: { SingleKey: { public_key: { Ed25519: signers[0]!.publicKey }, signature: { Secp256k1Ecdsa: signers[0]!.sign(message) } } },
+            sender: {
+              SingleKey: { public_key: { Ed25519: signers[0]!.publicKey }, signature: { Secp256k1Ecdsa: signers[0]!.sign(message) } },
+            },
           },
         },
       }),

@@ -97,7 +97,10 @@ describe("recorded answers of aptos-core (api/goldens) judged by the suite's con
     expect(c.source.commit).toMatch(/^[0-9a-f]{40}$/);
     const verdicts = judge(c);
     expect(verdicts.size, "the recording gives evidence for at least one verdict").toBeGreaterThan(0);
-    const failing = [...verdicts].filter(([, status]) => status !== "passed").map(([id]) => id).sort();
+    const failing = [...verdicts]
+      .filter(([, status]) => status !== "passed")
+      .map(([id]) => id)
+      .sort();
     if (c.expect === "accepted") {
       expect(failing, `${c.source.path}@${c.source.commit} is a current-format answer: every verdict passes`).toEqual([]);
     } else {

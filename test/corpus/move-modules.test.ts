@@ -29,7 +29,9 @@ const modules = readdirSync(DIR)
 function project(value: unknown, shape: unknown): unknown {
   if (Array.isArray(shape) && Array.isArray(value)) return value.map((v, i) => project(v, shape[i] ?? shape[0]));
   if (shape !== null && typeof shape === "object" && value !== null && typeof value === "object") {
-    return Object.fromEntries(Object.keys(shape).map((key) => [key, project((value as Record<string, unknown>)[key], (shape as Record<string, unknown>)[key])]));
+    return Object.fromEntries(
+      Object.keys(shape).map((key) => [key, project((value as Record<string, unknown>)[key], (shape as Record<string, unknown>)[key])]),
+    );
   }
   return value;
 }
@@ -67,12 +69,32 @@ describe.each(modules)("$name", ({ recorded }) => {
     const derived = abiOfBytecode(fromHex(recorded.bytecode));
     const [first] = derived.exposed_functions;
     if (first === undefined) throw new Error("a recording with no exposed function");
-    expect(firstAbiDifference(derived, altered(recorded.abi, (a) => a.exposed_functions.shift()))).toMatch(new RegExp(`^function ${first.name}: exposed in the bytecode`));
-    expect(firstAbiDifference(derived, altered(recorded.abi, (a) => a.exposed_functions.push({ name: "invented", visibility: "public", generic_type_params: [], params: [], return: [] })))).toMatch(/^function invented: in the ABI's exposed_functions/);
-    expect(firstAbiDifference(derived, altered(recorded.abi, (a) => void ((a.exposed_functions[0] as { return: string[] }).return = ["u128"])))).toMatch(new RegExp(`^function ${first.name}: return`));
+    expect(
+      firstAbiDifference(
+        derived,
+        altered(recorded.abi, (a) => a.exposed_functions.shift()),
+      ),
+    ).toMatch(new RegExp(`^function ${first.name}: exposed in the bytecode`));
+    expect(
+      firstAbiDifference(
+        derived,
+        altered(recorded.abi, (a) =>
+          a.exposed_functions.push({ name: "invented", visibility: "public", generic_type_params: [], params: [], return: [] }),
+        ),
+      ),
+    ).toMatch(/^function invented: in the ABI's exposed_functions/);
+    expect(
+      firstAbiDifference(
+        derived,
+        altered(recorded.abi, (a) => void ((a.exposed_functions[0] as { return: string[] }).return = ["u128"])),
+      ),
+    ).toMatch(new RegExp(`^function ${first.name}: return`));
     const other = first.visibility === "public" ? "friend" : "public";
-    expect(firstAbiDifference(derived, altered(recorded.abi, (a) => void ((a.exposed_functions[0] as { visibility: string }).visibility = other)))).toBe(
-      `function ${first.name}: visibility: the bytecode has "${first.visibility}", the ABI has "${other}"`,
-    );
+    expect(
+      firstAbiDifference(
+        derived,
+        altered(recorded.abi, (a) => void ((a.exposed_functions[0] as { visibility: string }).visibility = other)),
+      ),
+    ).toBe(`function ${first.name}: visibility: the bytecode has "${first.visibility}", the ABI has "${other}"`);
   });
 });

@@ -26,7 +26,12 @@ let twin: RunningNode;
 let faulty: RunningNode;
 
 async function node(faults: readonly string[], name: string): Promise<RunningNode> {
-  return startNode({ clock: new ManualClock(START_MS), faults, onInternalError: () => undefined, beforeListen: (f) => writeFileSync(join(dir, `${name}.json`), JSON.stringify(f)) });
+  return startNode({
+    clock: new ManualClock(START_MS),
+    faults,
+    onInternalError: () => undefined,
+    beforeListen: (f) => writeFileSync(join(dir, `${name}.json`), JSON.stringify(f)),
+  });
 }
 
 beforeAll(async () => {
@@ -40,7 +45,21 @@ afterAll(async () => {
 });
 
 function run(target: RunningNode, name: string, compareTo: RunningNode) {
-  const args = ["--target", target.url, "--fixtures", join(dir, `${name}.json`), "--only", ONLY, "--record", "--report-dir", join(dir, name), "--compare-to", compareTo.url, "--fail-on-diff", "--quiet"];
+  const args = [
+    "--target",
+    target.url,
+    "--fixtures",
+    join(dir, `${name}.json`),
+    "--only",
+    ONLY,
+    "--record",
+    "--report-dir",
+    join(dir, name),
+    "--compare-to",
+    compareTo.url,
+    "--fail-on-diff",
+    "--quiet",
+  ];
   return conformanceCommand(args, { env: ENV, timeoutMs: 180_000 });
 }
 
@@ -70,7 +89,20 @@ describe("--compare-to, --record and diff", () => {
     const [a, b, c] = await Promise.all([
       run(clean, "clean", twin),
       run(faulty, "faulty", clean),
-      conformanceCommand(["--target", clean.url, "--fixtures", join(dir, "clean.json"), "--report-dir", join(dir, "unreachable"), "--compare-to", unreachable, "--quiet"], { env: ENV }),
+      conformanceCommand(
+        [
+          "--target",
+          clean.url,
+          "--fixtures",
+          join(dir, "clean.json"),
+          "--report-dir",
+          join(dir, "unreachable"),
+          "--compare-to",
+          unreachable,
+          "--quiet",
+        ],
+        { env: ENV },
+      ),
     ]);
     // A compared node that cannot be reached is a configuration error before the suite runs, not an empty comparison.
     expect(c.code).toBe(2);
@@ -80,7 +112,12 @@ describe("--compare-to, --record and diff", () => {
     expect(summaryOf("clean").comparison.compared).toBeGreaterThan(20);
 
     expect(b.code, b.stderr).toBe(1);
-    const differences = summaryOf("faulty").differences as { request: string; at: string; target: { curl: string }; compareTo: { curl: string } }[];
+    const differences = summaryOf("faulty").differences as {
+      request: string;
+      at: string;
+      target: { curl: string };
+      compareTo: { curl: string };
+    }[];
     expect(differences.map((d) => [d.request, d.at])).toEqual([["gas estimate", "$.deprioritized_gas_estimate"]]);
     expect(differences[0]?.target.curl).toContain(`${faulty.url}/estimate_gas_price`);
     expect(differences[0]?.compareTo.curl).toContain(`${clean.url}/estimate_gas_price`);
@@ -89,7 +126,10 @@ describe("--compare-to, --record and diff", () => {
     expect(html).toContain('id="differences"');
     expect(html).toContain("$.deprioritized_gas_estimate");
 
-    const lines = readFileSync(join(dir, "clean", "exchanges.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const lines = readFileSync(join(dir, "clean", "exchanges.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(lines.length).toBeGreaterThan(0);
     expect(lines.every((x) => typeof x.requirement === "string" && x.request.path.startsWith("/"))).toBe(true);
     expect(lines.some((x) => x.request.path === "/estimate_gas_price" && x.response.status === 200)).toBe(true);
@@ -103,7 +143,13 @@ describe("--compare-to, --record and diff", () => {
     const stdout = output.stop();
     expect(code).toBe(1);
     const diff = JSON.parse(readFileSync(join(out, "diff.json"), "utf8")) as RunDiff;
-    expect(diff.requirements).toContainEqual({ id: "4.6/gas-estimate-object", level: "MUST", from: "passed", to: "failed", regression: true });
+    expect(diff.requirements).toContainEqual({
+      id: "4.6/gas-estimate-object",
+      level: "MUST",
+      from: "passed",
+      to: "failed",
+      regression: true,
+    });
     expect("changed" in diff.exchanges).toBe(true);
     if (!("changed" in diff.exchanges)) return;
     expect(diff.exchanges.matched).toBeGreaterThan(0);

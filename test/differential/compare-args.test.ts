@@ -5,7 +5,9 @@ import { parseConformanceArgs } from "../../src/cli/args.ts";
 
 describe("comparison flags", () => {
   it("parses them, and leaves them out when not given", () => {
-    expect(parseConformanceArgs(["--compare-to", "http://127.0.0.1:9/v1", "--compare-fixtures", "b.json", "--fail-on-diff", "--record"], {})).toMatchObject({
+    expect(
+      parseConformanceArgs(["--compare-to", "http://127.0.0.1:9/v1", "--compare-fixtures", "b.json", "--fail-on-diff", "--record"], {}),
+    ).toMatchObject({
       compareTo: "http://127.0.0.1:9/v1",
       compareFixtures: "b.json",
       failOnDiff: true,

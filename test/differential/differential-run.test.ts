@@ -20,7 +20,15 @@ async function node(faults: readonly string[] = [], profile: "node" | "aptos" = 
 }
 
 function compare(a: RunningNode, b: RunningNode, headerPrefix = "X-NODE-"): Promise<DifferentialResult> {
-  return runDifferential({ target: a.url, compareTo: b.url, fixtures: [a.fixtures], contract: headerPrefix === "X-NODE-" ? contract : ApiContract.load(undefined, headerPrefix), headerPrefix, timeoutMs: 10_000, maxResponseBytes: 64 * 1024 * 1024 });
+  return runDifferential({
+    target: a.url,
+    compareTo: b.url,
+    fixtures: [a.fixtures],
+    contract: headerPrefix === "X-NODE-" ? contract : ApiContract.load(undefined, headerPrefix),
+    headerPrefix,
+    timeoutMs: 10_000,
+    maxResponseBytes: 64 * 1024 * 1024,
+  });
 }
 
 let clean: RunningNode;
@@ -42,7 +50,10 @@ describe("differential mode", () => {
     expect(new Set(requests.map((r) => r.operation))).toEqual(new Set(reads));
     expect(requests.some((r) => r.accept === "application/x-bcs" && r.operation === "get_account_modules")).toBe(true);
     // Every version read is in the window both retain, except the one past both nodes' latest.
-    const versions = requests.map((r) => /(?:ledger|end)_version=(\d+)/.exec(r.path)?.[1]).filter((v): v is string => v !== undefined).map(BigInt);
+    const versions = requests
+      .map((r) => /(?:ledger|end)_version=(\d+)/.exec(r.path)?.[1])
+      .filter((v): v is string => v !== undefined)
+      .map(BigInt);
     expect(versions.filter((v) => v < 1000n || (v > 1500n && v <= 1600n))).toEqual([]);
     expect(versions.filter((v) => v > 1600n).length).toBe(2);
   });
@@ -89,7 +100,9 @@ describe("differential mode", () => {
   it("a node that writes the gas estimates as strings: the estimate's member types differ", async () => {
     const faulty = await node(["gas-estimates-as-strings"]);
     const result = await compare(clean, faulty);
-    expect(result.differences.map((d) => [d.operation, d.accept, d.kind, d.at])).toEqual([["estimate_gas_price", "application/json", "body", "$.deprioritized_gas_estimate"]]);
+    expect(result.differences.map((d) => [d.operation, d.accept, d.kind, d.at])).toEqual([
+      ["estimate_gas_price", "application/json", "body", "$.deprioritized_gas_estimate"],
+    ]);
     expect(result.differences[0]?.detail).toMatch(/number vs string/);
   });
 });

@@ -25,7 +25,11 @@ describe("shapes", () => {
     expect(firstShapeDifference(shapeOf([{ a: 1 }]), shapeOf([{ a: 1, b: 2 }]))).toEqual({ path: "$[*].b", a: "(absent)", b: "number" });
     // Compared on the members both have, a member one side adds is no difference; their types still are.
     expect(firstShapeDifference(shapeOf([{ a: 1 }]), shapeOf([{ a: 1, b: 2 }]), "$", { members: "shared" })).toBeUndefined();
-    expect(firstShapeDifference(shapeOf([{ a: 1 }]), shapeOf([{ a: "1", b: 2 }]), "$", { members: "shared" })).toEqual({ path: "$[*].a", a: "number", b: "string" });
+    expect(firstShapeDifference(shapeOf([{ a: 1 }]), shapeOf([{ a: "1", b: 2 }]), "$", { members: "shared" })).toEqual({
+      path: "$[*].a",
+      a: "number",
+      b: "string",
+    });
   });
 
   it("do not count what some values happen to hold as a change: an optional member, a null", () => {
@@ -35,12 +39,23 @@ describe("shapes", () => {
     expect(firstShapeDifference(seqOnly, mixed)).toBeUndefined();
     expect(firstShapeDifference(shapeOf({ vm_error_code: null }), shapeOf({ vm_error_code: 3 }))).toBeUndefined();
     // A member every answer had and none has now is a change; so is a new type beside the old one.
-    expect(firstShapeDifference(shapeOf([{ a: 1, b: 2 }, { a: 3, b: 4 }]), shapeOf([{ a: 1 }]))).toEqual({ path: "$[*].b", a: "number", b: "(absent)" });
+    expect(
+      firstShapeDifference(
+        shapeOf([
+          { a: 1, b: 2 },
+          { a: 3, b: 4 },
+        ]),
+        shapeOf([{ a: 1 }]),
+      ),
+    ).toEqual({ path: "$[*].b", a: "number", b: "(absent)" });
     expect(firstShapeDifference(shapeOf([1, 2]), shapeOf([1, "2"]))).toEqual({ path: "$[*]", a: "number", b: "number | string" });
   });
 
   it("merge the elements of a list into one shape, differing types as a union", () => {
-    expect(shapeOf([{ a: 1 }, { b: "x" }])).toEqual({ type: "array", items: { type: "object", members: { a: { type: "number" }, b: { type: "string" } }, optional: ["a", "b"] } });
+    expect(shapeOf([{ a: 1 }, { b: "x" }])).toEqual({
+      type: "array",
+      items: { type: "object", members: { a: { type: "number" }, b: { type: "string" } }, optional: ["a", "b"] },
+    });
     expect(mergeShapes({ type: "string" }, { type: "string" })).toEqual({ type: "string" });
     expect(shapeOf([1, "x", 2])).toEqual({ type: "array", items: { type: "mixed", of: [{ type: "number" }, { type: "string" }] } });
   });
@@ -59,8 +74,18 @@ function exchange(path: string, status: number, json: unknown, requirement = "4.
   };
 }
 
-function run(dir: string, statuses: Record<string, string>, exchanges?: RecordedExchange[]): RecordedRun & { exchanges?: RecordedExchange[] } {
-  return { dir, target: "t", startedAt: "s", requirements: new Map(Object.entries(statuses).map(([id, status]) => [id, { level: "MUST", status }])), ...(exchanges === undefined ? {} : { exchanges }) };
+function run(
+  dir: string,
+  statuses: Record<string, string>,
+  exchanges?: RecordedExchange[],
+): RecordedRun & { exchanges?: RecordedExchange[] } {
+  return {
+    dir,
+    target: "t",
+    startedAt: "s",
+    requirements: new Map(Object.entries(statuses).map(([id, status]) => [id, { level: "MUST", status }])),
+    ...(exchanges === undefined ? {} : { exchanges }),
+  };
 }
 
 describe("diffRuns", () => {
@@ -103,7 +128,11 @@ describe("diffRuns", () => {
   it("keys requests by method, path, Accept, Content-Type and body; a recording redacts credentials", () => {
     const x = exchange("/p", 200, {});
     expect(requestKey(x)).toBe("GET /p accept=application/json content-type=-");
-    expect(redactHeaders({ authorization: "Bearer s", "x-api-key": "k", accept: "a" })).toEqual({ authorization: "***", "x-api-key": "***", accept: "a" });
+    expect(redactHeaders({ authorization: "Bearer s", "x-api-key": "k", accept: "a" })).toEqual({
+      authorization: "***",
+      "x-api-key": "***",
+      accept: "a",
+    });
     const big = recordedBody(new Uint8Array(70 * 1024).fill(0xff));
     expect(big).toMatchObject({ bytes: 70 * 1024, encoding: "base64", truncated: true });
   });
@@ -111,8 +140,24 @@ describe("diffRuns", () => {
   it("reads a run's ids as the ids that hold them now, so a renamed requirement is compared with itself", () => {
     const dir = mkdtempSync(join(tmpdir(), "run-"));
     try {
-      writeFileSync(join(dir, "summary.json"), JSON.stringify({ target: "t", startedAt: "s", requirements: [{ id: "old/a", level: "MUST", status: "passed" }, { id: "old/b", level: "MUST", status: "failed" }] }));
-      const runA = readRecordedRun(dir, new Map([["old/a", "new/ab"], ["old/b", "new/ab"]]));
+      writeFileSync(
+        join(dir, "summary.json"),
+        JSON.stringify({
+          target: "t",
+          startedAt: "s",
+          requirements: [
+            { id: "old/a", level: "MUST", status: "passed" },
+            { id: "old/b", level: "MUST", status: "failed" },
+          ],
+        }),
+      );
+      const runA = readRecordedRun(
+        dir,
+        new Map([
+          ["old/a", "new/ab"],
+          ["old/b", "new/ab"],
+        ]),
+      );
       expect([...runA.requirements]).toEqual([["new/ab", { level: "MUST", status: "failed" }]]);
       expect(runA.exchanges).toBeUndefined();
       writeFileSync(join(dir, "exchanges.jsonl"), "{not json\n");

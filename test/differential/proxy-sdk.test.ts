@@ -34,13 +34,34 @@ interface ProxyRun {
 }
 
 /** Starts the proxy in front of `node`, runs `traffic` against the URL it prints, stops it with SIGTERM. */
-async function throughProxy(node: RunningNode, name: string, traffic: (url: string, reportDir: string) => Promise<void>, flags: readonly string[] = ["--write-every", "0"]): Promise<ProxyRun> {
+async function throughProxy(
+  node: RunningNode,
+  name: string,
+  traffic: (url: string, reportDir: string) => Promise<void>,
+  flags: readonly string[] = ["--write-every", "0"],
+): Promise<ProxyRun> {
   const reportDir = join(dir, name);
-  const child = spawn(process.execPath, [compiledEntry("ledger-conformance-entry"), "proxy", "--upstream", node.url, "--port", "0", "--profile", "aptos", "--report-dir", reportDir, ...flags], {
-    cwd: ROOT,
-    stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, NO_COLOR: "1" },
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      compiledEntry("ledger-conformance-entry"),
+      "proxy",
+      "--upstream",
+      node.url,
+      "--port",
+      "0",
+      "--profile",
+      "aptos",
+      "--report-dir",
+      reportDir,
+      ...flags,
+    ],
+    {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, NO_COLOR: "1" },
+    },
+  );
   let stdout = "";
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
@@ -89,13 +110,18 @@ async function sdkTraffic(node: RunningNode, url: string): Promise<void> {
   expect((missing as AptosApiError).status).toBe(404);
   const fixture = node.fixtures.accounts[0];
   if (!fixture) throw new Error("the node's fixtures have no account");
-  const sender = Account.fromPrivateKey({ privateKey: new Ed25519PrivateKey(PrivateKey.formatPrivateKey(fixture.privateKey, PrivateKeyVariants.Ed25519)) });
+  const sender = Account.fromPrivateKey({
+    privateKey: new Ed25519PrivateKey(PrivateKey.formatPrivateKey(fixture.privateKey, PrivateKeyVariants.Ed25519)),
+  });
   const transaction = await aptos.transaction.build.simple({
     sender: sender.accountAddress,
     data: { function: "0x1::aptos_account::transfer", functionArguments: [sender.accountAddress, 1_000] },
     options: { accountSequenceNumber: 0 },
   });
-  const pending = await aptos.transaction.submit.simple({ transaction, senderAuthenticator: aptos.transaction.sign({ signer: sender, transaction }) });
+  const pending = await aptos.transaction.submit.simple({
+    transaction,
+    senderAuthenticator: aptos.transaction.sign({ signer: sender, transaction }),
+  });
   expect(pending.hash).toMatch(/^0x[0-9a-f]{64}$/);
 }
 
@@ -109,7 +135,17 @@ describe("the validation proxy in front of a reference node, with the Aptos SDK'
       expect(run.code, run.stdout).toBe(0);
       const { summary } = run;
       expect(summary.requirements.filter((r) => r.status === "failed" || r.status === "warned")).toEqual([]);
-      for (const id of ["7.1/status-in-endpoint-set", "2.7/required-headers-on-success", "4/media-type-declared", "2.6/error-object", "7.2/error-code-known", "4.5/module-list", "4.4/module-record", "4.2/item-found", "4.8/pending-transaction-hash"]) {
+      for (const id of [
+        "7.1/status-in-endpoint-set",
+        "2.7/required-headers-on-success",
+        "4/media-type-declared",
+        "2.6/error-object",
+        "7.2/error-code-known",
+        "4.5/module-list",
+        "4.4/module-record",
+        "4.2/item-found",
+        "4.8/pending-transaction-hash",
+      ]) {
         expect(statusOf(summary, id), id).toBe("passed");
       }
       const unseen = summary.requirements.find((r) => r.id === "4.7/lagging-unhealthy");
@@ -122,11 +158,18 @@ describe("the validation proxy in front of a reference node, with the Aptos SDK'
   }, 180_000);
 
   it("a node with faults: their requirements fail, with the SDK's own requests as curl lines", async () => {
-    const node = await startNode({ profile: "aptos", clock: new ManualClock(), faults: ["missing-block-height-headers", "error-codes-uppercase"] });
+    const node = await startNode({
+      profile: "aptos",
+      clock: new ManualClock(),
+      faults: ["missing-block-height-headers", "error-codes-uppercase"],
+    });
     try {
       const run = await throughProxy(node, "faulty", (url) => sdkTraffic(node, url));
       expect(run.code).toBe(1);
-      const failed = run.summary.requirements.filter((r) => r.status === "failed").map((r) => r.id).sort();
+      const failed = run.summary.requirements
+        .filter((r) => r.status === "failed")
+        .map((r) => r.id)
+        .sort();
       expect(failed).toContain("2.7/required-headers-on-success");
       expect(failed).toContain("7.2/error-code-known");
       const failure = run.summary.requirements.find((r) => r.id === "2.7/required-headers-on-success")?.failures[0];
@@ -161,7 +204,10 @@ describe("the validation proxy in front of a reference node, with the Aptos SDK'
         ["--write-every", "1", "--baseline", baseline],
       );
       expect(run.code, run.stdout).toBe(0);
-      expect(run.summary.requirements.find((r) => r.id === "7.2/error-code-known")).toMatchObject({ status: "failed", expectedFailure: true });
+      expect(run.summary.requirements.find((r) => r.id === "7.2/error-code-known")).toMatchObject({
+        status: "failed",
+        expectedFailure: true,
+      });
       expect(existsSync(join(dir, "periodic", ".writing"))).toBe(false);
     } finally {
       await node.close();

@@ -9,14 +9,31 @@ import type { RunDiff } from "../../src/harness/recording-diff.ts";
 
 const HOSTILE = "<script>alert(1)</script>\u001b[2J\u202e";
 
-const side = (url: string) => ({ url, curl: `curl '${url}'`, status: 200, headers: { "content-type": "application/json", "x-node-chain-id": HOSTILE }, body: `{"m":"${HOSTILE}"}` });
+const side = (url: string) => ({
+  url,
+  curl: `curl '${url}'`,
+  status: 200,
+  headers: { "content-type": "application/json", "x-node-chain-id": HOSTILE },
+  body: `{"m":"${HOSTILE}"}`,
+});
 const result: DifferentialResult = {
   target: "http://a/v1",
   compareTo: "http://b/v1",
   version: "10",
   compared: 1,
   skipped: [{ request: "r", reason: HOSTILE }],
-  differences: [{ request: `gas ${HOSTILE}`, operation: "estimate_gas_price", accept: "application/json", kind: "body", at: "$.m", detail: `${HOSTILE} vs x`, target: side("http://a/v1/x"), compareTo: side("http://b/v1/x") }],
+  differences: [
+    {
+      request: `gas ${HOSTILE}`,
+      operation: "estimate_gas_price",
+      accept: "application/json",
+      kind: "body",
+      at: "$.m",
+      detail: `${HOSTILE} vs x`,
+      target: side("http://a/v1/x"),
+      compareTo: side("http://b/v1/x"),
+    },
+  ],
 };
 
 describe("comparison reports", () => {
@@ -39,7 +56,23 @@ describe("comparison reports", () => {
       runB: { dir: "b", target: "t", startedAt: "s" },
       requirements: [{ id: "4.6/gas-estimate-object", level: "MUST", from: "passed", to: "failed", regression: true }],
       regressions: 1,
-      exchanges: { matched: 1, onlyInA: 0, onlyInB: 0, changed: [{ key: `GET /x${HOSTILE}`, change: "shape", at: "$.a", a: "number", b: "string", requirements: ["4.6/gas-estimate-object"], curlA: "curl a", curlB: "curl b" }] },
+      exchanges: {
+        matched: 1,
+        onlyInA: 0,
+        onlyInB: 0,
+        changed: [
+          {
+            key: `GET /x${HOSTILE}`,
+            change: "shape",
+            at: "$.a",
+            a: "number",
+            b: "string",
+            requirements: ["4.6/gas-estimate-object"],
+            curlA: "curl a",
+            curlB: "curl b",
+          },
+        ],
+      },
     };
     const html = renderDiffHtml(diff);
     expect(html).not.toContain("<script>");

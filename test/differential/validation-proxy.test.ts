@@ -57,16 +57,31 @@ describe("the validation proxy", () => {
     });
     const { url, judged } = await proxyTo(`${node.origin}/v1`);
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
-    const res = await fetch(`${url}/estimate_gas_price?x=1&x=2`, { method: "GET", headers: { accept: "application/json", "x-client": "sdk 1.0", authorization: "Bearer s3cret" } });
+    const res = await fetch(`${url}/estimate_gas_price?x=1&x=2`, {
+      method: "GET",
+      headers: { accept: "application/json", "x-client": "sdk 1.0", authorization: "Bearer s3cret" },
+    });
     expect(res.status).toBe(200);
     expect(await res.text()).toBe(gas);
     expect(res.headers.get("x-extra")).toBe("kept");
     expect(res.headers.get("x-node-ledger-version")).toBe("100");
-    expect(seen).toMatchObject({ method: "GET", url: "/v1/estimate_gas_price?x=1&x=2", headers: { accept: "application/json", "x-client": "sdk 1.0", authorization: "Bearer s3cret" } });
+    expect(seen).toMatchObject({
+      method: "GET",
+      url: "/v1/estimate_gas_price?x=1&x=2",
+      headers: { accept: "application/json", "x-client": "sdk 1.0", authorization: "Bearer s3cret" },
+    });
     expect(judged.map((j) => j.label)).toEqual(["GET estimate_gas_price"]);
-    expect(statuses(judged[0]?.results ?? [])).toMatchObject({ "7.1/status-in-endpoint-set": "passed", "2.7/required-headers-on-success": "passed", "4.6/gas-estimate-object": "passed" });
+    expect(statuses(judged[0]?.results ?? [])).toMatchObject({
+      "7.1/status-in-endpoint-set": "passed",
+      "2.7/required-headers-on-success": "passed",
+      "4.6/gas-estimate-object": "passed",
+    });
 
-    const post = await fetch(`${url}/tables/0x1/item`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"key_type":"u64","value_type":"u64","key":"1"}' });
+    const post = await fetch(`${url}/tables/0x1/item`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: '{"key_type":"u64","value_type":"u64","key":"1"}',
+    });
     await post.text();
     expect(seen).toMatchObject({ method: "POST", url: "/v1/tables/0x1/item", body: '{"key_type":"u64","value_type":"u64","key":"1"}' });
   });
@@ -121,7 +136,11 @@ describe("the validation proxy", () => {
   it("refuses a request body over its cap, and answers 502 itself when the upstream is down, judging neither", async () => {
     const node = await upstream((_req, res) => res.end());
     const small = await proxyTo(`${node.origin}/v1`, 16);
-    const big = await fetch(`${small.url}/transactions`, { method: "POST", headers: { "content-type": "application/json" }, body: "x".repeat(64) });
+    const big = await fetch(`${small.url}/transactions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "x".repeat(64),
+    });
     expect(big.status).toBe(413);
     expect(big.headers.get("x-ledger-conformance-proxy")).toBe("own-answer");
     const down = await proxyTo(`http://127.0.0.1:${await freePort()}/v1`);

@@ -62,10 +62,22 @@ beforeAll(async () => {
   targetsFile = join(dir, "targets.json");
   // A relative fixtures path is read from the targets file's directory.
   writeFileSync(targetsFile, JSON.stringify({ targets: targets.map((t) => ({ ...t, fixtures: `${t.name}.fixtures.json` })) }));
-  const single = (t: (typeof targets)[number]) => run(["--target", t.url, "--fixtures", t.fixtures, "--only", ONLY, "--report-dir", join(dir, "runs", t.name), "--quiet"]);
+  const single = (t: (typeof targets)[number]) =>
+    run(["--target", t.url, "--fixtures", t.fixtures, "--only", ONLY, "--report-dir", join(dir, "runs", t.name), "--quiet"]);
   const [f, c, x] = await Promise.all([
     // --format markdown: stdout is the fleet's summary.md (a CI job summary); merge below prints the console table.
-    run(["--targets", targetsFile, "--only", ONLY, "--report-dir", join(dir, "fleet"), "--quiet", "--format", "markdown", "--junit-per-check"]),
+    run([
+      "--targets",
+      targetsFile,
+      "--only",
+      ONLY,
+      "--report-dir",
+      join(dir, "fleet"),
+      "--quiet",
+      "--format",
+      "markdown",
+      "--junit-per-check",
+    ]),
     single(targets[0] as (typeof targets)[number]),
     single(targets[1] as (typeof targets)[number]),
   ]);
@@ -93,7 +105,12 @@ describe("a fleet in one run", () => {
     }
     // Nothing else fails: the fault's deviation is all the matrix tells apart.
     expect(clean.requirements.filter((r) => r.status === "failed" || r.status === "warned")).toEqual([]);
-    expect(faulty.requirements.filter((r) => r.status === "failed").map((r) => r.id).sort()).toEqual([...breaks].sort());
+    expect(
+      faulty.requirements
+        .filter((r) => r.status === "failed")
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual([...breaks].sort());
     // --only ran one file: the clean node's verdict is partial (exit 0), the faulty one's not conforming, and so the fleet's.
     expect(clean.verdict).toBe("partial");
     expect(faulty.verdict).toBe("not-conforming");
@@ -119,7 +136,9 @@ describe("a fleet in one run", () => {
     expect(fleet.stdout).toBe(markdown);
     expect(markdown).toMatch(/^\*\*FLEET NOT CONFORMING\*\*: the worst node's verdict \(faulty\)$/m);
     expect(markdown).toMatch(/^\| faulty \| not conforming \| 1 \|/m);
-    const rows = markdown.split("\n").filter((l) => l.startsWith("| ") && !l.startsWith("| node ") && !l.startsWith("| fleet ") && !/^\| (clean|faulty) \|/.test(l));
+    const rows = markdown
+      .split("\n")
+      .filter((l) => l.startsWith("| ") && !l.startsWith("| node ") && !l.startsWith("| fleet ") && !/^\| (clean|faulty) \|/.test(l));
     const failed = rows.filter((l) => l.startsWith("| ❌ failed |"));
     expect(failed.length).toBe(breaks.length);
     // Failed first, each with its status per node (clean, faulty) and the faulty node's first message.
@@ -150,7 +169,9 @@ describe("a fleet in one run", () => {
     expect(dom).toMatch(/Fleet not conforming: the worst node's verdict \(faulty\)/);
     for (const id of breaks) {
       const row = new RegExp(`<code>${id.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}</code>.*?</tr>`, "s").exec(dom)?.[0] ?? "";
-      expect(row, id).toMatch(/<td class="c-failed">failed<\/td><td class="c-passed"><a href="#node-1">passed<\/a><\/td><td class="c-failed"><a href="#node-2-[^"]+">failed<\/a><\/td>/);
+      expect(row, id).toMatch(
+        /<td class="c-failed">failed<\/td><td class="c-passed"><a href="#node-1">passed<\/a><\/td><td class="c-failed"><a href="#node-2-[^"]+">failed<\/a><\/td>/,
+      );
       // The failed cell's target exists: the faulty node's entry, open, with the replayable curl line.
       expect(dom).toMatch(new RegExp(`<details class="req" open="" id="node-2-${id.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}">`));
     }
@@ -167,7 +188,15 @@ describe("a fleet with a node it cannot test, and a fleet stopped by a signal", 
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     const mixed = join(dir, "mixed-targets.json");
     const clean = JSON.parse(readFileSync(targetsFile, "utf8")).targets[0] as { url: string; fixtures: string };
-    writeFileSync(mixed, JSON.stringify({ targets: [{ name: "up", url: clean.url, fixtures: `${clean.fixtures}` }, { name: "down", url: deadUrl }] }));
+    writeFileSync(
+      mixed,
+      JSON.stringify({
+        targets: [
+          { name: "up", url: clean.url, fixtures: `${clean.fixtures}` },
+          { name: "down", url: deadUrl },
+        ],
+      }),
+    );
     const r = await run(["--targets", mixed, "--only", ONLY, "--report-dir", join(dir, "mixed"), "--quiet"]);
     expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(2);
     const summary = readSummary<FleetSummary>(join(dir, "mixed"));
@@ -175,10 +204,15 @@ describe("a fleet with a node it cannot test, and a fleet stopped by a signal", 
     expect(up.requirements.filter((r) => r.status === "passed").length).toBeGreaterThan(0);
     expect(up.requirements.filter((r) => r.status === "failed")).toEqual([]);
     // Nothing passed on the node that was never tested, and its reports and console say why.
-    expect(down.requirements.every((r) => r.status === "skipped"), "every requirement of the unreachable node skipped").toBe(true);
+    expect(
+      down.requirements.every((r) => r.status === "skipped"),
+      "every requirement of the unreachable node skipped",
+    ).toBe(true);
     expect(down.interruption?.reason).toMatch(/connection refused|ECONNREFUSED|cannot be reached|refused/i);
     expect(readFileSync(join(dir, "mixed", "targets", "down", "console.txt"), "utf8")).toContain(down.interruption?.reason ?? "(none)");
-    expect(readFileSync(join(dir, "mixed", "targets", "up", "console.txt"), "utf8")).toMatch(/^target http:\/\/127\.0\.0\.1:\d+\/v1, profile node: /m);
+    expect(readFileSync(join(dir, "mixed", "targets", "up", "console.txt"), "utf8")).toMatch(
+      /^target http:\/\/127\.0\.0\.1:\d+\/v1, profile node: /m,
+    );
     expect(existsSync(join(dir, "mixed", "targets", "down", "html", "index.html"))).toBe(true);
   });
 
@@ -192,28 +226,52 @@ describe("a fleet with a node it cannot test, and a fleet stopped by a signal", 
         const upstream = new URL(t.url);
         const proxy = createServer((req, res) => {
           if (!req.url?.endsWith("/-/healthy")) (seen[i] as number[]).push(Date.now());
-          const forward = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-            res.writeHead(answer.statusCode ?? 502, answer.headers);
-            answer.pipe(res);
-          });
+          const forward = httpRequest(
+            { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
+            (answer) => {
+              res.writeHead(answer.statusCode ?? 502, answer.headers);
+              answer.pipe(res);
+            },
+          );
           forward.on("error", () => res.destroy());
           req.pipe(forward);
         });
         await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
-        return { proxy, target: { ...t, url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/v1`, fixtures: join(dir, `${t.name}.fixtures.json`) } };
+        return {
+          proxy,
+          target: {
+            ...t,
+            url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/v1`,
+            fixtures: join(dir, `${t.name}.fixtures.json`),
+          },
+        };
       }),
     );
     try {
       const limitedTargets = join(dir, "limited-targets.json");
       writeFileSync(limitedTargets, JSON.stringify({ targets: proxies.map((p) => p.target) }));
-      const r = await run(["--targets", limitedTargets, "--only", ONLY, "--rate-limit", String(rate), "--workers", "2", "--report-dir", join(dir, "limited"), "--quiet"]);
+      const r = await run([
+        "--targets",
+        limitedTargets,
+        "--only",
+        ONLY,
+        "--rate-limit",
+        String(rate),
+        "--workers",
+        "2",
+        "--report-dir",
+        join(dir, "limited"),
+        "--quiet",
+      ]);
       expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(1);
       for (const [i, node] of readSummary<FleetSummary>(join(dir, "limited")).targets.entries()) {
         const checks = seen[i] as number[];
         expect(checks.length, node.name).toBeGreaterThanOrEqual(3);
         // Any three requests in a row span two gaps of 1/rate at least; a timer that fires late may shorten one span, never two.
         const spans = checks.slice(2).map((t, k) => t - (checks[k] as number));
-        expect(Math.min(...spans), `${node.name}: spans of three requests ${spans.join(", ")} ms`).toBeGreaterThanOrEqual((2 * 1000) / rate - 200);
+        expect(Math.min(...spans), `${node.name}: spans of three requests ${spans.join(", ")} ms`).toBeGreaterThanOrEqual(
+          (2 * 1000) / rate - 200,
+        );
       }
     } finally {
       await Promise.all(proxies.map(({ proxy }) => new Promise((resolve) => proxy.close(resolve))));
@@ -221,7 +279,11 @@ describe("a fleet with a node it cannot test, and a fleet stopped by a signal", 
   });
 
   it("stops on SIGTERM: every node's reports say the run was stopped, none passes a check it did not run, exit 143", async () => {
-    const r = await conformanceCommand(["--targets", targetsFile, "--report-dir", join(dir, "stopped")], { env, timeoutMs: 120_000, signal: { name: "SIGTERM", when: "fleet of 2" } });
+    const r = await conformanceCommand(["--targets", targetsFile, "--report-dir", join(dir, "stopped")], {
+      env,
+      timeoutMs: 120_000,
+      signal: { name: "SIGTERM", when: "fleet of 2" },
+    });
     expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(143);
     const summary = readSummary<FleetSummary>(join(dir, "stopped"));
     expect(summary.targets.map((t) => t.name)).toEqual(["clean", "faulty"]);
@@ -236,18 +298,44 @@ describe("a fleet of nodes that hold the same accounts", () => {
   it("keeps each node's sequence numbers to its own run, though one worker runs both nodes' submissions", async () => {
     // A second clean node: the same genesis, so the same funded accounts, as the fleet's clean node.
     const fixtures = join(dir, "twin.fixtures.json");
-    const twin = await startNode({ host: "127.0.0.1", port: 0, onInternalError: () => undefined, beforeListen: (f) => writeFileSync(fixtures, JSON.stringify(f)) });
+    const twin = await startNode({
+      host: "127.0.0.1",
+      port: 0,
+      onInternalError: () => undefined,
+      beforeListen: (f) => writeFileSync(fixtures, JSON.stringify(f)),
+    });
     nodes.push(twin);
     const clean = JSON.parse(readFileSync(targetsFile, "utf8")).targets[0] as { url: string; fixtures: string };
     const twins = join(dir, "twin-targets.json");
-    writeFileSync(twins, JSON.stringify({ targets: [{ name: "first", url: clean.url, fixtures: clean.fixtures }, { name: "second", url: twin.url, fixtures }] }));
-    const r = await run(["--targets", twins, "--only", "submit-transaction-accepted", "--workers", "1", "--report-dir", join(dir, "twins"), "--quiet"]);
+    writeFileSync(
+      twins,
+      JSON.stringify({
+        targets: [
+          { name: "first", url: clean.url, fixtures: clean.fixtures },
+          { name: "second", url: twin.url, fixtures },
+        ],
+      }),
+    );
+    const r = await run([
+      "--targets",
+      twins,
+      "--only",
+      "submit-transaction-accepted",
+      "--workers",
+      "1",
+      "--report-dir",
+      join(dir, "twins"),
+      "--quiet",
+    ]);
     expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(0);
     for (const node of readSummary<FleetSummary>(join(dir, "twins")).targets) {
       // With one run's sequence numbers taken for the other's (were the runs to share one support module's
       // bookkeeping), the second node's submissions wait behind numbers it never saw, and
       // 4.8/accepted-transaction-committed warns about a node that is right.
-      expect(node.requirements.filter((q) => q.status === "failed" || q.status === "warned").map((q) => q.id), node.name).toEqual([]);
+      expect(
+        node.requirements.filter((q) => q.status === "failed" || q.status === "warned").map((q) => q.id),
+        node.name,
+      ).toEqual([]);
       for (const id of ["4.8/bcs-submission-accepted", "4.8/json-submission-accepted", "4.8/accepted-transaction-committed"]) {
         const row = node.requirements.find((q) => q.id === id);
         expect(row?.status, `${node.name}: ${id} ${JSON.stringify(row)}`).toBe("passed");
@@ -258,7 +346,10 @@ describe("a fleet of nodes that hold the same accounts", () => {
 
 describe("merge", () => {
   it("of the two single runs gives the same matrix as the fleet run", async () => {
-    const merged = await conformanceCommand(["merge", "--report-dir", join(dir, "merged"), join(dir, "runs", "clean"), join(dir, "runs", "faulty")], { env });
+    const merged = await conformanceCommand(
+      ["merge", "--report-dir", join(dir, "merged"), join(dir, "runs", "clean"), join(dir, "runs", "faulty")],
+      { env },
+    );
     expect(merged.code, `${merged.stdout}\n${merged.stderr}`).toBe(1);
     expect(merged.stdout).toMatch(/FLEET NOT CONFORMING: the worst node's verdict \(faulty\)/);
     const fromMerge = readSummary<FleetSummary>(join(dir, "merged"));

@@ -36,7 +36,17 @@ function summary(over: Partial<Summary> = {}): Summary {
     verdictText: "CONFORMING: every MUST requirement holds",
     verdictCounts: { requirements: 1, run: 1, mustFailed: 0, expectedFailures: 0, unexpectedPasses: 0, warned: 0, errors: 0 },
     counts: { passed: 1, failed: 0, skipped: 0, notApplicable: 0, warned: 0 },
-    requirements: [{ id: "4.6/estimates-ordered", level: "MUST", section: "4.6", endpoint: "estimate_gas_price", status: "passed", checks: 2, failures: [] }],
+    requirements: [
+      {
+        id: "4.6/estimates-ordered",
+        level: "MUST",
+        section: "4.6",
+        endpoint: "estimate_gas_price",
+        status: "passed",
+        checks: 2,
+        failures: [],
+      },
+    ],
     requests: 3,
     retries: 0,
     ...over,
@@ -45,7 +55,15 @@ function summary(over: Partial<Summary> = {}): Summary {
 
 describe("the targets of a fleet", () => {
   it("reads a targets file, resolving fixtures from the file's directory", () => {
-    const path = file("t/targets.json", JSON.stringify({ targets: [{ name: "a", url: "http://127.0.0.1:1/v1", fixtures: "a.json", profile: "aptos" }, { name: "b.2", url: "https://n.example/v1" }] }));
+    const path = file(
+      "t/targets.json",
+      JSON.stringify({
+        targets: [
+          { name: "a", url: "http://127.0.0.1:1/v1", fixtures: "a.json", profile: "aptos" },
+          { name: "b.2", url: "https://n.example/v1" },
+        ],
+      }),
+    );
     expect(readTargetsFile(path)).toEqual([
       { name: "a", url: "http://127.0.0.1:1/v1", fixtures: join(dir, "t", "a.json"), profile: "aptos" },
       { name: "b.2", url: "https://n.example/v1" },
@@ -55,12 +73,33 @@ describe("the targets of a fleet", () => {
   it.each([
     ["not JSON", "{targets", /is not JSON/],
     ["no targets", "{}", /must have required property 'targets'/],
-    ["a name that is not a path segment", JSON.stringify({ targets: [{ name: "../x", url: "http://h/v1" }] }), /\/targets\/0\/name must match pattern/],
+    [
+      "a name that is not a path segment",
+      JSON.stringify({ targets: [{ name: "../x", url: "http://h/v1" }] }),
+      /\/targets\/0\/name must match pattern/,
+    ],
     ["no url", JSON.stringify({ targets: [{ name: "a" }] }), /must have required property 'url'/],
-    ["an unknown member", JSON.stringify({ targets: [{ name: "a", url: "http://h/v1", urll: "x" }] }), /must NOT have additional properties/],
-    ["an unknown profile", JSON.stringify({ targets: [{ name: "a", url: "http://h/v1", profile: "eth" }] }), /must be equal to one of the allowed values/],
+    [
+      "an unknown member",
+      JSON.stringify({ targets: [{ name: "a", url: "http://h/v1", urll: "x" }] }),
+      /must NOT have additional properties/,
+    ],
+    [
+      "an unknown profile",
+      JSON.stringify({ targets: [{ name: "a", url: "http://h/v1", profile: "eth" }] }),
+      /must be equal to one of the allowed values/,
+    ],
     ["a url that is not http", JSON.stringify({ targets: [{ name: "a", url: "ftp://h/v1" }] }), /must be http or https/],
-    ["two targets of one name", JSON.stringify({ targets: [{ name: "a", url: "http://h/v1" }, { name: "a", url: "http://i/v1" }] }), /the name 'a' is given to two targets/],
+    [
+      "two targets of one name",
+      JSON.stringify({
+        targets: [
+          { name: "a", url: "http://h/v1" },
+          { name: "a", url: "http://i/v1" },
+        ],
+      }),
+      /the name 'a' is given to two targets/,
+    ],
   ])("refuses a targets file with %s (a UsageError: exit 2)", (_, text, message) => {
     const path = file(`bad-${Math.random()}.json`, text);
     expect(() => readTargetsFile(path)).toThrow(UsageError);
@@ -68,9 +107,19 @@ describe("the targets of a fleet", () => {
   });
 
   it("takes repeated --target as a fleet, each node named after its host and port", () => {
-    const args = parseConformanceArgs(["--target", "http://127.0.0.1:8080/v1", "--target", "http://127.0.0.1:8080/other/v1", "--target", "https://node.example/v1"], {});
-    expect(args).toMatchObject({ target: "http://127.0.0.1:8080/v1", fleet: ["http://127.0.0.1:8080/v1", "http://127.0.0.1:8080/other/v1", "https://node.example/v1"] });
-    expect(targetsFromUrls((args as { fleet: readonly string[] }).fleet).map((t) => t.name)).toEqual(["127.0.0.1-8080", "127.0.0.1-8080-2", "node.example-443"]);
+    const args = parseConformanceArgs(
+      ["--target", "http://127.0.0.1:8080/v1", "--target", "http://127.0.0.1:8080/other/v1", "--target", "https://node.example/v1"],
+      {},
+    );
+    expect(args).toMatchObject({
+      target: "http://127.0.0.1:8080/v1",
+      fleet: ["http://127.0.0.1:8080/v1", "http://127.0.0.1:8080/other/v1", "https://node.example/v1"],
+    });
+    expect(targetsFromUrls((args as { fleet: readonly string[] }).fleet).map((t) => t.name)).toEqual([
+      "127.0.0.1-8080",
+      "127.0.0.1-8080-2",
+      "node.example-443",
+    ]);
     // One --target is a one-node run as before.
     expect(parseConformanceArgs(["--target", "http://h/v1"], {})).not.toHaveProperty("fleet");
     expect(() => parseConformanceArgs(["--target", "http://h/v1", "--targets", "t.json"], {})).toThrow(/give it or --target, not both/);
@@ -78,14 +127,33 @@ describe("the targets of a fleet", () => {
   });
 
   it("gives each node's run the command's flags, with its own URL, fixtures and profile", () => {
-    const args = parseConformanceArgs(["--targets", "t.json", "--only", "gas", "--fixtures", "f.json", "--profile=aptos", "--allow-submit"]);
+    const args = parseConformanceArgs([
+      "--targets",
+      "t.json",
+      "--only",
+      "gas",
+      "--fixtures",
+      "f.json",
+      "--profile=aptos",
+      "--allow-submit",
+    ]);
     if (args === "help" || args === "version") throw new Error("parsed as help");
     const own = nodeArgsOf(args, { name: "a", url: "http://127.0.0.1:1/v1", fixtures: "/a.json", profile: "node" });
-    expect(own).toMatchObject({ target: "http://127.0.0.1:1/v1", fixtures: "/a.json", profile: "node", allowSubmit: true, only: args.only });
+    expect(own).toMatchObject({
+      target: "http://127.0.0.1:1/v1",
+      fixtures: "/a.json",
+      profile: "node",
+      allowSubmit: true,
+      only: args.only,
+    });
     expect(own).not.toHaveProperty("targetsFile");
     expect(own).not.toHaveProperty("fleet");
     // A node the targets file gives no fixtures or profile gets the command's.
-    expect(nodeArgsOf(args, { name: "b", url: "http://127.0.0.1:2/v1" })).toMatchObject({ target: "http://127.0.0.1:2/v1", fixtures: "f.json", profile: "aptos" });
+    expect(nodeArgsOf(args, { name: "b", url: "http://127.0.0.1:2/v1" })).toMatchObject({
+      target: "http://127.0.0.1:2/v1",
+      fixtures: "f.json",
+      profile: "aptos",
+    });
   });
 });
 
@@ -96,7 +164,12 @@ describe("summaries read for the matrix", () => {
     file("notjson/summary.json", "{");
     file("wrong/summary.json", JSON.stringify({ ...summary(), requirements: [{ id: "<img>", status: "passed" }] }));
     file("badstatus/summary.json", JSON.stringify(summary({ requirements: [{ ...summary().requirements[0]!, status: "fine" as never }] })));
-    for (const [d, message] of [["missing", /cannot read it: ENOENT/], ["notjson", /not JSON/], ["wrong", /not a ledger-conformance summary/], ["badstatus", /status must be equal to one of the allowed values/]] as const) {
+    for (const [d, message] of [
+      ["missing", /cannot read it: ENOENT/],
+      ["notjson", /not JSON/],
+      ["wrong", /not a ledger-conformance summary/],
+      ["badstatus", /status must be equal to one of the allowed values/],
+    ] as const) {
       expect(() => readRunSummary(join(dir, d)), d).toThrow(UnreadableSummaryError);
       expect(() => readRunSummary(join(dir, d)), d).toThrow(message);
     }
@@ -109,8 +182,12 @@ describe("summaries read for the matrix", () => {
     expect(readRunSummary(join(dir, "ok")).unknownMembers).toBeUndefined();
     file("zero/summary.json", JSON.stringify(summary({ unknownMembers: [{ ...members[0]!, count: 0 }] })));
     file("long/summary.json", JSON.stringify(summary({ unknownMembers: [{ ...members[0]!, member: "x".repeat(201) }] })));
-    file("many/summary.json", JSON.stringify(summary({ unknownMembers: Array.from({ length: 201 }, (_, i) => ({ ...members[0]!, member: `m${i}` })) })));
-    for (const d of ["zero", "long", "many"]) expect(() => readRunSummary(join(dir, d)), d).toThrow(/not a ledger-conformance summary: \/unknownMembers/);
+    file(
+      "many/summary.json",
+      JSON.stringify(summary({ unknownMembers: Array.from({ length: 201 }, (_, i) => ({ ...members[0]!, member: `m${i}` })) })),
+    );
+    for (const d of ["zero", "long", "many"])
+      expect(() => readRunSummary(join(dir, d)), d).toThrow(/not a ledger-conformance summary: \/unknownMembers/);
   });
 
   it("merge exits 2 when a directory has no readable summary", async () => {
@@ -162,7 +239,9 @@ describe("the matrix", () => {
     expect(table.filter((l) => pipes(l) === 8 + 2)).toHaveLength(2 + 1);
     expect(table).toHaveLength(4 + 3);
     expect(markdown).toMatch(/^\*\*FLEET NOT CONFORMING\*\*: the worst node's verdict \(b\\\|&lt;x&gt;\)$/m);
-    expect(markdown).toContain("| ❌ failed | 4.6/estimates-ordered | MUST | 4.6 | estimate\\_gas\\_price | ✅ passed | ❌ failed | \\[b\\|&lt;x&gt;\\] body: &lt;img");
+    expect(markdown).toContain(
+      "| ❌ failed | 4.6/estimates-ordered | MUST | 4.6 | estimate\\_gas\\_price | ✅ passed | ❌ failed | \\[b\\|&lt;x&gt;\\] body: &lt;img",
+    );
   });
 
   it("has a row per requirement with a cell per node, the fleet's status the worst, and the worst exit", () => {
@@ -170,7 +249,10 @@ describe("the matrix", () => {
     expect(summaryExitCode(failed)).toBe(1);
     expect(fleet.requirements.map((r) => [r.id, r.status])).toEqual([["4.6/estimates-ordered", "failed"]]);
     expect(fleet.requirements[0]?.failures[0]?.message).toMatch(/^\[bad\] body:/);
-    expect(fleet.targets.map((t) => [t.name, t.conforming])).toEqual([["good", true], ["bad", false]]);
+    expect(fleet.targets.map((t) => [t.name, t.conforming])).toEqual([
+      ["good", true],
+      ["bad", false],
+    ]);
     expect(fleet.conforming).toBe(false);
     // The fleet's verdict is its worst node's.
     expect(fleet.verdict).toBe("not-conforming");

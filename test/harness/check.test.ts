@@ -31,7 +31,11 @@ beforeAll(async () => {
     // and submissions of a "reset" body are always reset.
     const key = url.split("?")[0] ?? url;
     seen.set(key, (seen.get(key) ?? 0) + 1);
-    if (url.startsWith("/v1/reset-always") || (url.startsWith("/v1/transactions") && body.toString() === "reset") || (url.startsWith("/v1/reset-once") && seen.get(key) === 1)) {
+    if (
+      url.startsWith("/v1/reset-always") ||
+      (url.startsWith("/v1/transactions") && body.toString() === "reset") ||
+      (url.startsWith("/v1/reset-once") && seen.get(key) === 1)
+    ) {
       req.socket.resetAndDestroy();
       return;
     }
@@ -202,7 +206,10 @@ describe("runCheck", () => {
       await t.request({ path: "/estimate_gas_price" });
       t.expect(true, "never reached");
     });
-    expect(out.own).toMatchObject({ status: "skipped", reason: expect.stringMatching(/^no HTTP answer \(a connection fault, no evidence either way\): connection refused \(3 attempts\)$/) });
+    expect(out.own).toMatchObject({
+      status: "skipped",
+      reason: expect.stringMatching(/^no HTTP answer \(a connection fault, no evidence either way\): connection refused \(3 attempts\)$/),
+    });
     expect(out.vitest.kind).toBe("skip");
     expect(out.meta.requests).toEqual([expect.objectContaining({ status: null, retries: 2 })]);
     expect(h.client.retryCount).toBe(2);
@@ -283,7 +290,13 @@ describe("runCheck", () => {
 
   it("speaks raw bytes and judges the answer by the observed contract", async () => {
     const out = await runCheck(harness(), must(), async (t) => {
-      const raw = await t.requestRaw({ method: "POST", path: "/transactions", headers: { "content-type": "application/json" }, body: "{}", ending: "keep-open" });
+      const raw = await t.requestRaw({
+        method: "POST",
+        path: "/transactions",
+        headers: { "content-type": "application/json" },
+        body: "{}",
+        ending: "keep-open",
+      });
       t.expect(raw.response !== undefined, "an answer", undefined, raw.end);
       t.expectError(raw.response!, 400, "invalid_input");
       t.expect(raw.replay.startsWith("bash -c"), "a bash replay line");
@@ -302,7 +315,12 @@ describe("--header values (RunConfig.secretHeaders)", () => {
     const out = await runCheck(harness({ secretHeaders }), must(), async (t) => {
       const raw = await t.requestRaw({ path: "/echo-authorization", ending: "keep-open" });
       t.expectEqual(raw.response?.json?.message, `saw Bearer ${token}`, "what the raw request carried");
-      t.expect(!raw.replay.includes("s3cret") && raw.replay.includes("authorization\\072\\040\\052\\052\\052"), "the replay with *** for the value", undefined, raw.replay);
+      t.expect(
+        !raw.replay.includes("s3cret") && raw.replay.includes("authorization\\072\\040\\052\\052\\052"),
+        "the replay with *** for the value",
+        undefined,
+        raw.replay,
+      );
       const res = await t.request({ path: "/echo-authorization" });
       t.expectStatus(res, 200);
     });
@@ -332,7 +350,9 @@ describe("runProperty", () => {
     const counterexample = Number(/counterexample: \[(\d+)\]/.exec(message)?.[1]);
     expect(counterexample).toBeLessThan(10);
     expect(message).toMatch(new RegExp(`503 ← curl .*duration_secs=${counterexample}'`));
-    expect(message).toMatch(/replay: {3}npx ledger-conformance --target 'http:\/\/n\/v1' --only '4\.6\/gas-estimate-object' --seed=42 --path '[\d:]+'/);
+    expect(message).toMatch(
+      /replay: {3}npx ledger-conformance --target 'http:\/\/n\/v1' --only '4\.6\/gas-estimate-object' --seed=42 --path '[\d:]+'/,
+    );
     expect(failure?.curl).toMatch(/duration_secs=/);
   });
 

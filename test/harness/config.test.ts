@@ -4,7 +4,14 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { checkTimeoutMs, defaultClockToleranceMs, isLoopbackUrl, normalizeHeaderPrefix, normalizeTarget, workersSharingSlots } from "../../src/harness/config.ts";
+import {
+  checkTimeoutMs,
+  defaultClockToleranceMs,
+  isLoopbackUrl,
+  normalizeHeaderPrefix,
+  normalizeTarget,
+  workersSharingSlots,
+} from "../../src/harness/config.ts";
 import { accountsFromEnvironment, FixturesError, loadFixturesFile, parseFixtures } from "../../src/harness/fixtures.ts";
 import { parseConformanceArgs, UsageError } from "../../src/cli/args.ts";
 
@@ -30,12 +37,18 @@ describe("fixtures", () => {
     };
     expect(parseFixtures({ ...full, history })).toEqual({ ...full, history });
     expect(parseFixtures({ history: {} })).toEqual({ history: {} });
-    expect(() => parseFixtures({ history: { modulePublished: { address: "0x1", name: "randomness", version: 1500 } } })).toThrow(/\/history\/modulePublished\/version/);
-    expect(() => parseFixtures({ history: { tableItemInserted: { handle: "0xc3", keyType: "u64", valueType: "address", key: "1" } } })).toThrow(/version/);
+    expect(() => parseFixtures({ history: { modulePublished: { address: "0x1", name: "randomness", version: 1500 } } })).toThrow(
+      /\/history\/modulePublished\/version/,
+    );
+    expect(() =>
+      parseFixtures({ history: { tableItemInserted: { handle: "0xc3", keyType: "u64", valueType: "address", key: "1" } } }),
+    ).toThrow(/version/);
   });
 
   it("rejects wrong member types with every problem named", () => {
-    expect(() => parseFixtures({ chainId: 300, moduleAccount: "1", table: { handle: "0x1" } })).toThrow(/\/chainId.*\/moduleAccount.*\/table/s);
+    expect(() => parseFixtures({ chainId: 300, moduleAccount: "1", table: { handle: "0x1" } })).toThrow(
+      /\/chainId.*\/moduleAccount.*\/table/s,
+    );
     expect(() => parseFixtures({ accounts: [{ address: "0x1" }] })).toThrow(FixturesError);
   });
 
@@ -58,8 +71,10 @@ describe("fixtures", () => {
 
 describe("target rules", () => {
   it("treats only loopback hosts as loopback", () => {
-    for (const url of ["http://127.0.0.1:8080/v1", "http://127.5.6.7/v1", "http://localhost:1/v1", "http://[::1]:80/v1"]) expect(isLoopbackUrl(url), url).toBe(true);
-    for (const url of ["http://10.0.0.1/v1", "https://fullnode.example.com/v1", "http://127.0.0.1.example.com/v1", "not a url"]) expect(isLoopbackUrl(url), url).toBe(false);
+    for (const url of ["http://127.0.0.1:8080/v1", "http://127.5.6.7/v1", "http://localhost:1/v1", "http://[::1]:80/v1"])
+      expect(isLoopbackUrl(url), url).toBe(true);
+    for (const url of ["http://10.0.0.1/v1", "https://fullnode.example.com/v1", "http://127.0.0.1.example.com/v1", "not a url"])
+      expect(isLoopbackUrl(url), url).toBe(false);
   });
 
   it("normalizes header prefixes and targets", () => {
@@ -72,22 +87,79 @@ describe("target rules", () => {
 describe("command-line flags", () => {
   it("has defaults for everything but the target", () => {
     expect(parseConformanceArgs([], {})).toEqual({
-      reportDir: "reports", profile: "node", allowSubmit: false, only: [], skip: [], level: "all", secretHeaders: {},
-      timeoutMs: 10_000, maxDurationMs: 300_000, depth: 1, concurrency: 16, quiet: false,
+      reportDir: "reports",
+      profile: "node",
+      allowSubmit: false,
+      only: [],
+      skip: [],
+      level: "all",
+      secretHeaders: {},
+      timeoutMs: 10_000,
+      maxDurationMs: 300_000,
+      depth: 1,
+      concurrency: 16,
+      quiet: false,
     });
   });
 
   it("parses every flag", () => {
-    const args = parseConformanceArgs([
-      "--target", "https://n.example/v1", "--fixtures", "f.json", "--report-dir", "out", "--profile", "aptos",
-      "--header-prefix", "X-APTOS-", "--allow-submit", "--only", "4.6", "--baseline", "b.txt", "--timeout", "500",
-      "--max-duration", "9000", "--seed=-3", "--path", "1:2", "--depth", "2.5", "--rate-limit", "5", "--quiet",
-      "--clock-tolerance", "0", "--concurrency", "4",
-    ], {});
+    const args = parseConformanceArgs(
+      [
+        "--target",
+        "https://n.example/v1",
+        "--fixtures",
+        "f.json",
+        "--report-dir",
+        "out",
+        "--profile",
+        "aptos",
+        "--header-prefix",
+        "X-APTOS-",
+        "--allow-submit",
+        "--only",
+        "4.6",
+        "--baseline",
+        "b.txt",
+        "--timeout",
+        "500",
+        "--max-duration",
+        "9000",
+        "--seed=-3",
+        "--path",
+        "1:2",
+        "--depth",
+        "2.5",
+        "--rate-limit",
+        "5",
+        "--quiet",
+        "--clock-tolerance",
+        "0",
+        "--concurrency",
+        "4",
+      ],
+      {},
+    );
     expect(args).toEqual({
-      target: "https://n.example/v1", fixtures: "f.json", reportDir: "out", profile: "aptos", headerPrefix: "X-APTOS-",
-      allowSubmit: true, only: ["4.6"], skip: [], level: "all", secretHeaders: {}, baseline: "b.txt", timeoutMs: 500, maxDurationMs: 9000, seed: -3, replayPath: "1:2",
-      depth: 2.5, rateLimit: 5, concurrency: 4, clockToleranceMs: 0, quiet: true,
+      target: "https://n.example/v1",
+      fixtures: "f.json",
+      reportDir: "out",
+      profile: "aptos",
+      headerPrefix: "X-APTOS-",
+      allowSubmit: true,
+      only: ["4.6"],
+      skip: [],
+      level: "all",
+      secretHeaders: {},
+      baseline: "b.txt",
+      timeoutMs: 500,
+      maxDurationMs: 9000,
+      seed: -3,
+      replayPath: "1:2",
+      depth: 2.5,
+      rateLimit: 5,
+      concurrency: 4,
+      clockToleranceMs: 0,
+      quiet: true,
     });
   });
 
@@ -96,7 +168,9 @@ describe("command-line flags", () => {
     expect(parseConformanceArgs(["--clock-tolerance", "40"], env)).toMatchObject({ clockToleranceMs: 40 });
     expect(parseConformanceArgs([], env)).toMatchObject({ clockToleranceMs: 750 });
     expect(parseConformanceArgs([], {})).not.toHaveProperty("clockToleranceMs");
-    expect(() => parseConformanceArgs([], { LEDGER_CONFORMANCE_CLOCK_TOLERANCE_MS: "5s" })).toThrow(/LEDGER_CONFORMANCE_CLOCK_TOLERANCE_MS needs a whole number of milliseconds, got '5s'/);
+    expect(() => parseConformanceArgs([], { LEDGER_CONFORMANCE_CLOCK_TOLERANCE_MS: "5s" })).toThrow(
+      /LEDGER_CONFORMANCE_CLOCK_TOLERANCE_MS needs a whole number of milliseconds, got '5s'/,
+    );
     expect(defaultClockToleranceMs("http://127.0.0.1:8080/v1")).toBe(25);
     expect(defaultClockToleranceMs("https://node.example/v1")).toBe(5_000);
   });

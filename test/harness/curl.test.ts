@@ -74,7 +74,12 @@ describe("renderCurl replays", () => {
 
   it("a JSON body with quotes, unicode and shell metacharacters", async () => {
     const body = new TextEncoder().encode(JSON.stringify({ key: "it's $(rm -rf /) `x` \\ ü ✓", n: 1 }));
-    const got = await replay({ method: "POST", url: `${server.origin}/v1/tables/0x1/item`, headers: { "content-type": "application/json" }, body });
+    const got = await replay({
+      method: "POST",
+      url: `${server.origin}/v1/tables/0x1/item`,
+      headers: { "content-type": "application/json" },
+      body,
+    });
     expect(got.method).toBe("POST");
     expect(got.headers["content-type"]).toBe("application/json");
     expect(got.body.equals(Buffer.from(body))).toBe(true);
@@ -82,9 +87,19 @@ describe("renderCurl replays", () => {
 
   it("a binary (BCS) body with every byte value", async () => {
     const body = Uint8Array.from({ length: 512 }, (_, i) => (i * 37) % 256);
-    const line = renderCurl({ method: "POST", url: `${server.origin}/v1/transactions`, headers: { "content-type": "application/x.node.signed_transaction+bcs" }, body });
+    const line = renderCurl({
+      method: "POST",
+      url: `${server.origin}/v1/transactions`,
+      headers: { "content-type": "application/x.node.signed_transaction+bcs" },
+      body,
+    });
     expect(line).toMatch(/^printf '.*' \| curl .* --data-binary @- /);
-    const got = await replay({ method: "POST", url: `${server.origin}/v1/transactions`, headers: { "content-type": "application/x.node.signed_transaction+bcs" }, body });
+    const got = await replay({
+      method: "POST",
+      url: `${server.origin}/v1/transactions`,
+      headers: { "content-type": "application/x.node.signed_transaction+bcs" },
+      body,
+    });
     expect(got.body.equals(Buffer.from(body))).toBe(true);
     expect(got.headers["content-type"]).toBe("application/x.node.signed_transaction+bcs");
   });
@@ -99,7 +114,12 @@ describe("renderCurl replays", () => {
     const body = new Uint8Array(INLINE_BODY_LIMIT * 4).fill(0x61);
     const line = renderCurl({ method: "POST", url: `${server.origin}/v1/transactions`, headers: {}, body });
     expect(line.length).toBeLessThan(300);
-    const got = await replay({ method: "POST", url: `${server.origin}/v1/transactions`, headers: { "content-type": "application/json" }, body });
+    const got = await replay({
+      method: "POST",
+      url: `${server.origin}/v1/transactions`,
+      headers: { "content-type": "application/json" },
+      body,
+    });
     expect(got.body.equals(Buffer.from(body))).toBe(true);
   });
 
@@ -130,7 +150,11 @@ describe("renderCurl replays", () => {
   });
 
   it("leaves out headers curl computes itself", () => {
-    const line = renderCurl({ method: "GET", url: "http://h/", headers: { host: "evil", "content-length": "5", accept: "application/json" } });
+    const line = renderCurl({
+      method: "GET",
+      url: "http://h/",
+      headers: { host: "evil", "content-length": "5", accept: "application/json" },
+    });
     expect(line).not.toMatch(/host|content-length/i);
     expect(line).toContain("-H 'accept: application/json'");
   });

@@ -75,7 +75,10 @@ describe("HttpClient and connections the server closes", () => {
     expect(second.curl).toContain("/v1/b");
     expect([c.requestCount, c.retryCount]).toEqual([3, 1]);
     expect(c.unresponsive).toBeUndefined();
-    const submitted = await c.send({ method: "POST", url: `${s.origin}/v1/transactions`, headers: {}, body: new Uint8Array([1]) }, "unsent");
+    const submitted = await c.send(
+      { method: "POST", url: `${s.origin}/v1/transactions`, headers: {}, body: new Uint8Array([1]) },
+      "unsent",
+    );
     expect(submitted.status).toBe(200);
     expect(submitted.record.retries).toBeUndefined();
     expect(s.received).toEqual(["GET /v1/a HTTP/1.1", "GET /v1/b HTTP/1.1", "POST /v1/transactions HTTP/1.1"]);
@@ -93,7 +96,13 @@ describe("HttpClient and connections the server closes", () => {
     });
     servers.push(s);
     // On the wire: the server keeps connections alive and gives no Keep-Alive: timeout= hint.
-    const probe = await rawExchange({ url: s.origin, bytes: Buffer.from("GET /v1 HTTP/1.1\r\nHost: x\r\n\r\n"), ending: "keep-open", timeoutMs: 2_000, maxResponseBytes: 4096 });
+    const probe = await rawExchange({
+      url: s.origin,
+      bytes: Buffer.from("GET /v1 HTTP/1.1\r\nHost: x\r\n\r\n"),
+      ending: "keep-open",
+      timeoutMs: 2_000,
+      maxResponseBytes: 4096,
+    });
     const head = Buffer.from(probe.received).toString("latin1").toLowerCase();
     expect(head).toContain("\r\nconnection: keep-alive\r\n");
     expect(head).not.toContain("keep-alive: timeout");

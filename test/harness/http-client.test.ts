@@ -85,7 +85,12 @@ describe("HttpClient", () => {
     });
     servers.push(s);
     const c = client();
-    const res = await c.send({ method: "POST", url: `${s.origin}/v1/x`, headers: { "content-type": "application/json" }, body: new TextEncoder().encode("{}") });
+    const res = await c.send({
+      method: "POST",
+      url: `${s.origin}/v1/x`,
+      headers: { "content-type": "application/json" },
+      body: new TextEncoder().encode("{}"),
+    });
     expect(res.status).toBe(201);
     expect(res.contentType).toBe("application/json");
     expect(res.headers["x-node-chain-id"]).toBe("4");
@@ -107,7 +112,12 @@ describe("HttpClient", () => {
     servers.push(s);
     // The body is a view into a larger buffer: only the view's bytes go.
     const bytes = new TextEncoder().encode('xx{"sender":"0x1"}yy').subarray(2, 18);
-    const res = await client().send({ method: "POST", url: `${s.origin}/v1/transactions?limit=2&start=0x1`, headers: { "content-type": "application/json" }, body: bytes });
+    const res = await client().send({
+      method: "POST",
+      url: `${s.origin}/v1/transactions?limit=2&start=0x1`,
+      headers: { "content-type": "application/json" },
+      body: bytes,
+    });
     expect(res.status).toBe(202);
     expect(seen).toEqual({ method: "POST", url: "/v1/transactions?limit=2&start=0x1", type: "application/json", body: '{"sender":"0x1"}' });
   });
@@ -143,12 +153,23 @@ describe("HttpClient", () => {
     // A raw exchange's answer and a recorded one enter the same way.
     const raw = parseHttpAnswer(Buffer.from(wire, "latin1"));
     expect(raw?.headers).toMatchObject({ "x-node-ledger-version": "2113", "x-inner": "a \t b", "x-not-ows": "5\xa0", "x-twice": "1, 2" });
-    const recorded = responseFromParts({ request: res.request, status: 200, headers: { "x-node-ledger-version": " \t2113 \t", "x-inner": "a \t b" }, body: new Uint8Array(), durationMs: 0, curl: "" });
+    const recorded = responseFromParts({
+      request: res.request,
+      status: 200,
+      headers: { "x-node-ledger-version": " \t2113 \t", "x-inner": "a \t b" },
+      body: new Uint8Array(),
+      durationMs: 0,
+      curl: "",
+    });
     expect(recorded.headers).toEqual({ "x-node-ledger-version": "2113", "x-inner": "a \t b" });
   });
 
   it("passes over an informational 1xx answer to the final one", async () => {
-    const s = await garbageServer(new TextEncoder().encode('HTTP/1.1 103 Early Hints\r\nLink: </x>\r\n\r\nHTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 7\r\n\r\n{"a":1}'));
+    const s = await garbageServer(
+      new TextEncoder().encode(
+        'HTTP/1.1 103 Early Hints\r\nLink: </x>\r\n\r\nHTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 7\r\n\r\n{"a":1}',
+      ),
+    );
     servers.push(s);
     const res = await client().send({ method: "GET", url: `${s.origin}/v1`, headers: {} });
     expect(res.status).toBe(200);
@@ -223,7 +244,9 @@ describe("HttpClient", () => {
     const s = await resettingServer();
     servers.push(s);
     const c = client();
-    const f = await failure(c.send({ method: "POST", url: `${s.origin}/v1/transactions`, headers: {}, body: new Uint8Array([1]) }, "unsent"));
+    const f = await failure(
+      c.send({ method: "POST", url: `${s.origin}/v1/transactions`, headers: {}, body: new Uint8Array([1]) }, "unsent"),
+    );
     expect(f.kind).toBe("closed");
     expect(s.connections()).toBe(1);
     expect(f.record.retries).toBeUndefined();
@@ -273,7 +296,7 @@ describe("HttpClient", () => {
   });
 
   it("fails a response whose body stalls after the headers", async () => {
-    const s = await silentServer("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"partial\":");
+    const s = await silentServer('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"partial":');
     servers.push(s);
     const started = Date.now();
     const f = await failure(client({ timeoutMs: 300 }).send({ method: "GET", url: `${s.origin}/`, headers: {} }));
@@ -290,7 +313,9 @@ describe("HttpClient", () => {
     });
     servers.push(s);
     const started = Date.now();
-    const f = await failure(client({ timeoutMs: 400, maxResponseBytes: 1_000_000 }).send({ method: "GET", url: `${s.origin}/`, headers: {} }));
+    const f = await failure(
+      client({ timeoutMs: 400, maxResponseBytes: 1_000_000 }).send({ method: "GET", url: `${s.origin}/`, headers: {} }),
+    );
     expect(f.kind).toBe("deadline");
     expect(Date.now() - started).toBeLessThan(2_000);
   });

@@ -87,11 +87,14 @@ describe("LedgerTracker", () => {
     const lock = new Int32Array(buffer, 0, 1);
     // The test holds the writers' lock (cell 0) as a writer would, while a worker raises the mark.
     Atomics.store(lock, 0, 1);
-    const worker = trackerThread(stateDir, `
+    const worker = trackerThread(
+      stateDir,
+      `
       parentPort.postMessage("raising");
       tracker.observe({ ledgerVersion: 7n }, "curl w");
       parentPort.postMessage("raised");
-    `);
+    `,
+    );
     try {
       expect(await nextMessage(worker)).toBe("raising");
       let raised = false;
@@ -146,7 +149,10 @@ describe("LedgerTracker", () => {
       await Promise.all(workers.map((w) => w.terminate()));
     }
     expect(results).toEqual([0, 1, 2, 3].map(() => ({ lost: 0, misnamed: 0 })));
-    expect(sharedLedgerTracker(stateDir).mark()).toMatchObject({ ledgerVersion: BigInt(4 * RACE_RAISES - 1), curl: `curl ${4 * RACE_RAISES - 1}` });
+    expect(sharedLedgerTracker(stateDir).mark()).toMatchObject({
+      ledgerVersion: BigInt(4 * RACE_RAISES - 1),
+      curl: `curl ${4 * RACE_RAISES - 1}`,
+    });
   });
 });
 

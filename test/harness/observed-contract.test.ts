@@ -56,7 +56,11 @@ function verdicts(results: readonly CheckResult[]): Record<string, string> {
   return out;
 }
 
-async function observe(r: Reply, spec: { path?: string; accept?: "json" | "bcs" } = {}, t = context()): Promise<{ v: Record<string, string>; results: readonly CheckResult[] }> {
+async function observe(
+  r: Reply,
+  spec: { path?: string; accept?: "json" | "bcs" } = {},
+  t = context(),
+): Promise<{ v: Record<string, string>; results: readonly CheckResult[] }> {
   reply = () => r;
   await t.request({ path: spec.path ?? "/estimate_gas_price", ...(spec.accept ? { accept: spec.accept } : {}) });
   return { v: verdicts(traceOf(t).observed), results: traceOf(t).observed };
@@ -80,7 +84,7 @@ describe("observed contract on a 200", () => {
     const t = context();
     const { v } = await observe(json(200, { ...JSON.parse(gas), x_future: true }), {}, t);
     expect(Object.values(v).every((s) => s === "passed")).toBe(true);
-    expect(t.expectBodyMatchesSchema((await t.request({ path: "/estimate_gas_price" })))).toMatchObject({ x_future: true });
+    expect(t.expectBodyMatchesSchema(await t.request({ path: "/estimate_gas_price" }))).toMatchObject({ x_future: true });
     expect(traceOf(t).unknownMembers.seen()).toEqual({ members: [{ schema: "GasEstimation", member: "x_future", count: 2 }], leftOut: 0 });
   });
 
@@ -121,7 +125,9 @@ describe("observed contract on a 200", () => {
     expect((await observe(json(200, gas), {}, t)).v[OBSERVED.chainId]).toBe("passed");
     const second = await observe(json(200, gas, ledgerHeaders("X-NODE-", { "CHAIN-ID": "5" })), {}, t);
     expect(second.v[OBSERVED.chainId]).toBe("failed");
-    expect(second.results.find((r) => r.requirement === OBSERVED.chainId && r.status === "failed")?.failures[0]?.message).toMatch(/fixtures chainId is 4.*earlier response said 4/s);
+    expect(second.results.find((r) => r.requirement === OBSERVED.chainId && r.status === "failed")?.failures[0]?.message).toMatch(
+      /fixtures chainId is 4.*earlier response said 4/s,
+    );
   });
 
   it("fails (MUST, §2.7) when the ledger version goes back after a later response was received", async () => {
@@ -140,10 +146,16 @@ describe("observed contract on a 200", () => {
     expect(v[OBSERVED.mediaType]).toBe("failed");
   });
 
-  it.each(["application/yaml", "application/x-yaml"])("passes /spec.yaml served as %s (§4.1 names no media type; aptos-core serves application/x-yaml)", async (type) => {
-    const { v } = await observe({ status: 200, headers: { ...ledgerHeaders(), "content-type": type }, body: "openapi: 3.1.0\n" }, { path: "/spec.yaml" });
-    expect(v[OBSERVED.mediaType]).toBe("passed");
-  });
+  it.each(["application/yaml", "application/x-yaml"])(
+    "passes /spec.yaml served as %s (§4.1 names no media type; aptos-core serves application/x-yaml)",
+    async (type) => {
+      const { v } = await observe(
+        { status: 200, headers: { ...ledgerHeaders(), "content-type": type }, body: "openapi: 3.1.0\n" },
+        { path: "/spec.yaml" },
+      );
+      expect(v[OBSERVED.mediaType]).toBe("passed");
+    },
+  );
 
   it("warns when Accept: application/x-bcs gets JSON", async () => {
     const { v } = await observe(json(200, gas), { accept: "bcs" });
@@ -158,7 +170,9 @@ describe("observed contract on a 200", () => {
 
   it("passes a cursor on a non-empty page", async () => {
     const module = { bytecode: "0xa11ceb0b0600", abi: undefined };
-    const { v } = await observe(json(200, [{ bytecode: module.bytecode }], { ...ledgerHeaders(), "X-NODE-CURSOR": "0xabcd" }), { path: "/accounts/0x1/modules" });
+    const { v } = await observe(json(200, [{ bytecode: module.bytecode }], { ...ledgerHeaders(), "X-NODE-CURSOR": "0xabcd" }), {
+      path: "/accounts/0x1/modules",
+    });
     expect(v[OBSERVED.cursorLastPage]).toBeUndefined();
     expect(v[OBSERVED.requiredHeaders]).toBe("passed");
   });
@@ -198,15 +212,21 @@ describe("observed contract on an error", () => {
   });
 
   it("fails an error body that is not the JSON error object", async () => {
-    expect((await observe({ status: 500, headers: { "content-type": "text/plain" }, body: "Internal Server Error" })).v[OBSERVED.errorObject]).toBe("failed");
+    expect(
+      (await observe({ status: 500, headers: { "content-type": "text/plain" }, body: "Internal Server Error" })).v[OBSERVED.errorObject],
+    ).toBe("failed");
     expect((await observe(json(500, { msg: "x" }, {}))).v[OBSERVED.errorObject]).toBe("failed");
-    expect((await observe(json(400, { message: "x", error_code: "vm_error", vm_error_code: -1 }, {}))).v[OBSERVED.errorObject]).toBe("failed");
+    expect((await observe(json(400, { message: "x", error_code: "vm_error", vm_error_code: -1 }, {}))).v[OBSERVED.errorObject]).toBe(
+      "failed",
+    );
   });
 
   it("passes vm_error_code null, as aptos-core sends it on every error without one (design §5: null counts as absent)", async () => {
     const { v } = await observe(json(400, { message: "x", error_code: "invalid_input", vm_error_code: null }, {}));
     expect(v[OBSERVED.errorObject]).toBe("passed");
-    expect((await observe(json(400, { message: "x", error_code: "vm_error", vm_error_code: "1" }, {}))).v[OBSERVED.errorObject]).toBe("failed");
+    expect((await observe(json(400, { message: "x", error_code: "vm_error", vm_error_code: "1" }, {}))).v[OBSERVED.errorObject]).toBe(
+      "failed",
+    );
     expect((await observe(json(400, { message: null, error_code: "vm_error" }, {}))).v[OBSERVED.errorObject]).toBe("failed");
   });
 
@@ -229,7 +249,10 @@ describe("observed contract on an error", () => {
   });
 
   it("fails the same error body by both when a required member is missing or of the wrong type", async () => {
-    for (const body of [{ error_code: "invalid_input", x_future: true }, { message: 7, error_code: "invalid_input" }]) {
+    for (const body of [
+      { error_code: "invalid_input", x_future: true },
+      { message: 7, error_code: "invalid_input" },
+    ]) {
       const t = context();
       const { v } = await observe(json(400, body, {}), {}, t);
       expect(v[OBSERVED.errorObject]).toBe("failed");
@@ -245,7 +268,9 @@ describe("observed contract on an error", () => {
   });
 
   it("still checks the forms of ledger headers present on an error", async () => {
-    const { v } = await observe(json(503, { message: "x", error_code: "health_check_failed" }, { "X-NODE-LEDGER-VERSION": "abc" }), { path: "/-/healthy" });
+    const { v } = await observe(json(503, { message: "x", error_code: "health_check_failed" }, { "X-NODE-LEDGER-VERSION": "abc" }), {
+      path: "/-/healthy",
+    });
     expect(v[OBSERVED.headerForms]).toBe("failed");
     expect(v[OBSERVED.statusInSet]).toBe("passed");
   });

@@ -68,7 +68,13 @@ describe("rawExchange", () => {
   });
 
   it("aborts right after writing", async () => {
-    const r = await rawExchange({ url: `${server.origin}/`, bytes: bytes("GET / HTTP/1.1\r\n"), ending: "abort", timeoutMs: 2_000, maxResponseBytes: 10 });
+    const r = await rawExchange({
+      url: `${server.origin}/`,
+      bytes: bytes("GET / HTTP/1.1\r\n"),
+      ending: "abort",
+      timeoutMs: 2_000,
+      maxResponseBytes: 10,
+    });
     expect(r.end).toBe("aborted");
     expect(r.answer).toBeUndefined();
   });
@@ -77,7 +83,13 @@ describe("rawExchange", () => {
     const silent = await silentServer();
     try {
       const started = Date.now();
-      const r = await rawExchange({ url: `${silent.origin}/`, bytes: bytes("GET / HTTP/1.1\r\nHost: x\r\n\r\n"), ending: "keep-open", timeoutMs: 300, maxResponseBytes: 10 });
+      const r = await rawExchange({
+        url: `${silent.origin}/`,
+        bytes: bytes("GET / HTTP/1.1\r\nHost: x\r\n\r\n"),
+        ending: "keep-open",
+        timeoutMs: 300,
+        maxResponseBytes: 10,
+      });
       expect(r.end).toBe("timeout");
       expect(Date.now() - started).toBeLessThan(1_500);
     } finally {
@@ -87,7 +99,13 @@ describe("rawExchange", () => {
 
   it("reports a refused connection", async () => {
     const port = await freePort();
-    const r = await rawExchange({ url: `http://127.0.0.1:${port}/`, bytes: bytes("x"), ending: "keep-open", timeoutMs: 1_000, maxResponseBytes: 10 });
+    const r = await rawExchange({
+      url: `http://127.0.0.1:${port}/`,
+      bytes: bytes("x"),
+      ending: "keep-open",
+      timeoutMs: 1_000,
+      maxResponseBytes: 10,
+    });
     expect(r.end).toBe("connect-failed");
     expect(r.error).toMatch(/ECONNREFUSED/);
   });

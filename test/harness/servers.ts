@@ -13,7 +13,10 @@ export interface Running {
 }
 
 /** `keepAliveTimeoutMs`: the server's keepAliveTimeout (Node's default otherwise, 5 s, announced as Keep-Alive: timeout=5). */
-export async function httpServer(handler: (req: IncomingMessage, res: ServerResponse, body: Buffer) => void, keepAliveTimeoutMs?: number): Promise<Running> {
+export async function httpServer(
+  handler: (req: IncomingMessage, res: ServerResponse, body: Buffer) => void,
+  keepAliveTimeoutMs?: number,
+): Promise<Running> {
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -30,7 +33,10 @@ export async function httpServer(handler: (req: IncomingMessage, res: ServerResp
  * a second (HTTP_SERVER_KEEP_ALIVE_TIMEOUT_BUFFER, lib/_http_server.js), so the idle time is set on the
  * socket after each answer, where Node's own would be (it clears it when the next request comes).
  */
-export async function idleClosingServer(idleMs: number, handler: (req: IncomingMessage, res: ServerResponse, body: Buffer) => void): Promise<Running> {
+export async function idleClosingServer(
+  idleMs: number,
+  handler: (req: IncomingMessage, res: ServerResponse, body: Buffer) => void,
+): Promise<Running> {
   return httpServer((req, res, body) => {
     res.setHeader("connection", "keep-alive");
     res.on("finish", () => req.socket.setTimeout(idleMs));

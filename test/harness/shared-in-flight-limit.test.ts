@@ -6,7 +6,13 @@
 
 import { Worker } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
-import { SharedInFlightLimit, sharedSlots, shareInFlightLimit, sharedInFlightLimit, WorkerInFlightGate } from "../../src/harness/shared-in-flight-limit.ts";
+import {
+  SharedInFlightLimit,
+  sharedSlots,
+  shareInFlightLimit,
+  sharedInFlightLimit,
+  WorkerInFlightGate,
+} from "../../src/harness/shared-in-flight-limit.ts";
 import { workerSharedKey } from "../../src/harness/worker-shared.ts";
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -87,7 +93,10 @@ describe("SharedInFlightLimit", () => {
     const shared = SharedInFlightLimit.buffer();
     const slots = sharedSlots(concurrency, workers);
     expect(slots).toBe(4);
-    const [busy, quiet] = [0, 1].map(() => new WorkerInFlightGate(new SharedInFlightLimit(shared, slots))) as [WorkerInFlightGate, WorkerInFlightGate];
+    const [busy, quiet] = [0, 1].map(() => new WorkerInFlightGate(new SharedInFlightLimit(shared, slots))) as [
+      WorkerInFlightGate,
+      WorkerInFlightGate,
+    ];
     let running = 0;
     let most = 0;
     let release!: () => void;

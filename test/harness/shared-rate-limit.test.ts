@@ -33,7 +33,8 @@ describe("SharedRateLimit", () => {
   });
 
   it("refuses a rate that is not a positive number", () => {
-    for (const rate of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) expect(() => new SharedRateLimit(SharedRateLimit.buffer(), rate), String(rate)).toThrow(RangeError);
+    for (const rate of [0, -1, Number.NaN, Number.POSITIVE_INFINITY])
+      expect(() => new SharedRateLimit(SharedRateLimit.buffer(), rate), String(rate)).toThrow(RangeError);
   });
 
   it("is shared with the worker threads started after the command shares it, as the same memory", async () => {

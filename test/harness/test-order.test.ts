@@ -13,7 +13,13 @@ describe("npm test's order", () => {
   });
 
   it("puts the longest files first, in the list's order, and keeps the others' order", () => {
-    const files = ["/r/test/codec/hex.test.ts", "/r/test/cli/command.test.ts", "/r/test/node/a.test.ts", "/r/test/self-check/faults.test.ts", "/r/test/node/b.test.ts"];
+    const files = [
+      "/r/test/codec/hex.test.ts",
+      "/r/test/cli/command.test.ts",
+      "/r/test/node/a.test.ts",
+      "/r/test/self-check/faults.test.ts",
+      "/r/test/node/b.test.ts",
+    ];
     expect(longestFirst(files, (f) => f)).toEqual([
       "/r/test/self-check/faults.test.ts",
       "/r/test/cli/command.test.ts",
@@ -24,7 +30,12 @@ describe("npm test's order", () => {
   });
 
   it("matches a whole path, not a file that merely ends the same way", () => {
-    const files = ["/r/test/other/cli/command.test.ts.bak", "/r/test/xcli/command.test.ts", "/r/xtest/cli/command.test.ts", "/r/test/cli/command.test.ts"];
+    const files = [
+      "/r/test/other/cli/command.test.ts.bak",
+      "/r/test/xcli/command.test.ts",
+      "/r/xtest/cli/command.test.ts",
+      "/r/test/cli/command.test.ts",
+    ];
     expect(longestFirst(files, (f) => f)[0]).toBe("/r/test/cli/command.test.ts");
   });
 });

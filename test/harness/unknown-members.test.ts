@@ -23,8 +23,20 @@ function judge(operation: string, status: number, body: unknown): { problems: st
 }
 
 const summaries = [
-  { sender: address, version: "7", transaction_hash: hash, replay_protector: { type: "sequence_number", sequence_number: "5", x_future: true }, x_future: true },
-  { sender: address, version: "8", transaction_hash: hash, replay_protector: { type: "nonce", nonce: "9", sequence_number: "6" }, x_future: true },
+  {
+    sender: address,
+    version: "7",
+    transaction_hash: hash,
+    replay_protector: { type: "sequence_number", sequence_number: "5", x_future: true },
+    x_future: true,
+  },
+  {
+    sender: address,
+    version: "8",
+    transaction_hash: hash,
+    replay_protector: { type: "nonce", nonce: "9", sequence_number: "6" },
+    x_future: true,
+  },
 ];
 
 const record = {
@@ -33,9 +45,28 @@ const record = {
     address: "0x1",
     name: "coin",
     friends: [],
-    exposed_functions: [{ name: "transfer", visibility: "public", is_entry: true, is_view: false, generic_type_params: [{ constraints: [], x_future: 1 }], params: [], return: [], x_future: {} }],
+    exposed_functions: [
+      {
+        name: "transfer",
+        visibility: "public",
+        is_entry: true,
+        is_view: false,
+        generic_type_params: [{ constraints: [], x_future: 1 }],
+        params: [],
+        return: [],
+        x_future: {},
+      },
+    ],
     structs: [
-      { name: "Coin", is_native: false, is_event: false, is_enum: false, abilities: ["store"], generic_type_params: [], fields: [{ name: "value", type: "u64", x_future: true }] },
+      {
+        name: "Coin",
+        is_native: false,
+        is_event: false,
+        is_enum: false,
+        abilities: ["store"],
+        generic_type_params: [],
+        fields: [{ name: "value", type: "u64", x_future: true }],
+      },
       { name: "Kind", is_native: false, is_enum: true, variants: [{ name: "A", fields: [] }], abilities: [], generic_type_params: [] },
     ],
     x_future: "later",
@@ -47,7 +78,11 @@ describe("members the contract does not declare", () => {
   it("validate at every depth and are listed per schema: a list's elements and the replay protector variant each matched", () => {
     const { problems, unknown } = judge("get_account_transaction_summaries", 200, summaries);
     expect(problems).toEqual([]);
-    expect(unknown).toEqual(["TransactionSummary.x_future 2", "NonceReplayProtector.sequence_number 1", "SequenceNumberReplayProtector.x_future 1"]);
+    expect(unknown).toEqual([
+      "TransactionSummary.x_future 2",
+      "NonceReplayProtector.sequence_number 1",
+      "SequenceNumberReplayProtector.x_future 1",
+    ]);
   });
 
   it("validate in a module record, its ABI, functions, type parameters, structs and fields (newer nodes' is_enum and variants)", () => {
@@ -65,17 +100,27 @@ describe("members the contract does not declare", () => {
   });
 
   it("validate in an error object, and null optional members are no members", () => {
-    const { problems, unknown } = judge("get_account_module", 404, { message: "gone", error_code: "module_not_found", vm_error_code: null, x_future: true });
+    const { problems, unknown } = judge("get_account_module", 404, {
+      message: "gone",
+      error_code: "module_not_found",
+      vm_error_code: null,
+      x_future: true,
+    });
     expect(problems).toEqual([]);
     expect(unknown).toEqual(["Error.x_future 1"]);
     expect(judge("get_account_module", 200, { bytecode: "0xa11ceb0b", abi: null }).unknown).toEqual([]);
   });
 
   it("do not excuse a missing required member or a known member of the wrong type, and a body that fails lists none", () => {
-    const missing = judge("get_account_transaction_summaries", 200, [{ sender: address, version: "7", hash, replay_protector: { type: "nonce", nonce: "9" } }]);
+    const missing = judge("get_account_transaction_summaries", 200, [
+      { sender: address, version: "7", hash, replay_protector: { type: "nonce", nonce: "9" } },
+    ]);
     expect(missing.problems?.join("; ")).toMatch(/transaction_hash/);
     expect(missing.unknown).toEqual([]);
-    const wrongType = judge("get_account_module", 200, { ...record, abi: { ...record.abi, structs: [{ ...record.abi.structs[0], is_event: "no" }] } });
+    const wrongType = judge("get_account_module", 200, {
+      ...record,
+      abi: { ...record.abi, structs: [{ ...record.abi.structs[0], is_event: "no" }] },
+    });
     expect(wrongType.problems?.join("; ")).toMatch(/is_event must be boolean/);
     expect(judge("estimate_gas_price", 200, { gas_estimate: 100, x_future: true }).problems?.length).toBeGreaterThan(0);
     expect(judge("get_account_module", 404, { message: "gone", x_future: true }).problems?.join("; ")).toMatch(/error_code/);

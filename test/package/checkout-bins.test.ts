@@ -31,7 +31,11 @@ describe("a checkout", () => {
 
   it("answers --version and --help through the bins", () => {
     const versionRun = bin("ledger-conformance", ["--version"]);
-    expect({ status: versionRun.status, stdout: versionRun.stdout, stderr: versionRun.stderr }).toEqual({ status: 0, stdout: `${version}\n`, stderr: "" });
+    expect({ status: versionRun.status, stdout: versionRun.stdout, stderr: versionRun.stderr }).toEqual({
+      status: 0,
+      stdout: `${version}\n`,
+      stderr: "",
+    });
     const help = bin("ledger-conformance", ["--help"]);
     expect(help.status).toBe(0);
     expect(help.stdout).toMatch(/^usage: ledger-conformance \[options\]\n[\s\S]*--version/);

@@ -22,10 +22,15 @@ interface Ran {
 function run(command: string, args: readonly string[], cwd: string, timeoutMs: number): Promise<Ran> {
   return new Promise((resolve) => {
     // The installed command's caches (user-cache.ts) go with the temporary project, not into the user's.
-    execFile(command, [...args], { cwd, timeout: timeoutMs, maxBuffer: 64 << 20, env: { ...process.env, NO_COLOR: "1", XDG_CACHE_HOME: join(work, "cache") } }, (error, stdout, stderr) => {
-      const code = error === null ? 0 : typeof error.code === "number" ? error.code : null;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      command,
+      [...args],
+      { cwd, timeout: timeoutMs, maxBuffer: 64 << 20, env: { ...process.env, NO_COLOR: "1", XDG_CACHE_HOME: join(work, "cache") } },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === "number" ? error.code : null;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -36,7 +41,8 @@ const REGISTRY_UNREACHABLE = /\b(ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETI
 const NPM_FLAGS = ["--no-audit", "--no-fund", "--no-update-notifier"];
 
 /** Where each packed path may come from: nothing of test/, bench/, CI scripts or the TypeScript sources. */
-const SHIPPED = /^(package\.json|README\.md|LICENSE|bin\/[^/]+\.mjs|dist\/.+\.js|schemas\/.+\.(yaml|json)|baselines\/[^/]+|spec\/[^/]+\.md)$/;
+const SHIPPED =
+  /^(package\.json|README\.md|LICENSE|bin\/[^/]+\.mjs|dist\/.+\.js|schemas\/.+\.(yaml|json)|baselines\/[^/]+|spec\/[^/]+\.md)$/;
 
 const version = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
 const work = mkdtempSync(join(tmpdir(), "ledger-conformance-package-"));
@@ -106,7 +112,12 @@ describe("the packed package", () => {
   it("runs a suite file from the installed package against its embedded node and exits 0", async (ctx) => {
     if (skipReason !== undefined) ctx.skip(skipReason);
     const reports = join(work, "reports");
-    const conformance = await run(bin("ledger-conformance"), ["--only", "suites/healthy", "--report-dir", reports, "--quiet"], project, 120_000);
+    const conformance = await run(
+      bin("ledger-conformance"),
+      ["--only", "suites/healthy", "--report-dir", reports, "--quiet"],
+      project,
+      120_000,
+    );
     expect(conformance.code, conformance.stdout + conformance.stderr).toBe(0);
     const summary = JSON.parse(readFileSync(join(reports, "summary.json"), "utf8")) as Summary;
     expect(summary.counts.failed).toBe(0);
@@ -121,12 +132,36 @@ describe("the packed package", () => {
   it("checks a fleet from the installed package: its nodes' copies of the suites resolve the installed packages", async (ctx) => {
     if (skipReason !== undefined) ctx.skip(skipReason);
     const fixtures = join(work, "fleet-fixtures.json");
-    const node = await startNode({ host: "127.0.0.1", port: 0, onInternalError: () => undefined, beforeListen: (f) => writeFileSync(fixtures, JSON.stringify(f)) });
+    const node = await startNode({
+      host: "127.0.0.1",
+      port: 0,
+      onInternalError: () => undefined,
+      beforeListen: (f) => writeFileSync(fixtures, JSON.stringify(f)),
+    });
     try {
       const reports = join(work, "fleet-reports");
-      const fleet = await run(bin("ledger-conformance"), ["--target", node.url, "--target", node.url, "--fixtures", fixtures, "--only", "suites/healthy", "--report-dir", reports, "--quiet"], project, 120_000);
+      const fleet = await run(
+        bin("ledger-conformance"),
+        [
+          "--target",
+          node.url,
+          "--target",
+          node.url,
+          "--fixtures",
+          fixtures,
+          "--only",
+          "suites/healthy",
+          "--report-dir",
+          reports,
+          "--quiet",
+        ],
+        project,
+        120_000,
+      );
       expect(fleet.code, fleet.stdout + fleet.stderr).toBe(0);
-      const summary = JSON.parse(readFileSync(join(reports, "summary.json"), "utf8")) as Summary & { targets: (Summary & { name: string })[] };
+      const summary = JSON.parse(readFileSync(join(reports, "summary.json"), "utf8")) as Summary & {
+        targets: (Summary & { name: string })[];
+      };
       expect(summary.targets).toHaveLength(2);
       for (const target of summary.targets) {
         expect(target.counts.failed, target.name).toBe(0);

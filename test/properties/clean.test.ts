@@ -14,7 +14,9 @@ const PROPERTIES = fileURLToPath(new URL("../../properties/", import.meta.url));
 /** The requirement ids the laws of properties/*.test.ts name: law("id", …). The run selects only these files, so their status is the laws'. */
 function propertyIds(): string[] {
   const files = readdirSync(PROPERTIES).filter((f) => f.endsWith(".test.ts"));
-  const ids = files.flatMap((f) => [...readFileSync(join(PROPERTIES, f), "utf8").matchAll(/\blaw\(\s*"([^"]+)"/g)].map((m) => m[1] as string));
+  const ids = files.flatMap((f) =>
+    [...readFileSync(join(PROPERTIES, f), "utf8").matchAll(/\blaw\(\s*"([^"]+)"/g)].map((m) => m[1] as string),
+  );
   return [...new Set(ids)];
 }
 

@@ -17,7 +17,9 @@ describe.concurrent("4.5 cursor properties against law-breaking nodes", () => {
     const dropSecondCursor: Alteration = async (exchange, forward) => {
       const answer = await forward();
       // A page reached with a start is the second or later: its cursor goes missing.
-      return isPath(exchange, MODULES) && splitPath(exchange).query.has("start") ? withHeaders(answer, { "x-node-cursor": undefined }) : answer;
+      return isPath(exchange, MODULES) && splitPath(exchange).query.has("start")
+        ? withHeaders(answer, { "x-node-cursor": undefined })
+        : answer;
     };
     expectCaught(await run(dropSecondCursor, id), id);
   }, 120_000);
@@ -42,7 +44,9 @@ describe.concurrent("4.5 cursor properties against law-breaking nodes", () => {
     const crashOnBadStart: Alteration = async (exchange, forward) => {
       const answer = await forward();
       const start = splitPath(exchange).query.get("start");
-      return isPath(exchange, MODULES) && start !== null && !/^(0x)?[0-9a-fA-F]+$/.test(start) ? errorAnswer(answer, 500, "internal_error") : answer;
+      return isPath(exchange, MODULES) && start !== null && !/^(0x)?[0-9a-fA-F]+$/.test(start)
+        ? errorAnswer(answer, 500, "internal_error")
+        : answer;
     };
     expectCaught(await run(crashOnBadStart, id), id);
   }, 120_000);

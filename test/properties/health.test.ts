@@ -7,7 +7,16 @@
 import { describe, expect, it } from "vitest";
 import { ManualClock } from "../../src/node/ledger/index.ts";
 import { conformance, expectCaught, expectClean } from "./support/conformance-run.ts";
-import { errorAnswer, jsonOf, startLawBreakingProxy, splitPath, unchanged, withJson, withQuery, type Alteration } from "./support/law-breaking-proxy.ts";
+import {
+  errorAnswer,
+  jsonOf,
+  startLawBreakingProxy,
+  splitPath,
+  unchanged,
+  withJson,
+  withQuery,
+  type Alteration,
+} from "./support/law-breaking-proxy.ts";
 import { againstAltered, referenceNodeForFile } from "./support/reference-node.ts";
 
 const THRESHOLD = "4.7/health-threshold-law";

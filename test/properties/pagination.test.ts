@@ -25,14 +25,20 @@ const run = (alteration: Alteration, id: string) => againstAltered(target, alter
 describe.concurrent("4.3 pagination properties against law-breaking nodes", () => {
   it("the order law catches a node that returns pages in descending order, and its replay command replays that case", async () => {
     const id = "4.3/ascending-order";
-    await throughProxy(target.url, alterPages((items) => [...items].reverse()), async (url) => {
-      const caught = expectCaught(await conformanceAgainst({ url, fixtures: target.fixtures }, id), id);
-      const replay = await conformance(replayArgs(caught));
-      const again = requirementOf(replay, id).failures.map((f) => f.message).find((m) => m.includes("property failed"));
-      expect(replay.code).toBe(1);
-      expect(again).toContain(/\n {2}counterexample: .*/.exec(caught)?.[0]);
-      expect(again).toMatch(/property failed after 1 run\(s\)/);
-    });
+    await throughProxy(
+      target.url,
+      alterPages((items) => [...items].reverse()),
+      async (url) => {
+        const caught = expectCaught(await conformanceAgainst({ url, fixtures: target.fixtures }, id), id);
+        const replay = await conformance(replayArgs(caught));
+        const again = requirementOf(replay, id)
+          .failures.map((f) => f.message)
+          .find((m) => m.includes("property failed"));
+        expect(replay.code).toBe(1);
+        expect(again).toContain(/\n {2}counterexample: .*/.exec(caught)?.[0]);
+        expect(again).toMatch(/property failed after 1 run\(s\)/);
+      },
+    );
   }, 180_000);
 
   it("the window law catches a node that ignores start_version", async () => {
@@ -50,6 +56,12 @@ describe.concurrent("4.3 pagination properties against law-breaking nodes", () =
 
   it("the same-state law catches a node that sometimes drops a summary", async () => {
     const id = "4.3/repeatable";
-    expectCaught(await run(alterPages((items) => (Math.random() < 0.5 ? items.slice(1) : items)), id), id);
+    expectCaught(
+      await run(
+        alterPages((items) => (Math.random() < 0.5 ? items.slice(1) : items)),
+        id,
+      ),
+      id,
+    );
   }, 120_000);
 });

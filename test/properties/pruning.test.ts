@@ -3,7 +3,17 @@
 
 import { describe, it } from "vitest";
 import { expectCaught } from "./support/conformance-run.ts";
-import { errorAnswer, isPath, jsonOf, splitPath, withHeaders, withJson, withQuery, type Alteration, type Answer } from "./support/law-breaking-proxy.ts";
+import {
+  errorAnswer,
+  isPath,
+  jsonOf,
+  splitPath,
+  withHeaders,
+  withJson,
+  withQuery,
+  type Alteration,
+  type Answer,
+} from "./support/law-breaking-proxy.ts";
 import { againstAltered, referenceNodeForFile } from "./support/reference-node.ts";
 
 const target = referenceNodeForFile();
@@ -28,7 +38,13 @@ function onVersioned(change: (answer: Answer, version: bigint, forward: () => Pr
 describe.concurrent("pruning properties against law-breaking nodes", () => {
   it("the pruned law catches a node that answers pruned versions with the latest state", async () => {
     const id = "1/pruned-version-law";
-    expectCaught(await run(onVersioned((answer, _v, latest) => (answer.status === 410 ? latest() : answer)), id), id);
+    expectCaught(
+      await run(
+        onVersioned((answer, _v, latest) => (answer.status === 410 ? latest() : answer)),
+        id,
+      ),
+      id,
+    );
   }, 120_000);
 
   it("the window law catches a node that claims its whole window but serves only its last 10 versions", async () => {
@@ -43,12 +59,28 @@ describe.concurrent("pruning properties against law-breaking nodes", () => {
 
   it("the future law catches a node that answers versions above the latest with the latest state", async () => {
     const id = "4/future-version-law";
-    expectCaught(await run(onVersioned((answer, _v, latest) => (answer.status === 404 && (jsonOf(answer) as { error_code?: string }).error_code === "version_not_found" ? latest() : answer)), id), id);
+    expectCaught(
+      await run(
+        onVersioned((answer, _v, latest) =>
+          answer.status === 404 && (jsonOf(answer) as { error_code?: string }).error_code === "version_not_found" ? latest() : answer,
+        ),
+        id,
+      ),
+      id,
+    );
   }, 120_000);
 
   it("the version code law (SHOULD) warns about a node whose 410 says invalid_input", async () => {
     const id = "4/version-code-law";
-    expectCaught(await run(onVersioned((answer) => (answer.status === 410 ? withJson(answer, { ...(jsonOf(answer) as object), error_code: "invalid_input" }) : answer)), id), id);
+    expectCaught(
+      await run(
+        onVersioned((answer) =>
+          answer.status === 410 ? withJson(answer, { ...(jsonOf(answer) as object), error_code: "invalid_input" }) : answer,
+        ),
+        id,
+      ),
+      id,
+    );
   }, 120_000);
 
   it("the header consistency law catches a node whose oldest version is above its ledger version", async () => {

@@ -27,6 +27,12 @@ describe.concurrent("4.8 tampering properties against law-breaking nodes", () =>
 
   it("the random-bytes law catches a node that answers 500 to bytes that are no transaction", async () => {
     const id = "4.8/broken-bcs-rejected";
-    expectCaught(await run(onRefusedBcs((answer) => errorAnswer(answer, 500, "internal_error")), id), id);
+    expectCaught(
+      await run(
+        onRefusedBcs((answer) => errorAnswer(answer, 500, "internal_error")),
+        id,
+      ),
+      id,
+    );
   }, 120_000);
 });

@@ -22,12 +22,24 @@ const run = (alteration: Alteration, id: string) => againstAltered(target, alter
 describe.concurrent("4.2 table item properties against law-breaking nodes", () => {
   it("the key law catches a node that answers 500 for a key with no item", async () => {
     const id = "4.2/table-key-law";
-    expectCaught(await run(onItem(404, (a) => errorAnswer(a, 500, "internal_error")), id), id);
+    expectCaught(
+      await run(
+        onItem(404, (a) => errorAnswer(a, 500, "internal_error")),
+        id,
+      ),
+      id,
+    );
   }, 120_000);
 
   it("the key law catches a node that answers 404 for the fixture's key, which is present", async () => {
     const id = "4.2/table-key-law";
-    expectCaught(await run(onItem(200, (a) => errorAnswer(a, 404, "table_item_not_found")), id), id);
+    expectCaught(
+      await run(
+        onItem(200, (a) => errorAnswer(a, 404, "table_item_not_found")),
+        id,
+      ),
+      id,
+    );
   }, 120_000);
 
   it("the key law catches it too under a seed whose generated keys all miss the fixture's: that key is its first case", async () => {
@@ -41,16 +53,34 @@ describe.concurrent("4.2 table item properties against law-breaking nodes", () =
 
   it("the key law catches a node that answers 200 {} for a key with no item", async () => {
     const id = "4.2/table-key-law";
-    expectCaught(await run(onItem(404, (a) => withJson(a, {}, 200)), id), id);
+    expectCaught(
+      await run(
+        onItem(404, (a) => withJson(a, {}, 200)),
+        id,
+      ),
+      id,
+    );
   }, 120_000);
 
   it("the wrong-key law catches a node that answers a key of the wrong type with 404", async () => {
     const id = "4.2/key-mismatch-rejected";
-    expectCaught(await run(onItem(400, (a) => errorAnswer(a, 404, "table_item_not_found")), id), id);
+    expectCaught(
+      await run(
+        onItem(400, (a) => errorAnswer(a, 404, "table_item_not_found")),
+        id,
+      ),
+      id,
+    );
   }, 120_000);
 
   it("the key code law (SHOULD) warns about a node whose 404 has another code", async () => {
     const id = "4.2/table-key-code-law";
-    expectCaught(await run(onItem(404, (a) => withJson(a, { ...(jsonOf(a) as object), error_code: "resource_not_found" })), id), id);
+    expectCaught(
+      await run(
+        onItem(404, (a) => withJson(a, { ...(jsonOf(a) as object), error_code: "resource_not_found" })),
+        id,
+      ),
+      id,
+    );
   }, 120_000);
 });

@@ -2,7 +2,16 @@
 // baseline of expected failures, the exit status, and the exact shape of summary.json.
 
 import { describe, expect, it } from "vitest";
-import { applyBaseline, aggregateRequirements, BaselineError, exitCode, notStartedOutcome, parseBaseline, type Evidence, type RunOutcome } from "../../reporters/aggregate.ts";
+import {
+  applyBaseline,
+  aggregateRequirements,
+  BaselineError,
+  exitCode,
+  notStartedOutcome,
+  parseBaseline,
+  type Evidence,
+  type RunOutcome,
+} from "../../reporters/aggregate.ts";
 import { verdictOf } from "../../reporters/verdict.ts";
 import { buildSummary } from "../../reporters/summary.ts";
 import { parseRequirements } from "../../src/harness/requirements.ts";
@@ -11,7 +20,12 @@ import { aggregateStatus, type CheckResult, type ResultStatus } from "../../src/
 const STATUSES: ResultStatus[] = ["passed", "failed", "warned", "skipped", "not_applicable"];
 
 function results(...statuses: ResultStatus[]): CheckResult[] {
-  return statuses.map((status) => ({ requirement: "x/y", status, failures: [], ...(status === "skipped" || status === "not_applicable" ? { reason: `why ${status}` } : {}) }));
+  return statuses.map((status) => ({
+    requirement: "x/y",
+    status,
+    failures: [],
+    ...(status === "skipped" || status === "not_applicable" ? { reason: `why ${status}` } : {}),
+  }));
 }
 
 describe("aggregateStatus", () => {
@@ -37,7 +51,10 @@ describe("aggregateStatus", () => {
 
   it("names the cases of the issue", () => {
     expect(aggregateStatus(results("passed", "not_applicable")).status).toBe("passed");
-    expect(aggregateStatus(results("not_applicable", "not_applicable"))).toEqual({ status: "not_applicable", reason: "why not_applicable" });
+    expect(aggregateStatus(results("not_applicable", "not_applicable"))).toEqual({
+      status: "not_applicable",
+      reason: "why not_applicable",
+    });
     expect(aggregateStatus(results("skipped"))).toEqual({ status: "skipped", reason: "why skipped" });
     expect(aggregateStatus(results("warned", "passed")).status).toBe("warned");
     expect(aggregateStatus(results("failed", "warned", "passed")).status).toBe("failed");
@@ -62,11 +79,20 @@ const catalog = parseRequirements(
 );
 
 function ev(requirement: string, status: ResultStatus, message?: string): Evidence {
-  return { test: `${requirement}: t`, file: "suites/x.test.ts", result: { requirement, status, failures: message ? [{ message, curl: "curl 'http://h/'" }] : [] } };
+  return {
+    test: `${requirement}: t`,
+    file: "suites/x.test.ts",
+    result: { requirement, status, failures: message ? [{ message, curl: "curl 'http://h/'" }] : [] },
+  };
 }
 
 describe("aggregateRequirements", () => {
-  const outcome = aggregateRequirements(catalog, [ev("1/must-a", "passed"), ev("1/must-b", "failed", "boom"), ev("1/must-b", "passed"), ev("1/should-c", "warned", "meh")], [], 7);
+  const outcome = aggregateRequirements(
+    catalog,
+    [ev("1/must-a", "passed"), ev("1/must-b", "failed", "boom"), ev("1/must-b", "passed"), ev("1/should-c", "warned", "meh")],
+    [],
+    7,
+  );
 
   it("gives every catalog entry a status, with counts and failures", () => {
     const by = Object.fromEntries(outcome.requirements.map((r) => [r.requirement.id, r]));
@@ -81,7 +107,12 @@ describe("aggregateRequirements", () => {
   });
 
   it("is conforming and exits 0 when only a SHOULD warns", () => {
-    const ok = aggregateRequirements(catalog, [ev("1/must-a", "passed"), ev("1/must-b", "passed"), ev("1/untested", "passed"), ev("1/should-c", "warned", "meh")], [], 1);
+    const ok = aggregateRequirements(
+      catalog,
+      [ev("1/must-a", "passed"), ev("1/must-b", "passed"), ev("1/untested", "passed"), ev("1/should-c", "warned", "meh")],
+      [],
+      1,
+    );
     expect(isConforming(ok)).toBe(true);
     expect(verdictOf(ok).headline).toBe("CONFORMING: every MUST requirement holds; 1 SHOULD requirement warned");
     expect(exitCode(ok)).toBe(0);
@@ -93,17 +124,28 @@ describe("aggregateRequirements", () => {
   });
 
   it("is neither conforming nor exit 0 when the run was stopped before its end, and exits 2 when it never started", () => {
-    const stopped = { ...aggregateRequirements(catalog, [ev("1/must-a", "passed")], [], 1, "not run: max duration reached"), interruption: { kind: "stopped" as const, reason: "max duration reached" } };
+    const stopped = {
+      ...aggregateRequirements(catalog, [ev("1/must-a", "passed")], [], 1, "not run: max duration reached"),
+      interruption: { kind: "stopped" as const, reason: "max duration reached" },
+    };
     expect(isConforming(stopped)).toBe(false);
     expect(exitCode(stopped)).toBe(1);
-    expect(stopped.requirements.find((r) => r.requirement.id === "1/must-b")).toMatchObject({ status: "skipped", reason: "not run: max duration reached" });
+    expect(stopped.requirements.find((r) => r.requirement.id === "1/must-b")).toMatchObject({
+      status: "skipped",
+      reason: "not run: max duration reached",
+    });
     expect(verdictOf(stopped).headline).toMatch(/^NOT CONFORMING: the run stopped before its end \(max duration reached\)/);
     const never = notStartedOutcome(catalog, "the target requires authentication", 2);
     expect(exitCode(never)).toBe(2);
     expect(isConforming(never)).toBe(false);
-    expect(never.requirements.every((r) => r.status === "skipped" && r.reason === "not run: the target requires authentication")).toBe(true);
+    expect(never.requirements.every((r) => r.status === "skipped" && r.reason === "not run: the target requires authentication")).toBe(
+      true,
+    );
     expect(verdictOf(never).headline).toBe("NOT CONFORMING: nothing could be tested: the target requires authentication");
-    expect(buildSummary(never, { target: "http://h/v1", startedAt: new Date(0), durationMs: 1 }).interruption).toEqual({ kind: "not_started", reason: "the target requires authentication" });
+    expect(buildSummary(never, { target: "http://h/v1", startedAt: new Date(0), durationMs: 1 }).interruption).toEqual({
+      kind: "not_started",
+      reason: "the target requires authentication",
+    });
   });
 
   it("flags results recorded under an id that is not in the catalog", () => {
@@ -133,7 +175,12 @@ describe("baseline", () => {
 
   it("fails a listed id that passes, as unexpectedly passing", () => {
     // Every requirement run: a rule judged on every response (1/must-a) then saw every response.
-    const complete = aggregateRequirements(catalog, [ev("1/must-a", "passed"), ev("1/must-b", "failed", "boom"), ev("1/should-c", "passed"), ev("1/untested", "passed")], [], 4);
+    const complete = aggregateRequirements(
+      catalog,
+      [ev("1/must-a", "passed"), ev("1/must-b", "failed", "boom"), ev("1/should-c", "passed"), ev("1/untested", "passed")],
+      [],
+      4,
+    );
     const b = applyBaseline(complete, ["1/must-a", "1/must-b"], "baseline.txt");
     const r = b.requirements.find((x) => x.requirement.id === "1/must-a");
     expect(r?.status).toBe("failed");
@@ -153,8 +200,17 @@ describe("baseline", () => {
   });
 
   it("reports a listed id whose checks did not all run as not run, never as unexpectedly passing", () => {
-    const skippedCheck: Evidence = { test: "1/must-a: t2", file: "suites/x.test.ts", result: { requirement: "1/must-a", status: "skipped", failures: [], reason: "the target gave no HTTP answer" } };
-    const partly = aggregateRequirements(catalog, [ev("1/must-a", "passed"), skippedCheck, ev("1/must-b", "passed"), ev("1/should-c", "passed")], [], 3);
+    const skippedCheck: Evidence = {
+      test: "1/must-a: t2",
+      file: "suites/x.test.ts",
+      result: { requirement: "1/must-a", status: "skipped", failures: [], reason: "the target gave no HTTP answer" },
+    };
+    const partly = aggregateRequirements(
+      catalog,
+      [ev("1/must-a", "passed"), skippedCheck, ev("1/must-b", "passed"), ev("1/should-c", "passed")],
+      [],
+      3,
+    );
     expect(partly.requirements.find((x) => x.requirement.id === "1/must-a")?.status).toBe("passed");
     const b = applyBaseline(partly, ["1/must-a"], "known.txt");
     const r = b.requirements.find((x) => x.requirement.id === "1/must-a");
@@ -170,7 +226,13 @@ describe("baseline", () => {
 
   it("reports a listed rule judged on every response as not run when some check of the run did not run", () => {
     // 1/must-a is judged on every response (endpoint "*"); 1/untested had no check run at all.
-    const partly = aggregateRequirements(catalog, [ev("1/must-a", "passed"), ev("1/must-b", "passed"), ev("1/should-c", "passed")], [], 3, "not selected by --only x");
+    const partly = aggregateRequirements(
+      catalog,
+      [ev("1/must-a", "passed"), ev("1/must-b", "passed"), ev("1/should-c", "passed")],
+      [],
+      3,
+      "not selected by --only x",
+    );
     const b = applyBaseline(partly, ["1/must-a"], "known.txt");
     const r = b.requirements.find((x) => x.requirement.id === "1/must-a");
     expect(r).toMatchObject({ status: "skipped" });
@@ -194,19 +256,58 @@ describe("summary.json", () => {
   it("has exactly the design §3 members plus requests and retries", () => {
     const outcome = aggregateRequirements(catalog, [ev("1/must-a", "passed"), ev("1/must-b", "failed", "boom")], [], 5, "untested", 3);
     const summary = buildSummary(outcome, { target: "http://h/v1", startedAt: new Date(0), durationMs: 12.4 });
-    expect(Object.keys(summary).sort()).toEqual(["conforming", "counts", "durationMs", "requests", "requirements", "retries", "startedAt", "target", "verdict", "verdictCounts", "verdictText"]);
-    expect(summary).toMatchObject({ target: "http://h/v1", startedAt: "1970-01-01T00:00:00.000Z", durationMs: 12, conforming: false, requests: 5, retries: 3, verdict: "not-conforming" });
+    expect(Object.keys(summary).sort()).toEqual([
+      "conforming",
+      "counts",
+      "durationMs",
+      "requests",
+      "requirements",
+      "retries",
+      "startedAt",
+      "target",
+      "verdict",
+      "verdictCounts",
+      "verdictText",
+    ]);
+    expect(summary).toMatchObject({
+      target: "http://h/v1",
+      startedAt: "1970-01-01T00:00:00.000Z",
+      durationMs: 12,
+      conforming: false,
+      requests: 5,
+      retries: 3,
+      verdict: "not-conforming",
+    });
     expect(summary.verdictText).toBe("NOT CONFORMING: 1 MUST requirement failed");
-    expect(summary.verdictCounts).toEqual({ requirements: 4, run: 2, mustFailed: 1, expectedFailures: 0, unexpectedPasses: 0, warned: 0, errors: 0 });
+    expect(summary.verdictCounts).toEqual({
+      requirements: 4,
+      run: 2,
+      mustFailed: 1,
+      expectedFailures: 0,
+      unexpectedPasses: 0,
+      warned: 0,
+      errors: 0,
+    });
     expect(summary.counts).toEqual({ passed: 1, failed: 1, skipped: 2, notApplicable: 0, warned: 0 });
     const b = summary.requirements.find((r) => r.id === "1/must-b");
-    expect(b).toEqual({ id: "1/must-b", level: "MUST", section: "1", endpoint: "*", status: "failed", checks: 1, failures: [{ message: "boom", curl: "curl 'http://h/'" }] });
+    expect(b).toEqual({
+      id: "1/must-b",
+      level: "MUST",
+      section: "1",
+      endpoint: "*",
+      status: "failed",
+      checks: 1,
+      failures: [{ message: "boom", curl: "curl 'http://h/'" }],
+    });
     expect(summary.requirements.find((r) => r.id === "1/untested")?.reason).toBe("untested");
   });
 });
 
 describe("the verdict", () => {
-  const all = (status: ResultStatus) => catalog.requirements.map((r) => ev(r.id, r.id === "1/should-c" && status === "failed" ? "warned" : status, status === "passed" ? undefined : "boom"));
+  const all = (status: ResultStatus) =>
+    catalog.requirements.map((r) =>
+      ev(r.id, r.id === "1/should-c" && status === "failed" ? "warned" : status, status === "passed" ? undefined : "boom"),
+    );
 
   it("is conforming when every requirement ran and every MUST holds", () => {
     const v = verdictOf(aggregateRequirements(catalog, all("passed"), [], 4));
@@ -219,17 +320,28 @@ describe("the verdict", () => {
     const outcome = applyBaseline(aggregateRequirements(catalog, evidence, [], 4), ["1/must-b"], "known.txt");
     const v = verdictOf(outcome);
     expect(v.kind).toBe("conforming-with-baseline");
-    expect(v.headline).toBe("CONFORMING WITH 1 EXPECTED FAILURE: every MUST requirement holds except the 1 expected failure from the baseline known.txt");
+    expect(v.headline).toBe(
+      "CONFORMING WITH 1 EXPECTED FAILURE: every MUST requirement holds except the 1 expected failure from the baseline known.txt",
+    );
     expect(exitCode(outcome)).toBe(0);
     const summary = buildSummary(outcome, { target: "http://h/v1", startedAt: new Date(0), durationMs: 1 });
-    expect(summary).toMatchObject({ conforming: true, verdict: "conforming-with-baseline", baseline: "known.txt", verdictText: v.headline });
+    expect(summary).toMatchObject({
+      conforming: true,
+      verdict: "conforming-with-baseline",
+      baseline: "known.txt",
+      verdictText: v.headline,
+    });
   });
 
   it("is partial when some requirement did not run (--only), however well the rest did", () => {
     const v = verdictOf(aggregateRequirements(catalog, [ev("1/must-a", "passed")], [], 1, "not selected by --only x"));
     expect(v.kind).toBe("partial");
     expect(v.headline).toMatch(/^PARTIAL: 1 of 4 requirements run, all hold; the others were not run/);
-    const summary = buildSummary(aggregateRequirements(catalog, [ev("1/must-a", "passed")], [], 1), { target: "http://h/v1", startedAt: new Date(0), durationMs: 1 });
+    const summary = buildSummary(aggregateRequirements(catalog, [ev("1/must-a", "passed")], [], 1), {
+      target: "http://h/v1",
+      startedAt: new Date(0),
+      durationMs: 1,
+    });
     expect(summary.conforming).toBe(false);
   });
 
@@ -237,7 +349,9 @@ describe("the verdict", () => {
     const outcome = applyBaseline(aggregateRequirements(catalog, all("passed"), [], 4), ["1/must-a"], "known.txt");
     const v = verdictOf(outcome);
     expect(v.kind).toBe("not-conforming");
-    expect(v.headline).toBe("NOT CONFORMING: 1 requirement the baseline known.txt lists as expected failure now passes (remove it from the baseline)");
+    expect(v.headline).toBe(
+      "NOT CONFORMING: 1 requirement the baseline known.txt lists as expected failure now passes (remove it from the baseline)",
+    );
     expect(v.counts.unexpectedPasses).toBe(1);
     expect(exitCode(outcome)).toBe(1);
   });
@@ -246,7 +360,10 @@ describe("the verdict", () => {
     const cases = [
       aggregateRequirements(catalog, all("failed"), [], 4),
       aggregateRequirements(catalog, all("passed"), [{ message: "boom" }], 4),
-      { ...aggregateRequirements(catalog, all("passed"), [], 4), interruption: { kind: "stopped" as const, reason: "max duration reached" } },
+      {
+        ...aggregateRequirements(catalog, all("passed"), [], 4),
+        interruption: { kind: "stopped" as const, reason: "max duration reached" },
+      },
       notStartedOutcome(catalog, "unreachable", 1),
     ];
     for (const o of cases) expect(exitCode(o) !== 0 && verdictOf(o).kind === "not-conforming").toBe(true);

@@ -21,7 +21,10 @@ function projectRepository(): { dir: string; marker: string } {
   execFileSync("git", ["init", "-q", dir]);
   execFileSync("git", ["-C", dir, "remote", "add", "origin", `https://ci:${TOKEN}@github.com/acme-labs/node.git`]);
   const marker = join(scratch, "allurerc-ran");
-  writeFileSync(join(dir, "allurerc.mjs"), `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(marker)}, "ran");\nexport default {};\n`);
+  writeFileSync(
+    join(dir, "allurerc.mjs"),
+    `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(marker)}, "ran");\nexport default {};\n`,
+  );
   return { dir, marker };
 }
 
@@ -31,7 +34,23 @@ function results(): string {
   mkdirSync(dir, { recursive: true });
   const uuid = "5c0e2a34-9a3e-4d5e-8f43-0d6b1f1d2c3a";
   const now = Date.now();
-  writeFileSync(join(dir, `${uuid}-result.json`), JSON.stringify({ uuid, name: "4.6/gas-estimate-object holds", fullName: "estimate_gas_price 4.6/gas-estimate-object", status: "passed", stage: "finished", start: now, stop: now, labels: [{ name: "story", value: "4.6/gas-estimate-object" }], steps: [], attachments: [], parameters: [], links: [] }));
+  writeFileSync(
+    join(dir, `${uuid}-result.json`),
+    JSON.stringify({
+      uuid,
+      name: "4.6/gas-estimate-object holds",
+      fullName: "estimate_gas_price 4.6/gas-estimate-object",
+      status: "passed",
+      stage: "finished",
+      start: now,
+      stop: now,
+      labels: [{ name: "story", value: "4.6/gas-estimate-object" }],
+      steps: [],
+      attachments: [],
+      parameters: [],
+      links: [],
+    }),
+  );
   return dir;
 }
 

@@ -59,7 +59,14 @@ async function conformance(node: RunningNode, fixturesFile: string, name: string
     env: { LEDGER_CONFORMANCE_ALLURE: "off" },
   });
   const read = (file: string) => readFileSync(join(dir, file), "utf8");
-  return { run, dir, summary: JSON.parse(read("summary.json")) as Summary, junit: read("junit.xml"), html: read(join("html", "index.html")), markdown: read("summary.md") };
+  return {
+    run,
+    dir,
+    summary: JSON.parse(read("summary.json")) as Summary,
+    junit: read("junit.xml"),
+    html: read(join("html", "index.html")),
+    markdown: read("summary.md"),
+  };
 }
 
 /** The console headline, summary.json, junit.xml's properties, summary.md and the HTML banner say the same. */
@@ -94,7 +101,9 @@ describe("the baseline round trip: write it, rerun against the faulty node, reru
     expect(text).toContain(`# ${first}\n${BROKEN}\n`);
   });
 
-  it("passes the gate against the same faulty node with that baseline: conforming with the expected failures, and no JUnit failure", { timeout: RUN_TIMEOUT_MS }, async (context) => {
+  it("passes the gate against the same faulty node with that baseline: conforming with the expected failures, and no JUnit failure", {
+    timeout: RUN_TIMEOUT_MS,
+  }, async (context) => {
     expect(written.length, "the first run wrote a baseline").toBeGreaterThan(0);
     const r = await conformance(faulty, fixtures.faulty, "rerun-faulty", ["--baseline", baselineFile]);
     expect(r.run.code, r.run.stdout + r.run.stderr).toBe(0);
@@ -102,7 +111,12 @@ describe("the baseline round trip: write it, rerun against the faulty node, reru
     expectOneVerdict(r, "conforming-with-baseline", `CONFORMING WITH ${n} EXPECTED FAILURE${n === 1 ? "" : "S"}`);
     expect(r.summary.conforming).toBe(true);
     expect(r.summary.baseline).toBe(baselineFile);
-    expect(r.summary.verdictCounts).toMatchObject({ expectedFailures: n, mustFailed: 0, unexpectedPasses: 0, run: r.summary.verdictCounts.requirements });
+    expect(r.summary.verdictCounts).toMatchObject({
+      expectedFailures: n,
+      mustFailed: 0,
+      unexpectedPasses: 0,
+      run: r.summary.verdictCounts.requirements,
+    });
     expect(r.summary.verdictText).toContain(`from the baseline ${baselineFile}`);
     expect(r.junit).toMatch(/<testsuites name="ledger-conformance" tests="\d+" failures="0" errors="0"/);
     expect(r.junit).not.toContain("<failure");
@@ -120,7 +134,9 @@ describe("the baseline round trip: write it, rerun against the faulty node, reru
     expect(spec).toMatch(/<h3 id="4\.6">4\.6 Estimate gas price/);
   });
 
-  it("fails the gate against the clean node with that baseline, every report saying the baselined requirement now passes", { timeout: RUN_TIMEOUT_MS }, async () => {
+  it("fails the gate against the clean node with that baseline, every report saying the baselined requirement now passes", {
+    timeout: RUN_TIMEOUT_MS,
+  }, async () => {
     expect(written).toContain(BROKEN);
     const r = await conformance(clean, fixtures.clean, "rerun-clean", ["--baseline", baselineFile, "--only", "estimate-gas-price"]);
     expect(r.run.code, r.run.stdout + r.run.stderr).toBe(1);

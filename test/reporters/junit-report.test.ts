@@ -26,7 +26,14 @@ function ev(requirement: string, status: ResultStatus, file: string, message?: s
   return {
     test: `${requirement}: t`,
     file,
-    result: { requirement, status, failures: message ? [{ message: `${message}\n  replay:   curl 'http://h/${requirement}'`, curl: `curl 'http://h/${requirement}'` }] : [], ...(reason ? { reason } : {}) },
+    result: {
+      requirement,
+      status,
+      failures: message
+        ? [{ message: `${message}\n  replay:   curl 'http://h/${requirement}'`, curl: `curl 'http://h/${requirement}'` }]
+        : [],
+      ...(reason ? { reason } : {}),
+    },
   };
 }
 
@@ -79,7 +86,9 @@ describe("renderJunit: one case per requirement", () => {
     const b = renderJunit([{ outcome: baselined, target: "http://h/v1", durationMs: 1 }], run);
     expectWellFormedXml(b);
     expect(b).toContain('<skipped message="expected failure, baseline known.txt: [4.6/y] expected: 200"/>');
-    expect(b).toMatch(/<testcase classname="estimate_gas_price" name="4\.6\/x: Passes\." file="suites\/gas\.test\.ts">\s*<failure message="\[4\.6\/x\] unexpectedly passing: known\.txt lists it/);
+    expect(b).toMatch(
+      /<testcase classname="estimate_gas_price" name="4\.6\/x: Passes\." file="suites\/gas\.test\.ts">\s*<failure message="\[4\.6\/x\] unexpectedly passing: known\.txt lists it/,
+    );
     expect(b).toMatch(/<testsuites [^>]*failures="1"/);
     const clean = renderJunit([{ outcome: applyBaseline(outcome, ["4.6/y"], "known.txt"), target: "http://h/v1", durationMs: 1 }], run);
     expect(clean).toMatch(/<testsuites [^>]*failures="0" errors="0"/);
@@ -87,7 +96,10 @@ describe("renderJunit: one case per requirement", () => {
   });
 
   it("says in one error case why nothing ran when the target could not be tested", () => {
-    const never = renderJunit([{ outcome: notStartedOutcome(catalog, "the target requires authentication", 2), target: "http://h/v1", durationMs: 1 }], run);
+    const never = renderJunit(
+      [{ outcome: notStartedOutcome(catalog, "the target requires authentication", 2), target: "http://h/v1", durationMs: 1 }],
+      run,
+    );
     expectWellFormedXml(never);
     expect(never).toMatch(/<testsuites name="ledger-conformance" tests="1" failures="0" errors="1" skipped="0"/);
     expect(never).toContain('<error message="the target requires authentication">');
@@ -100,11 +112,38 @@ describe("renderJunitPerCheck: one case per check (--junit-per-check)", () => {
     const xml = renderJunitPerCheck(
       [
         { file: "suites/a.test.ts", name: "4.6/x: passes", requirement: "4.6/x", status: "passed", durationMs: 5 },
-        { file: "suites/a.test.ts", name: "4.6/y: fails", requirement: "4.6/y", status: "failed", durationMs: 5, detail: "[4.6/y] expected: 200\n  body: \u001b[2J<b>" },
-        { file: "suites/b.test.ts", name: "4.7/z: not run", requirement: "4.7/z", status: "skipped", durationMs: 0, detail: "not run: max duration reached" },
-        { file: "suites/b.test.ts", name: "4.7/w: n/a", requirement: "4.7/w", status: "not_applicable", durationMs: 0, detail: 'needs fixture "table"' },
+        {
+          file: "suites/a.test.ts",
+          name: "4.6/y: fails",
+          requirement: "4.6/y",
+          status: "failed",
+          durationMs: 5,
+          detail: "[4.6/y] expected: 200\n  body: \u001b[2J<b>",
+        },
+        {
+          file: "suites/b.test.ts",
+          name: "4.7/z: not run",
+          requirement: "4.7/z",
+          status: "skipped",
+          durationMs: 0,
+          detail: "not run: max duration reached",
+        },
+        {
+          file: "suites/b.test.ts",
+          name: "4.7/w: n/a",
+          requirement: "4.7/w",
+          status: "not_applicable",
+          durationMs: 0,
+          detail: 'needs fixture "table"',
+        },
         { file: "suites/b.test.ts", name: "4.7/v: warns", requirement: "4.7/v", status: "warned", durationMs: 1, detail: "should" },
-        { file: "(target probe)", name: "the target can be tested", status: "error", durationMs: 0, detail: "the target requires authentication" },
+        {
+          file: "(target probe)",
+          name: "the target can be tested",
+          status: "error",
+          durationMs: 0,
+          detail: "the target requires authentication",
+        },
       ],
       { outcome, target: "http://h/v1", durationMs: 1234 },
       run,

@@ -21,11 +21,25 @@ const catalog = parseRequirements(
 );
 
 function ev(requirement: string, status: ResultStatus, message?: string): Evidence {
-  return { test: `${requirement}: t`, file: "suites/x.test.ts", result: { requirement, status, failures: message ? [{ message, curl: null }] : [], ...(status === "not_applicable" ? { reason: "needs fixture table" } : {}) } };
+  return {
+    test: `${requirement}: t`,
+    file: "suites/x.test.ts",
+    result: {
+      requirement,
+      status,
+      failures: message ? [{ message, curl: null }] : [],
+      ...(status === "not_applicable" ? { reason: "needs fixture table" } : {}),
+    },
+  };
 }
 
 const hostile = "[4.6/bad] expected: 200, got |pipe| <img src=x> **bold** [link](http://evil) `code` \u001b[2J\r\n  body: x";
-const outcome = aggregateRequirements(catalog, [ev("4.6/ok", "passed"), ev("4.6/bad", "failed", hostile), ev("4.7/soft", "warned", "[4.7/soft] meh"), ev("4.7/na", "not_applicable")], [], 4);
+const outcome = aggregateRequirements(
+  catalog,
+  [ev("4.6/ok", "passed"), ev("4.6/bad", "failed", hostile), ev("4.7/soft", "warned", "[4.7/soft] meh"), ev("4.7/na", "not_applicable")],
+  [],
+  4,
+);
 
 describe("renderMarkdownSummary", () => {
   const md = renderMarkdownSummary({ outcome, target: "http://h/v1" });

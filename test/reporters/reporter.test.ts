@@ -21,7 +21,15 @@ beforeAll(async () => {
   server = await httpServer((_req, res) => {
     res.writeHead(200, { ...ledgerHeaders(), "content-type": "application/json" });
     // Two members the contract does not declare, one of them named to break a page or a terminal.
-    res.end(JSON.stringify({ deprioritized_gas_estimate: 300, gas_estimate: 100, prioritized_gas_estimate: 150, x_future: true, [HOSTILE_MEMBER]: 1 }));
+    res.end(
+      JSON.stringify({
+        deprioritized_gas_estimate: 300,
+        gas_estimate: 100,
+        prioritized_gas_estimate: 150,
+        x_future: true,
+        [HOSTILE_MEMBER]: 1,
+      }),
+    );
   });
 });
 afterAll(() => server.close());
@@ -65,7 +73,10 @@ describeEndpoint("healthy", () => {
 check("2.6/error-object", { timeoutMs: 300 }, async (t) => { await new Promise(() => {}); t.fail("never"); });
 `,
     );
-    writeFileSync(join(root, "unknown-id.test.ts"), `import { check } from ${JSON.stringify(HARNESS)};\ncheck("9.9/no-such-requirement", (t) => t.fail("x"));\n`);
+    writeFileSync(
+      join(root, "unknown-id.test.ts"),
+      `import { check } from ${JSON.stringify(HARNESS)};\ncheck("9.9/no-such-requirement", (t) => t.fail("x"));\n`,
+    );
     const { stdout } = await run(process.execPath, [TSX, RUNNER, root, `${server.origin}/v1`], { timeout: 60_000 });
     const out = JSON.parse(stdout.trim().split("\n").pop() as string) as Printed;
 
@@ -98,11 +109,15 @@ check("2.6/error-object", { timeoutMs: 300 }, async (t) => { await new Promise((
     expect(out.unknownMembers.markdown).toContain("- GasEstimation.x\\_future, seen 1 time");
     expect(out.unknownMembers.markdown).toContain("&lt;img src=x&gt;\\\\x1b\\[2J\\|\\*");
     expect(out.unknownMembers.html).toContain("<h2>Not in the contract</h2>");
-    expect(out.unknownMembers.html).toContain("<td><code>GasEstimation</code></td><td><code>x_future</code></td><td class=\"num\">1</td>");
+    expect(out.unknownMembers.html).toContain('<td><code>GasEstimation</code></td><td><code>x_future</code></td><td class="num">1</td>');
     expect(out.unknownMembers.html).toContain("&lt;img src=x&gt;\\x1b[2J|*");
     expect(out.unknownMembers.html).not.toMatch(/<img|\u001b/);
     // The Allure results carry each check's labels and evidence, made in the runner's process.
     expect(out.allure).toContainEqual({ story: "4.6/gas-estimate-object", severity: "critical", attachments: ["evidence"] });
-    expect(out.allure).toContainEqual({ story: "4.7/health-message", severity: "normal", attachments: ["evidence", "failure 4.7/health-message"] });
+    expect(out.allure).toContainEqual({
+      story: "4.7/health-message",
+      severity: "normal",
+      attachments: ["evidence", "failure 4.7/health-message"],
+    });
   });
 });

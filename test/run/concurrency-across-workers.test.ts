@@ -30,10 +30,13 @@ beforeAll(async () => {
     most = Math.max(most, inFlight);
     res.once("close", () => (inFlight -= 1));
     setTimeout(() => {
-      const forward = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (up) => {
-        res.writeHead(up.statusCode ?? 502, up.headers);
-        up.pipe(res);
-      });
+      const forward = httpRequest(
+        { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
+        (up) => {
+          res.writeHead(up.statusCode ?? 502, up.headers);
+          up.pipe(res);
+        },
+      );
       forward.on("error", () => res.destroy());
       forward.end(body);
     }, HOLD_MS);
@@ -47,7 +50,24 @@ afterAll(async () => {
 
 it("keeps a run of several workers within --concurrency together, one worker using all but the others' own slots", async () => {
   const dir = reportDir();
-  const r = await cli(["--target", `${proxy.origin}/v1`, "--fixtures", fixtures, "--report-dir", dir, "--quiet", "--workers", "2", "--concurrency", "6", "--only", "suites/get-table-item"], { env: { LEDGER_CONFORMANCE_ALLURE: "off" } });
+  const r = await cli(
+    [
+      "--target",
+      `${proxy.origin}/v1`,
+      "--fixtures",
+      fixtures,
+      "--report-dir",
+      dir,
+      "--quiet",
+      "--workers",
+      "2",
+      "--concurrency",
+      "6",
+      "--only",
+      "suites/get-table-item",
+    ],
+    { env: { LEDGER_CONFORMANCE_ALLURE: "off" } },
+  );
   expect(r.code, r.stderr).toBe(0);
   expect(readReports(dir).summary.requests, "requests the run sent").toBeGreaterThan(40);
   expect(most, "requests in flight at once").toBe(5);

@@ -47,7 +47,10 @@ describe("ledger-conformance against the embedded reference node", () => {
   it("selects the checks by --only while the node starts, and runs them against the node once it listens", async () => {
     const dir = mkdtempSync(join(tmpdir(), "embedded-run-"));
     dirs.push(dir);
-    const r = await conformanceCommand(["--report-dir", dir, "--quiet", "--only", "4.6/gas-estimate-object"], { timeoutMs: 120_000, env: { LEDGER_CONFORMANCE_ALLURE: "off" } });
+    const r = await conformanceCommand(["--report-dir", dir, "--quiet", "--only", "4.6/gas-estimate-object"], {
+      timeoutMs: 120_000,
+      env: { LEDGER_CONFORMANCE_ALLURE: "off" },
+    });
     expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(0);
     const summary = JSON.parse(readFileSync(join(dir, "summary.json"), "utf8"));
     expect(summary.target).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
@@ -83,7 +86,9 @@ describe("the HTML report", () => {
     expect(run!.summary.requirements.length).toBeGreaterThan(10);
     for (const r of run!.summary.requirements) {
       expect(dom, r.id).toContain(`id="req-${r.id}"`);
-      expect(dom, r.id).toMatch(new RegExp(`id="req-${r.id.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}">\\s*<summary><span class="badge s-${r.status}">`));
+      expect(dom, r.id).toMatch(
+        new RegExp(`id="req-${r.id.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}">\\s*<summary><span class="badge s-${r.status}">`),
+      );
     }
   });
 });

@@ -15,7 +15,15 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startNode, type RunningNode } from "../../src/node/index.ts";
 import { cli, readReports, removeReportDirs, reportDir, type Reports } from "../cli/cli-run.ts";
-import { garbageServer, httpServer, ledgerHeaders, resettingProxy, resettingServer, silentServer, type Running } from "../harness/servers.ts";
+import {
+  garbageServer,
+  httpServer,
+  ledgerHeaders,
+  resettingProxy,
+  resettingServer,
+  silentServer,
+  type Running,
+} from "../harness/servers.ts";
 
 const NO_ALLURE = { LEDGER_CONFORMANCE_ALLURE: "off" };
 const started: { close(): Promise<void> }[] = [];
@@ -40,7 +48,7 @@ function expectNotStarted(reports: Reports, reason: RegExp): void {
   expect(summary.requirements.every((r) => r.status === "skipped" && r.reason?.startsWith("not run: "))).toBe(true);
   expect(junit).toMatch(/<testsuites name="ledger-conformance" tests="1" failures="0" errors="1" skipped="0"/);
   expect(html).toMatch(/Not conforming: nothing could be tested: /);
-  expect(html).toMatch(/<section class="what-failed"[^]*<span class="badge s-skipped">not run<\/span> nothing could be tested: /);
+  expect(html).toMatch(/<section class="what-failed"[\s\S]*<span class="badge s-skipped">not run<\/span> nothing could be tested: /);
 }
 
 describe.concurrent("targets the suite cannot test end with exit 2, the reports saying why", () => {
@@ -51,7 +59,9 @@ describe.concurrent("targets the suite cannot test end with exit 2, the reports 
     expect(r.code, r.stderr).toBe(2);
     // One retry, unless the first attempt's timeout fired late enough (a loaded machine) to spend the
     // retry budget, 2 x the timeout, by itself (http-client.ts shouldRetry).
-    expect(r.stderr).toMatch(/does not speak HTTP: it accepts connections, but GET \/-\/healthy got no HTTP answer \(no complete answer within 500 ms( \(2 attempts\))?\)/);
+    expect(r.stderr).toMatch(
+      /does not speak HTTP: it accepts connections, but GET \/-\/healthy got no HTTP answer \(no complete answer within 500 ms( \(2 attempts\))?\)/,
+    );
     expectNotStarted(readReports(dir), /does not speak HTTP/);
   });
 
@@ -113,7 +123,9 @@ describe.concurrent("targets the suite cannot test end with exit 2, the reports 
       }),
     );
     const dir = reportDir();
-    const r = await cli(["--target", `${node.origin}/v1`, "--report-dir", dir, "--only", "4.6/gas-estimate-object", "--quiet"], { env: NO_ALLURE });
+    const r = await cli(["--target", `${node.origin}/v1`, "--report-dir", dir, "--only", "4.6/gas-estimate-object", "--quiet"], {
+      env: NO_ALLURE,
+    });
     expect(r.stderr).not.toMatch(/requires authentication/);
     expect(r.code, r.stdout).toBe(0);
   });
@@ -132,7 +144,9 @@ describe.concurrent("a reference node behind a proxy that resets every 20th requ
     const proxy = await track(resettingProxy(Number(new URL(node.url).port), 20));
     const dir = reportDir();
     // Every suite (the properties add nothing to the point): several hundred requests, a few dozen resets.
-    const r = await cli(["--target", `${proxy.origin}/v1`, "--fixtures", fixtures, "--report-dir", dir, "--only", "suites/"], { env: NO_ALLURE });
+    const r = await cli(["--target", `${proxy.origin}/v1`, "--fixtures", fixtures, "--report-dir", dir, "--only", "suites/"], {
+      env: NO_ALLURE,
+    });
     const { summary, junit } = readReports(dir);
     expect(proxy.resets()).toBeGreaterThan(10);
     expect(summary.retries).toBeGreaterThan(0);
@@ -141,7 +155,11 @@ describe.concurrent("a reference node behind a proxy that resets every 20th requ
     expect(r.code, r.stdout).toBe(0);
     // --only suites/ leaves the properties' own requirements out: the gate passes on part of the catalog.
     expect(summary.verdict).toBe("partial");
-    expect(r.stdout).toMatch(new RegExp(`PARTIAL: \\d+ of \\d+ requirements run, all hold; .* — \\d+ requests \\(${summary.retries} retries after connection faults\\)`));
+    expect(r.stdout).toMatch(
+      new RegExp(
+        `PARTIAL: \\d+ of \\d+ requirements run, all hold; .* — \\d+ requests \\(${summary.retries} retries after connection faults\\)`,
+      ),
+    );
     expect(junit).not.toMatch(/<failure/);
     // Every suite through a proxy served from this test's own event loop: ~10 s on an idle machine, over
     // the default 30 s when the machine is loaded (the bound is on the run, not on what it proves).
@@ -156,15 +174,21 @@ describe.concurrent("a run cut short writes its reports and skips what did not r
       httpServer((req, res) => {
         setTimeout(() => {
           res.writeHead(200, { ...ledgerHeaders(), "content-type": "application/json" });
-          res.end(req.url?.startsWith("/v1/-/healthy") ? '{"message":"aptos-node:ok"}' : '{"deprioritized_gas_estimate":1,"gas_estimate":1,"prioritized_gas_estimate":2}');
+          res.end(
+            req.url?.startsWith("/v1/-/healthy")
+              ? '{"message":"aptos-node:ok"}'
+              : '{"deprioritized_gas_estimate":1,"gas_estimate":1,"prioritized_gas_estimate":2}',
+          );
         }, 3_000);
       }),
     );
   });
 
-  it("by --max-duration: the checks that did not run are skipped \"max duration reached\" in summary.json, junit.xml and the console", async () => {
+  it('by --max-duration: the checks that did not run are skipped "max duration reached" in summary.json, junit.xml and the console', async () => {
     const dir = reportDir();
-    const r = await cli(["--target", `${slow.origin}/v1`, "--report-dir", dir, "--only", "suites/", "--max-duration", "4000"], { env: NO_ALLURE });
+    const r = await cli(["--target", `${slow.origin}/v1`, "--report-dir", dir, "--only", "suites/", "--max-duration", "4000"], {
+      env: NO_ALLURE,
+    });
     const { summary, junit } = readReports(dir);
     expect(summary.interruption).toEqual({ kind: "stopped", reason: "max duration reached" });
     expect(summary.conforming).toBe(false);
@@ -183,7 +207,10 @@ describe.concurrent("a run cut short writes its reports and skips what did not r
 
   it("by SIGTERM: the reports are written first, and the exit status is 143", async () => {
     const dir = reportDir();
-    const r = await cli(["--target", `${slow.origin}/v1`, "--report-dir", dir, "--only", "suites/"], { env: NO_ALLURE, signal: { name: "SIGTERM", when: "GET /-/healthy answered" } });
+    const r = await cli(["--target", `${slow.origin}/v1`, "--report-dir", dir, "--only", "suites/"], {
+      env: NO_ALLURE,
+      signal: { name: "SIGTERM", when: "GET /-/healthy answered" },
+    });
     expect(r.code, r.stderr).toBe(143);
     const { summary, junit } = readReports(dir);
     expect(summary.interruption).toEqual({ kind: "stopped", reason: "interrupted by SIGTERM" });
@@ -225,16 +252,27 @@ describe.concurrent("what a target sends never reaches the terminal raw, and no 
  * never dereferenced), the "powered by" link and the Playwright trace viewer link (followed only on a
  * click; this suite attaches no trace), and placeholders of template strings.
  */
-const NEVER_FETCHED = ["http://www.w3.org/", "https://allurereport.org", "https://trace.playwright.dev", "https://localhost", "https://${", "http://${"];
+const NEVER_FETCHED = [
+  "http://www.w3.org/",
+  "https://allurereport.org",
+  "https://trace.playwright.dev",
+  "https://localhost",
+  "https://${",
+  "http://${",
+];
 
 /** http(s) URLs in the page outside its data: URLs, other than the target's and loopback, and XML namespace names. */
 function remoteHosts(page: string, target: string): string[] {
   const outside = page.replace(/data:[a-z/+.-]+;base64,[A-Za-z0-9+/=]+/g, "").replace(/data:image\/svg\+xml,[^"']*/g, "");
-  return urls(outside).filter((u) => !u.startsWith(target) && !/^https?:\/\/(127\.0\.0\.1|localhost)[:/]/.test(u) && !u.startsWith("http://www.w3.org/"));
+  return urls(outside).filter(
+    (u) => !u.startsWith(target) && !/^https?:\/\/(127\.0\.0\.1|localhost)[:/]/.test(u) && !u.startsWith("http://www.w3.org/"),
+  );
 }
 
 function remoteHostsInEmbeddedScripts(page: string, target: string): string[] {
-  const scripts = [...page.matchAll(/data:text\/javascript;base64,([A-Za-z0-9+/=]+)/g)].map((m) => Buffer.from(m[1] ?? "", "base64").toString("utf8"));
+  const scripts = [...page.matchAll(/data:text\/javascript;base64,([A-Za-z0-9+/=]+)/g)].map((m) =>
+    Buffer.from(m[1] ?? "", "base64").toString("utf8"),
+  );
   return [...new Set(scripts.flatMap(urls))].filter((u) => !u.startsWith(target) && !/^https?:\/\/(127\.0\.0\.1|localhost)[:/]/.test(u));
 }
 

@@ -30,7 +30,12 @@ describe("suiteWorkers and concurrencyPerWorker", () => {
   });
 
   it("shares --concurrency among the workers so that together they keep within it", () => {
-    for (const [concurrency, workers] of [[16, 4], [16, 3], [2, 4], [1, 1]] as const) {
+    for (const [concurrency, workers] of [
+      [16, 4],
+      [16, 3],
+      [2, 4],
+      [1, 1],
+    ] as const) {
       const each = concurrencyPerWorker(concurrency, workers);
       expect(each).toBeGreaterThanOrEqual(1);
       if (concurrency >= workers) expect(each * workers).toBeLessThanOrEqual(concurrency);
@@ -44,7 +49,13 @@ describe("nativeImports", () => {
     for (const file of ["src/harness/index.js", "src/codec/bcs.js", "reporters/summary.js", "suites/support/ledger-window.js"]) {
       expect(native.test(`/opt/pkg/dist/${file}`), file).toBe(true);
     }
-    for (const file of ["/opt/pkg/dist/suites/get-table-item.test.js", "/opt/pkg/dist/properties/cursors.test.js", "/opt/pkg/dist/src/harness/index.ts", "/opt/pkg/distant/src/a.js", "/opt/other/src/a.js"]) {
+    for (const file of [
+      "/opt/pkg/dist/suites/get-table-item.test.js",
+      "/opt/pkg/dist/properties/cursors.test.js",
+      "/opt/pkg/dist/src/harness/index.ts",
+      "/opt/pkg/distant/src/a.js",
+      "/opt/other/src/a.js",
+    ]) {
       expect(native.test(file), file).toBe(false);
     }
   });

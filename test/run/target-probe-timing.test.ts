@@ -55,7 +55,9 @@ describe("the probe's timing of a loopback target", () => {
 
   it("does not take slow answers for a slow link while other processes keep the CPU busy (measured: one spins on every core)", async () => {
     const target = await serving(() => SLOW);
-    const spinners = Array.from({ length: availableParallelism() }, () => spawn(process.execPath, ["-e", "process.stdout.write('spinning\\n'); for (;;) {}"], { stdio: ["ignore", "pipe", "ignore"] }));
+    const spinners = Array.from({ length: availableParallelism() }, () =>
+      spawn(process.execPath, ["-e", "process.stdout.write('spinning\\n'); for (;;) {}"], { stdio: ["ignore", "pipe", "ignore"] }),
+    );
     try {
       await Promise.all(spinners.map((child) => new Promise((resolve) => child.stdout.once("data", resolve))));
       expect(await probeTarget(target.url, 5_000)).toMatchObject({ ok: true, latencyBound: false });
@@ -73,7 +75,11 @@ describe("the probe's timing of a loopback target", () => {
 
   it("times nothing when the run's workers do not depend on it (--workers, --rate-limit, the embedded node)", async () => {
     const target = await serving(() => SLOW);
-    expect(await probeTarget(target.url, 5_000, { timeAnswers: false, cpuTime: idleMachine() })).toMatchObject({ ok: true, requests: 1, latencyBound: false });
+    expect(await probeTarget(target.url, 5_000, { timeAnswers: false, cpuTime: idleMachine() })).toMatchObject({
+      ok: true,
+      requests: 1,
+      latencyBound: false,
+    });
     expect(target.answers()).toBe(1);
   });
 

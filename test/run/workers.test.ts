@@ -15,8 +15,12 @@ describe("workersBeforeAnswers", () => {
   });
 
   it("a remote target: chosen at once by its address, as a run that waits on the network", () => {
-    expect(workersBeforeAnswers({ ...flags, target: "https://fullnode.example.org/v1" })).toBe(Math.max(LATENCY_BOUND_WORKERS, availableParallelism() - 1));
-    expect(workersBeforeAnswers({ ...flags, target: "http://10.0.0.7:8080/v1" })).toBe(Math.max(LATENCY_BOUND_WORKERS, availableParallelism() - 1));
+    expect(workersBeforeAnswers({ ...flags, target: "https://fullnode.example.org/v1" })).toBe(
+      Math.max(LATENCY_BOUND_WORKERS, availableParallelism() - 1),
+    );
+    expect(workersBeforeAnswers({ ...flags, target: "http://10.0.0.7:8080/v1" })).toBe(
+      Math.max(LATENCY_BOUND_WORKERS, availableParallelism() - 1),
+    );
   });
 
   it("a loopback target: its answers choose, unless --workers or --rate-limit does", () => {

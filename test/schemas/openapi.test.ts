@@ -119,7 +119,12 @@ function tableRows(body: string): string[][] {
   const rows = body
     .split("\n")
     .filter((line) => line.startsWith("|"))
-    .map((line) => line.split(/(?<!\\)\|/).slice(1, -1).map((cell) => cell.trim()));
+    .map((line) =>
+      line
+        .split(/(?<!\\)\|/)
+        .slice(1, -1)
+        .map((cell) => cell.trim()),
+    );
   return rows.slice(2); // header and separator
 }
 
@@ -275,8 +280,18 @@ describe("schemas/openapi.yaml as an OpenAPI document", () => {
   });
 
   it.each([
-    ["a duplicate operationId", (d: Mutable) => { setIn(d, ["paths", "/v1/-/healthy", "get", "operationId"], "spec"); }],
-    ["a path parameter left undeclared", (d: Mutable) => { setIn(d, ["paths", "/v1/accounts/{address}/modules", "get", "parameters"], []); }],
+    [
+      "a duplicate operationId",
+      (d: Mutable) => {
+        setIn(d, ["paths", "/v1/-/healthy", "get", "operationId"], "spec");
+      },
+    ],
+    [
+      "a path parameter left undeclared",
+      (d: Mutable) => {
+        setIn(d, ["paths", "/v1/accounts/{address}/modules", "get", "parameters"], []);
+      },
+    ],
   ])("the validator used above rejects a copy with %s (control)", async (_, breakIt) => {
     const broken = structuredClone(rawDocument) as Mutable;
     breakIt(broken);
@@ -450,7 +465,10 @@ describe("§2.7 headers and media types per response", () => {
     const success = mediaRefs(resolve<Response>(responses[successStatus(key)] as Ref | Response).content);
     const expected: Record<string, Record<string, string>> = {
       "GET /v1/spec": { "text/html": "#/components/schemas/HtmlDocument" },
-      "GET /v1/spec.yaml": { "application/yaml": "#/components/schemas/YamlDocument", "application/x-yaml": "#/components/schemas/YamlDocument" },
+      "GET /v1/spec.yaml": {
+        "application/yaml": "#/components/schemas/YamlDocument",
+        "application/x-yaml": "#/components/schemas/YamlDocument",
+      },
       "GET /v1/spec.json": { "application/json": "#/components/schemas/OpenApiDocument" },
       "POST /v1/transactions": {
         "application/json": "#/components/schemas/PendingTransaction",
@@ -492,7 +510,12 @@ describe("component schemas under ajv (draft 2020-12)", () => {
     public_key: { type: "ed25519", value: `0x${"11".repeat(32)}` },
     signature: { type: "ed25519", value: `0x${"22".repeat(64)}` },
   };
-  const entryPayload = { type: "entry_function_payload", function: "0x1::aptos_account::transfer", type_arguments: [], arguments: ["0x2", "100"] };
+  const entryPayload = {
+    type: "entry_function_payload",
+    function: "0x1::aptos_account::transfer",
+    type_arguments: [],
+    arguments: ["0x2", "100"],
+  };
   const submission = {
     sender: address,
     sequence_number: "0",
@@ -547,14 +570,49 @@ describe("component schemas under ajv (draft 2020-12)", () => {
     ["MoveType", "u256", true, "an allowed form §2.1 lists, which the declared pattern omits"],
     ["MoveType", "i64", true, "signed integers of newer aptos-core nodes"],
     ["MoveType", "u7", false, "no such type"],
-    ["TransactionSummary", { sender: address, version: "7", transaction_hash: hash, replay_protector: { type: "sequence_number", sequence_number: "5" } }, true, "sequence number"],
-    ["TransactionSummary", { sender: address, version: "7", transaction_hash: hash, replay_protector: { type: "nonce", nonce: "9" } }, true, "nonce"],
-    ["TransactionSummary", { sender: address, version: "7", transaction_hash: hash, replay_protector: { type: "nonce", sequence_number: "9" } }, false, "member of the other variant"],
-    ["TransactionSummary", { sender: address, version: "7", hash, replay_protector: { type: "nonce", nonce: "9" } }, false, "misspelled member"],
-    ["TransactionSummary", { sender: address, version: "7", transaction_hash: hash, replay_protector: { type: "nonce", nonce: "9", extra: 2 }, extra: 1 }, true, "open: other members not shown (§2.3)"],
-    ["TransactionSummary", { sender: address, version: "7", transaction_hash: hash, replay_protector: "5" }, false, "a bare value is not one of two objects (§2.3)"],
+    [
+      "TransactionSummary",
+      { sender: address, version: "7", transaction_hash: hash, replay_protector: { type: "sequence_number", sequence_number: "5" } },
+      true,
+      "sequence number",
+    ],
+    [
+      "TransactionSummary",
+      { sender: address, version: "7", transaction_hash: hash, replay_protector: { type: "nonce", nonce: "9" } },
+      true,
+      "nonce",
+    ],
+    [
+      "TransactionSummary",
+      { sender: address, version: "7", transaction_hash: hash, replay_protector: { type: "nonce", sequence_number: "9" } },
+      false,
+      "member of the other variant",
+    ],
+    [
+      "TransactionSummary",
+      { sender: address, version: "7", hash, replay_protector: { type: "nonce", nonce: "9" } },
+      false,
+      "misspelled member",
+    ],
+    [
+      "TransactionSummary",
+      { sender: address, version: "7", transaction_hash: hash, replay_protector: { type: "nonce", nonce: "9", extra: 2 }, extra: 1 },
+      true,
+      "open: other members not shown (§2.3)",
+    ],
+    [
+      "TransactionSummary",
+      { sender: address, version: "7", transaction_hash: hash, replay_protector: "5" },
+      false,
+      "a bare value is not one of two objects (§2.3)",
+    ],
     ["Error", { message: "bad", error_code: "vm_error", vm_error_code: 1 }, true, "with vm_error_code"],
-    ["Error", { message: "bad", error_code: "invalid_input", vm_error_code: null }, true, "vm_error_code null counts as absent (design §5)"],
+    [
+      "Error",
+      { message: "bad", error_code: "invalid_input", vm_error_code: null },
+      true,
+      "vm_error_code null counts as absent (design §5)",
+    ],
     ["Error", { message: null, error_code: "invalid_input" }, false, "a required member is never null"],
     ["Error", { message: "bad", error_code: "invalid_input", vm_error_code: "1" }, false, "vm_error_code not an integer"],
     ["Error", { message: "bad", error_code: "not_a_code" }, false, "unknown code"],
@@ -566,31 +624,103 @@ describe("component schemas under ajv (draft 2020-12)", () => {
     ["HealthCheckSuccess", { message: "ok", more: true }, true, "open"],
     ["MoveModuleBytecode", { bytecode: "0xa11ceb0b0600", abi }, true, "with ABI"],
     ["MoveModuleBytecode", { bytecode: "0xdeadbeef" }, false, "no Move magic"],
-    ["MoveModuleBytecode", { bytecode: "0xa11ceb0b", abi: { ...abi, structs: undefined } }, true, "ABI without structs (§2.4 does not mark it required)"],
-    ["MoveModuleBytecode", { bytecode: "0xa11ceb0b", abi: { ...abi, exposed_functions: undefined } }, false, "ABI without exposed_functions (§2.4 required)"],
+    [
+      "MoveModuleBytecode",
+      { bytecode: "0xa11ceb0b", abi: { ...abi, structs: undefined } },
+      true,
+      "ABI without structs (§2.4 does not mark it required)",
+    ],
+    [
+      "MoveModuleBytecode",
+      { bytecode: "0xa11ceb0b", abi: { ...abi, exposed_functions: undefined } },
+      false,
+      "ABI without exposed_functions (§2.4 required)",
+    ],
     ["MoveModuleBytecode", { bytecode: "0xa11ceb0b", abi: null }, true, "abi null counts as absent"],
-    ["MoveModule", { ...abi, exposed_functions: [{ ...abi.exposed_functions[0], is_entry: undefined, is_view: undefined }] }, true, "function flags absent (older nodes; §2.4 optional)"],
-    ["MoveModule", { ...abi, exposed_functions: [{ ...abi.exposed_functions[0], generic_type_params: undefined }] }, false, "function without generic_type_params (§2.4 required)"],
-    ["MoveModule", { ...abi, exposed_functions: [{ ...abi.exposed_functions[0], is_entry: "yes" }] }, false, "a flag that is not a boolean"],
-    ["MoveModule", { ...abi, structs: [{ ...abi.structs[0], is_event: undefined }] }, true, "struct without is_event (older nodes; §2.4 optional)"],
-    ["MoveModule", { ...abi, structs: [{ ...abi.structs[0], generic_type_params: undefined }] }, false, "struct without generic_type_params (§2.4 required)"],
+    [
+      "MoveModule",
+      { ...abi, exposed_functions: [{ ...abi.exposed_functions[0], is_entry: undefined, is_view: undefined }] },
+      true,
+      "function flags absent (older nodes; §2.4 optional)",
+    ],
+    [
+      "MoveModule",
+      { ...abi, exposed_functions: [{ ...abi.exposed_functions[0], generic_type_params: undefined }] },
+      false,
+      "function without generic_type_params (§2.4 required)",
+    ],
+    [
+      "MoveModule",
+      { ...abi, exposed_functions: [{ ...abi.exposed_functions[0], is_entry: "yes" }] },
+      false,
+      "a flag that is not a boolean",
+    ],
+    [
+      "MoveModule",
+      { ...abi, structs: [{ ...abi.structs[0], is_event: undefined }] },
+      true,
+      "struct without is_event (older nodes; §2.4 optional)",
+    ],
+    [
+      "MoveModule",
+      { ...abi, structs: [{ ...abi.structs[0], generic_type_params: undefined }] },
+      false,
+      "struct without generic_type_params (§2.4 required)",
+    ],
     ["MoveModule", { ...abi, exposed_functions: [{ ...abi.exposed_functions[0], visibility: "internal" }] }, false, "unknown visibility"],
     ["TableItemRequest", { key_type: "u64", value_type: "address", key: "7" }, true, "design §5 names"],
     ["TableItemRequest", { key_type: "u64", value_type: "address" }, false, "no key"],
     ["SubmitTransactionRequest", submission, true, "ed25519 signature"],
     ["SubmitTransactionRequest", { ...submission, signature: undefined }, false, "no signature"],
     ["TransactionSignature", { type: "single_sender", ...singleKey }, true, "single sender, single key"],
-    ["TransactionSignature", { type: "fee_payer_signature", sender: { ...singleKey, type: "single_key_signature" }, secondary_signer_addresses: [], secondary_signers: [], fee_payer_address: "0x2", fee_payer_signer: ed25519 }, true, "fee payer"],
+    [
+      "TransactionSignature",
+      {
+        type: "fee_payer_signature",
+        sender: { ...singleKey, type: "single_key_signature" },
+        secondary_signer_addresses: [],
+        secondary_signers: [],
+        fee_payer_address: "0x2",
+        fee_payer_signer: ed25519,
+      },
+      true,
+      "fee payer",
+    ],
     ["TransactionSignature", { type: "no_account_signature" }, true, "no members"],
     ["TransactionSignature", { type: "secp256k1_signature", public_key: "0x01", signature: "0x02" }, false, "unknown tag"],
-    ["AccountSignature", { type: "abstraction_signature", function_info: "0x1::auth::authenticate", auth_data: "0x00" }, true, "abstraction"],
-    ["AccountSignature", { type: "multi_key_signature", public_keys: [singleKey.public_key], signatures: [{ index: 0, signature: singleKey.signature }], signatures_required: 1 }, true, "multi key"],
+    [
+      "AccountSignature",
+      { type: "abstraction_signature", function_info: "0x1::auth::authenticate", auth_data: "0x00" },
+      true,
+      "abstraction",
+    ],
+    [
+      "AccountSignature",
+      {
+        type: "multi_key_signature",
+        public_keys: [singleKey.public_key],
+        signatures: [{ index: 0, signature: singleKey.signature }],
+        signatures_required: 1,
+      },
+      true,
+      "multi key",
+    ],
     ["TransactionPayload", { type: "module_bundle_payload" }, true, "members not shown"],
     ["TransactionPayload", { type: "multisig_payload", multisig_address: "0x3", transaction_payload: entryPayload }, true, "multisig"],
     ["PendingTransaction", { ...submission, hash }, true, "design §5 members"],
-    ["PendingTransaction", { ...submission, hash, signature: undefined, replay_protection_nonce: null }, true, "as aptos-core: signature optional, nonce null"],
+    [
+      "PendingTransaction",
+      { ...submission, hash, signature: undefined, replay_protection_nonce: null },
+      true,
+      "as aptos-core: signature optional, nonce null",
+    ],
     ["PendingTransaction", { ...submission, hash: undefined }, false, "no hash"],
-    ["EntryFunctionPayload", { ...entryPayload, type_arguments: ["u16", "vector<u256>", "i8"] }, true, "u16, u256 and signed type arguments"],
+    [
+      "EntryFunctionPayload",
+      { ...entryPayload, type_arguments: ["u16", "vector<u256>", "i8"] },
+      true,
+      "u16, u256 and signed type arguments",
+    ],
   ];
 
   it.each(cases)("%s: %j is %s (%s)", (name, instance, valid) => {

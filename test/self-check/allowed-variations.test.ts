@@ -51,7 +51,8 @@ describe("the registry of allowed variations", () => {
 
   it("lets a variation depart only from the family's conventions, SHOULD requirements of the catalog", () => {
     const catalog = loadRequirements(ApiContract.load().operations.map((o) => o.id));
-    for (const variation of VARIATIONS) for (const id of variation.departsFrom ?? []) expect(catalog.get(id).level, `${variation.name}: ${id}`).toBe("SHOULD");
+    for (const variation of VARIATIONS)
+      for (const id of variation.departsFrom ?? []) expect(catalog.get(id).level, `${variation.name}: ${id}`).toBe("SHOULD");
   });
 });
 
@@ -64,7 +65,9 @@ describe("the suite passes a conforming node under every allowed variation", () 
     const outcomesInOrder = await runVariationsInProcesses(RUNS.filter((run) => selected.has(runName(run))));
     outcomes = new Map(outcomesInOrder.map((outcome) => [runName(outcome.run), outcome]));
     // What each run changed and how long its files took: a variation that fires rarely, or a slow one, shows here.
-    const lines = outcomesInOrder.map((o) => `  ${runName(o.run)}: exit ${o.exitCode}, ${o.changed} changed, ${(o.durationMs / 1000).toFixed(1)} s`);
+    const lines = outcomesInOrder.map(
+      (o) => `  ${runName(o.run)}: exit ${o.exitCode}, ${o.changed} changed, ${(o.durationMs / 1000).toFixed(1)} s`,
+    );
     console.log(`allowed variations: ${outcomes.size} runs in ${Math.round((performance.now() - started) / 1000)} s\n${lines.join("\n")}`);
   }, FAULT_RUNS_MAX_MS + 120_000);
 
@@ -75,16 +78,24 @@ describe("the suite passes a conforming node under every allowed variation", () 
     const expected = run.baseline === undefined ? new Set<string>() : BASELINED;
     // The family's conventions the variation departs from: warned, as SHOULDs (never failed), and nothing else.
     const departures = new Set(VARIATIONS.find((v) => v.name === run.variation)?.departsFrom ?? []);
-    const first = (id: string) => summary.requirements.find((r) => r.id === id)?.failures[0]?.message.split("\n")[0]?.slice(0, 300) ?? "";
+    const first = (id: string) =>
+      summary.requirements
+        .find((r) => r.id === id)
+        ?.failures[0]?.message.split("\n")[0]
+        ?.slice(0, 300) ?? "";
 
     const notOk = summary.requirements
       .filter((r) => (r.status === "failed" || r.status === "warned") && !(expected.has(r.id) && r.expectedFailure === true))
       .filter((r) => !(departures.has(r.id) && r.status === "warned"))
       .map((r) => `${r.id} ${r.status}: ${first(r.id)}`);
     expect(notOk, `${label}: failed or warned beyond the clean node's:\n${notOk.join("\n")}`).toEqual([]);
-    const departuresNotWarned = [...departures].filter((id) => summary.requirements.find((r) => r.id === id)?.status !== "warned" && !expected.has(id));
+    const departuresNotWarned = [...departures].filter(
+      (id) => summary.requirements.find((r) => r.id === id)?.status !== "warned" && !expected.has(id),
+    );
     expect(departuresNotWarned, `${label}: the conventions it departs from did not warn`).toEqual([]);
-    const baselinedButNotFailing = summary.requirements.filter((r) => expected.has(r.id) && r.expectedFailure !== true).map((r) => `${r.id} ${r.status}`);
+    const baselinedButNotFailing = summary.requirements
+      .filter((r) => expected.has(r.id) && r.expectedFailure !== true)
+      .map((r) => `${r.id} ${r.status}`);
     expect(baselinedButNotFailing, `${label}: listed in ${run.baseline} but not failed or warned`).toEqual([]);
     expect(summary.counts.failed + summary.counts.warned).toBe(new Set([...expected, ...departures]).size);
     expect(summary.errors ?? [], JSON.stringify(summary.errors)).toEqual([]);

@@ -58,7 +58,11 @@ export async function runConformance(options: RunOptions): Promise<ConformanceRu
   try {
     const args = ["--target", node.url, "--fixtures", fixturesFile, "--report-dir", reportDir, "--profile", profile, "--quiet"];
     if (options.baseline !== undefined) args.push("--baseline", options.baseline);
-    const { code: exitCode, stdout, stderr } = await conformanceCommand(args, { timeoutMs: RUN_TIMEOUT_MS, env: { LEDGER_CONFORMANCE_ALLURE: "off" } });
+    const {
+      code: exitCode,
+      stdout,
+      stderr,
+    } = await conformanceCommand(args, { timeoutMs: RUN_TIMEOUT_MS, env: { LEDGER_CONFORMANCE_ALLURE: "off" } });
     const summaryFile = join(reportDir, "summary.json");
     const summary = existsSync(summaryFile) ? (JSON.parse(readFileSync(summaryFile, "utf8")) as Summary) : undefined;
     return { exitCode, summary, stdout, stderr, durationMs: performance.now() - started };

@@ -114,12 +114,21 @@ export async function runFaultsInProcesses(runs: readonly FaultRun[], processes 
   });
   // A run costs its files and a worker's start (about a file's worth); one that submits also waits for
   // its commits, and gets a ledger (a genesis) of its own.
-  const weighted = plan.map((planned) => ({ planned, weight: 1 + planned.files.length + (planned.files.some((file) => SUBMITS.test(file)) ? 5 : 0) }));
+  const weighted = plan.map((planned) => ({
+    planned,
+    weight: 1 + planned.files.length + (planned.files.some((file) => SUBMITS.test(file)) ? 5 : 0),
+  }));
   const scratch = mkdtempSync(join(tmpdir(), "fault-runs-"));
   try {
     const waits = ({ planned }: { readonly planned: PlannedRun }) => planned.files.includes(REJECTED_SUBMISSIONS);
     const waiting = weighted.filter(waits).map(({ planned }) => planned);
-    const dealt = [...shares(weighted.filter((item) => !waits(item)), processes), ...(waiting.length === 0 ? [] : [waiting])];
+    const dealt = [
+      ...shares(
+        weighted.filter((item) => !waits(item)),
+        processes,
+      ),
+      ...(waiting.length === 0 ? [] : [waiting]),
+    ];
     const outcomes = await Promise.all(dealt.map((share, i) => runShareInChild(share, join(scratch, `share-${i}`))));
     const byName = new Map(outcomes.flat().map((outcome) => [runName(outcome.run), outcome]));
     return runs.map((run) => byName.get(runName(run)) as FaultRunOutcome);
@@ -142,7 +151,13 @@ function shares(items: readonly { readonly planned: PlannedRun; readonly weight:
 
 function runShareInChild(plan: readonly PlannedRun[], prefix: string): Promise<FaultRunOutcome[]> {
   const label = plan.map(({ run }) => runName(run)).join(", ");
-  return runInChild({ command: "test/self-check/fault-runs-command.mjs", plan, prefix, label: `the fault runs of ${label}`, maxMs: FAULT_RUNS_MAX_MS + 60_000 });
+  return runInChild({
+    command: "test/self-check/fault-runs-command.mjs",
+    plan,
+    prefix,
+    label: `the fault runs of ${label}`,
+    maxMs: FAULT_RUNS_MAX_MS + 60_000,
+  });
 }
 
 /**
@@ -153,7 +168,9 @@ export async function runFaults(plan: readonly PlannedRun[]): Promise<FaultRunOu
   const first = await runOnce(plan);
   const again = plan.filter((planned, i) => planned.fallback !== undefined && !proven(first[i] as FaultRunOutcome));
   if (again.length === 0) return first;
-  const second = new Map((await runOnce(again.map(({ run, fallback }) => ({ run, files: fallback as readonly string[] })))).map((o) => [runName(o.run), o]));
+  const second = new Map(
+    (await runOnce(again.map(({ run, fallback }) => ({ run, files: fallback as readonly string[] })))).map((o) => [runName(o.run), o]),
+  );
   return first.map((outcome) => second.get(runName(outcome.run)) ?? outcome);
 }
 

@@ -49,7 +49,8 @@ describe("the fault registry", () => {
       const unknown = fault.breaks.filter((id) => !catalog.has(id));
       if (unknown.length > 0) problems.push(`${fault.name}: unknown ${unknown.join(", ")}`);
       // A fault is a deviation that makes the node non-conforming: a SHOULD alone would only warn, exit 0.
-      if (!fault.breaks.some((id) => catalog.has(id) && catalog.get(id).level === "MUST")) problems.push(`${fault.name}: breaks no MUST requirement`);
+      if (!fault.breaks.some((id) => catalog.has(id) && catalog.get(id).level === "MUST"))
+        problems.push(`${fault.name}: breaks no MUST requirement`);
     }
     expect(problems, problems.join("\n")).toEqual([]);
   });
@@ -60,7 +61,11 @@ describe("the fault registry", () => {
   });
 
   it("is what `ledger-node --list-faults` prints, one `name  description` a line", () => {
-    const result = spawnSync(process.execPath, ["--import", "tsx", "src/cli/ledger-node.ts", "--list-faults"], { cwd: ROOT, encoding: "utf8", timeout: 60_000 });
+    const result = spawnSync(process.execPath, ["--import", "tsx", "src/cli/ledger-node.ts", "--list-faults"], {
+      cwd: ROOT,
+      encoding: "utf8",
+      timeout: 60_000,
+    });
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toBe(FAULTS.map((f) => `${f.name}  ${f.description}\n`).join(""));
   });
@@ -72,9 +77,12 @@ const BASELINED = new Set(parseBaseline(readFileSync(join(ROOT, APTOS_CORE_BASEL
 /** Every fault in the node profile; in the aptos profile every fault that declares a requirement the baseline does not list. */
 const RUNS: readonly FaultRun[] = [
   ...FAULTS.map((fault) => ({ fault: fault.name, profile: "node" as const, proves: fault.breaks })),
-  ...FAULTS.map((fault) => ({ fault: fault.name, profile: "aptos" as const, proves: fault.breaks.filter((id) => !BASELINED.has(id)), baseline: APTOS_CORE_BASELINE })).filter(
-    (run) => run.proves.length > 0,
-  ),
+  ...FAULTS.map((fault) => ({
+    fault: fault.name,
+    profile: "aptos" as const,
+    proves: fault.breaks.filter((id) => !BASELINED.has(id)),
+    baseline: APTOS_CORE_BASELINE,
+  })).filter((run) => run.proves.length > 0),
 ];
 
 describe("the suite catches every fault", () => {
@@ -98,7 +106,10 @@ describe("the suite catches every fault", () => {
       return entry === undefined ? "absent" : entry.reason === undefined ? entry.status : `${entry.status}: ${entry.reason}`;
     };
     const missed = run.proves.filter((id) => !failed.includes(id)).map((id) => `${id} (${statusOf(id)})`);
-    expect(missed, `${label}: declared requirements not failed: ${missed.join(", ")}; failed: ${failed.join(", ") || "none"}\n${context}`).toEqual([]);
+    expect(
+      missed,
+      `${label}: declared requirements not failed: ${missed.join(", ")}; failed: ${failed.join(", ") || "none"}\n${context}`,
+    ).toEqual([]);
     expect(exitCode, context).toBe(1);
   });
 
@@ -126,7 +137,10 @@ describe("the suite catches every fault", () => {
       }
       // The requirements the run's files leave out are reported skipped, never passed or failed.
       const outside = outcome.summary.requirements.filter((r) => r.checks === 0 && r.status !== "skipped" && r.status !== "not_applicable");
-      expect(outside.map((r) => r.id), runName(run)).toEqual([]);
+      expect(
+        outside.map((r) => r.id),
+        runName(run),
+      ).toEqual([]);
     }
   });
 });

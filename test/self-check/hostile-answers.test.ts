@@ -49,7 +49,10 @@ const REFUSED_WITH_ANY_4XX: Readonly<Record<string, string>> = Object.fromEntrie
     "4.8/body-required",
     "4.8/broken-json-rejected",
     "4.8/json-missing-member-rejected",
-  ].map((id) => [id, "the malformed request is refused with a client error, 404; that the family answers 400 is its error-codes SHOULD's, which fails"]),
+  ].map((id) => [
+    id,
+    "the malformed request is refused with a client error, 404; that the family answers 400 is its error-codes SHOULD's, which fails",
+  ]),
 );
 
 const ANSWERS: readonly HostileAnswer[] = [
@@ -59,8 +62,10 @@ const ANSWERS: readonly HostileAnswer[] = [
     contentType: "application/json",
     body: "{}",
     passes: {
-      "7.1/status-in-endpoint-set": "every answer is 200, which every endpoint lists (a submission's success is any 2xx: §4.8 leaves it unshown)",
-      "4/bcs-body-labelled": "a 200 body labelled application/json is JSON, and nothing else is served: every body is labelled as what it is",
+      "7.1/status-in-endpoint-set":
+        "every answer is 200, which every endpoint lists (a submission's success is any 2xx: §4.8 leaves it unshown)",
+      "4/bcs-body-labelled":
+        "a 200 body labelled application/json is JSON, and nothing else is served: every body is labelled as what it is",
       "4.7/healthy-without-duration":
         'without duration_secs the answer is 200 with "the health success object: it is an object; its members are not shown" (§2.6), which {} is',
     },
@@ -72,11 +77,14 @@ const ANSWERS: readonly HostileAnswer[] = [
     body: ERROR_OBJECT,
     passes: {
       "2.6/error-object": "every error is the JSON error object {message, error_code}",
-      "4/errors-json-when-bcs-asked": "an error asked for as BCS is the JSON error object, judged by 2.6/error-object's rule (that 404 is not a status the endpoint lists is 7.1/status-in-endpoint-set's, which fails)",
+      "4/errors-json-when-bcs-asked":
+        "an error asked for as BCS is the JSON error object, judged by 2.6/error-object's rule (that 404 is not a status the endpoint lists is 7.1/status-in-endpoint-set's, which fails)",
       "7.2/error-code-known": "resource_not_found is one of the §7.2 values",
       "2.7/no-cursor-on-error": "no answer carries a cursor header",
-      "4.2/missing-item-not-found": "a key with no item is answered with a client error, 404 (the present key's 200 is 4.2/item-found's, which fails)",
-      "4.4/missing-module-not-found": "a missing module is answered with a client error, 404 (a present one's 200 is 4.4/module-record's, which fails)",
+      "4.2/missing-item-not-found":
+        "a key with no item is answered with a client error, 404 (the present key's 200 is 4.2/item-found's, which fails)",
+      "4.4/missing-module-not-found":
+        "a missing module is answered with a client error, 404 (a present one's 200 is 4.4/module-record's, which fails)",
       "4.8/oversized-body-refused": "a 9 MiB body is refused with a client error; that it is 413 is 4.8/oversized-body-413's, which fails",
       ...REFUSED_WITH_ANY_4XX,
     },
@@ -117,7 +125,10 @@ describe("against a server that answers every request the same way", () => {
     let server: Running;
     beforeAll(async () => {
       server = await httpServer((_req, res) => {
-        res.writeHead(answer.status, { "content-type": answer.contentType, ...(answer.status === 302 ? { location: "http://127.0.0.1:9/elsewhere" } : {}) });
+        res.writeHead(answer.status, {
+          "content-type": answer.contentType,
+          ...(answer.status === 302 ? { location: "http://127.0.0.1:9/elsewhere" } : {}),
+        });
         res.end(answer.body);
       });
     });
@@ -136,7 +147,10 @@ describe("against a server that answers every request the same way", () => {
       const differing = requirements
         .filter((r) => (r.status === "passed") !== r.id in answer.passes)
         .map((r) => `${r.id}: ${r.status} (${r.checks} checks) ${r.reason ?? r.failures[0]?.message.split("\n")[0] ?? ""}`);
-      expect(passed.sort(), `requirements passed against ${answer.name}:\n${differing.join("\n")}\n${JSON.stringify(summary?.errors ?? []).slice(0, 2000)}\n${context}`).toEqual(Object.keys(answer.passes).sort());
+      expect(
+        passed.sort(),
+        `requirements passed against ${answer.name}:\n${differing.join("\n")}\n${JSON.stringify(summary?.errors ?? []).slice(0, 2000)}\n${context}`,
+      ).toEqual(Object.keys(answer.passes).sort());
     }, 300_000);
   });
 });

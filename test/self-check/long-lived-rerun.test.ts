@@ -32,7 +32,10 @@ afterAll(async () => {
 
 async function ledgerWindow(): Promise<{ latest: bigint; oldest: bigint }> {
   const res = await fetch(`${node.url}/-/healthy`);
-  return { latest: BigInt(res.headers.get("x-node-ledger-version") ?? "0"), oldest: BigInt(res.headers.get("x-node-ledger-oldest-version") ?? "0") };
+  return {
+    latest: BigInt(res.headers.get("x-node-ledger-version") ?? "0"),
+    oldest: BigInt(res.headers.get("x-node-ledger-oldest-version") ?? "0"),
+  };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -53,51 +56,56 @@ const accountEndpoint =
   (told: (sequenceNumber: bigint) => bigint): Alteration =>
   async (exchange, forward) => {
     const address = /^\/v1\/accounts\/((?:0x)?[0-9a-fA-F]{1,64})$/.exec(splitPath(exchange).pathname)?.[1];
-    const account = exchange.method === "GET" && address !== undefined ? node.engine.ledger.state.latestAccount(parseAddress(address, { prefixOptional: true })) : undefined;
+    const account =
+      exchange.method === "GET" && address !== undefined
+        ? node.engine.ledger.state.latestAccount(parseAddress(address, { prefixOptional: true }))
+        : undefined;
     if (account === undefined) return forward();
     const withHeaders = await forward({ path: "/v1/-/healthy" });
-    return withJson(withHeaders, { sequence_number: told(account.sequenceNumber).toString(), authentication_key: `0x${"00".repeat(32)}` }, 200);
+    return withJson(
+      withHeaders,
+      { sequence_number: told(account.sequenceNumber).toString(), authentication_key: `0x${"00".repeat(32)}` },
+      200,
+    );
   };
 
 describe("a rerun against a long-lived node that pruned the previous run", () => {
-  it(
-    "fails no MUST over its own stale sequence number (passes with GET /accounts/{address}, else skips with the reason), but fails a node that refuses the number it names",
-    async () => {
-      const run = () => conformance(["--target", node.url, "--fixtures", fixtures, "--only", "submit-transaction-accepted"]);
-      const first = await run();
-      for (const id of ACCEPTED) expect(requirementOf(first, id).status, first.stdout.slice(-3000)).toBe("passed");
+  it("fails no MUST over its own stale sequence number (passes with GET /accounts/{address}, else skips with the reason), but fails a node that refuses the number it names", async () => {
+    const run = () => conformance(["--target", node.url, "--fixtures", fixtures, "--only", "submit-transaction-accepted"]);
+    const first = await run();
+    for (const id of ACCEPTED) expect(requirementOf(first, id).status, first.stdout.slice(-3000)).toBe("passed");
 
-      await prunePast();
-      // The repro's precondition: the sender (the last fixtures account) has no summary left to read a number from.
-      const sender = node.fixtures.accounts[node.fixtures.accounts.length - 1]?.address as string;
-      expect(await (await fetch(`${node.url}/accounts/${sender}/transaction_summaries`)).json()).toEqual([]);
+    await prunePast();
+    // The repro's precondition: the sender (the last fixtures account) has no summary left to read a number from.
+    const sender = node.fixtures.accounts[node.fixtures.accounts.length - 1]?.address as string;
+    expect(await (await fetch(`${node.url}/accounts/${sender}/transaction_summaries`)).json()).toEqual([]);
 
-      const second = await run();
-      expect(second.code, `${second.stdout.slice(-3000)}\n${second.stderr.slice(-2000)}`).toBe(0);
-      const nodeHasAccountEndpoint = (await fetch(`${node.url}/accounts/${sender}`)).status === 200;
-      for (const id of ACCEPTED) {
-        const r = requirementOf(second, id) as { status: string; reason?: string };
-        if (nodeHasAccountEndpoint) expect(r.status, JSON.stringify(r)).toBe("passed");
-        else {
-          expect(r.status, JSON.stringify(r)).toBe("skipped");
-          expect(r.reason).toMatch(/refused sequence number \d+ of 0x[0-9a-f]+ as taken .*the suite's number was out of date/);
-        }
+    const second = await run();
+    expect(second.code, `${second.stdout.slice(-3000)}\n${second.stderr.slice(-2000)}`).toBe(0);
+    const nodeHasAccountEndpoint = (await fetch(`${node.url}/accounts/${sender}`)).status === 200;
+    for (const id of ACCEPTED) {
+      const r = requirementOf(second, id) as { status: string; reason?: string };
+      if (nodeHasAccountEndpoint) expect(r.status, JSON.stringify(r)).toBe("passed");
+      else {
+        expect(r.status, JSON.stringify(r)).toBe("skipped");
+        expect(r.reason).toMatch(/refused sequence number \d+ of 0x[0-9a-f]+ as taken .*the suite's number was out of date/);
       }
+    }
 
-      // Once more after pruning, with GET /accounts/{address} answered in front of the node: the suite reads the number there.
-      await prunePast();
-      const proxied = (told: (sequenceNumber: bigint) => bigint) =>
-        throughProxy(node.url, accountEndpoint(told), (url) => conformance(["--target", url, "--fixtures", fixtures, "--only", "submit-transaction-accepted"]));
-      const third = await proxied((n) => n);
-      expect(third.code, `${third.stdout.slice(-3000)}\n${third.stderr.slice(-2000)}`).toBe(0);
-      for (const id of ACCEPTED) expect(requirementOf(third, id).status, third.stdout.slice(-3000)).toBe("passed");
+    // Once more after pruning, with GET /accounts/{address} answered in front of the node: the suite reads the number there.
+    await prunePast();
+    const proxied = (told: (sequenceNumber: bigint) => bigint) =>
+      throughProxy(node.url, accountEndpoint(told), (url) =>
+        conformance(["--target", url, "--fixtures", fixtures, "--only", "submit-transaction-accepted"]),
+      );
+    const third = await proxied((n) => n);
+    expect(third.code, `${third.stdout.slice(-3000)}\n${third.stderr.slice(-2000)}`).toBe(0);
+    for (const id of ACCEPTED) expect(requirementOf(third, id).status, third.stdout.slice(-3000)).toBe("passed");
 
-      // A node that names the account's number itself and then refuses it as too old contradicts
-      // itself: that is evidence about the node, a failure, not the suite's bookkeeping.
-      const fourth = await proxied(() => 0n);
-      expect(requirementOf(fourth, "4.8/bcs-submission-accepted").status, fourth.stdout.slice(-3000)).toBe("failed");
-      expect(fourth.code).toBe(1);
-    },
-    240_000,
-  );
+    // A node that names the account's number itself and then refuses it as too old contradicts
+    // itself: that is evidence about the node, a failure, not the suite's bookkeeping.
+    const fourth = await proxied(() => 0n);
+    expect(requirementOf(fourth, "4.8/bcs-submission-accepted").status, fourth.stdout.slice(-3000)).toBe("failed");
+    expect(fourth.code).toBe(1);
+  }, 240_000);
 });

@@ -43,14 +43,25 @@ const prunedAnswer =
     if (version === null || !historyVersions().has(version)) return forward();
     const healthy = await forward({ method: "GET", path: "/v1/-/healthy", body: Buffer.alloc(0) });
     const oldest = oldestOf(BigInt(version));
-    return withHeaders(withJson(healthy, { message: `Ledger version ${version} has been pruned; the oldest available version is ${oldest}`, error_code: "version_pruned" }, 410), {
-      "x-node-ledger-oldest-version": oldest.toString(),
-    });
+    return withHeaders(
+      withJson(
+        healthy,
+        { message: `Ledger version ${version} has been pruned; the oldest available version is ${oldest}`, error_code: "version_pruned" },
+        410,
+      ),
+      {
+        "x-node-ledger-oldest-version": oldest.toString(),
+      },
+    );
   };
 
 describe("a version pruned while a check reads it", () => {
   it("ends the check not applicable when the node's 410 reports its oldest version past the one read", async () => {
-    const run = await throughProxy(node.url, prunedAnswer((version) => version + 1n), (url) => conformance(["--target", url, "--fixtures", fixtures, ...ONLY.flatMap((o) => ["--only", o])]));
+    const run = await throughProxy(
+      node.url,
+      prunedAnswer((version) => version + 1n),
+      (url) => conformance(["--target", url, "--fixtures", fixtures, ...ONLY.flatMap((o) => ["--only", o])]),
+    );
     expect(run.code, run.stdout.slice(-3000)).toBe(0);
     for (const id of REQUIREMENTS) {
       const r = requirementOf(run, id) as { status: string; reason?: string };
@@ -60,7 +71,11 @@ describe("a version pruned while a check reads it", () => {
   });
 
   it("fails the check when the node answers 410 for a version its own answer says it still holds", async () => {
-    const run = await throughProxy(node.url, prunedAnswer((version) => version), (url) => conformance(["--target", url, "--fixtures", fixtures, ...ONLY.flatMap((o) => ["--only", o])]));
+    const run = await throughProxy(
+      node.url,
+      prunedAnswer((version) => version),
+      (url) => conformance(["--target", url, "--fixtures", fixtures, ...ONLY.flatMap((o) => ["--only", o])]),
+    );
     expect(run.code, run.stdout.slice(-3000)).toBe(1);
     for (const id of REQUIREMENTS) expect(requirementOf(run, id).status, id).toBe("failed");
   });

@@ -17,7 +17,12 @@ let node: RunningNode;
 
 beforeAll(async () => {
   const fixtures = join(scratch, "fixtures.json");
-  node = await startNode({ host: "127.0.0.1", port: 0, faults: ["signature-not-verified"], beforeListen: (f) => writeFileSync(fixtures, JSON.stringify(f)) });
+  node = await startNode({
+    host: "127.0.0.1",
+    port: 0,
+    faults: ["signature-not-verified"],
+    beforeListen: (f) => writeFileSync(fixtures, JSON.stringify(f)),
+  });
 });
 afterAll(async () => {
   await node.close();
@@ -27,12 +32,24 @@ afterAll(async () => {
 it("skips the checks behind a transfer the node never commits, waiting for it twice, not three times", async () => {
   const reportDir = join(scratch, "report");
   const run = await conformanceCommand(
-    ["--target", node.url, "--fixtures", join(scratch, "fixtures.json"), "--only", "submit-transaction-rejected", "--report-dir", reportDir, "--junit-per-check"],
+    [
+      "--target",
+      node.url,
+      "--fixtures",
+      join(scratch, "fixtures.json"),
+      "--only",
+      "submit-transaction-rejected",
+      "--report-dir",
+      reportDir,
+      "--junit-per-check",
+    ],
     { timeoutMs: 120_000, env: { LEDGER_CONFORMANCE_ALLURE: "off" } },
   );
   expect(run.code, run.stderr).toBe(1);
   const junit = readFileSync(join(reportDir, "junit.xml"), "utf8");
-  const staleSkips = [...junit.matchAll(/name="submit_transaction &gt; 4\.8\/stale-sequence-number-[^"]*"[^>]*>\s*<skipped message="([^"]*)"/g)].map((m) => m[1] as string);
+  const staleSkips = [
+    ...junit.matchAll(/name="submit_transaction &gt; 4\.8\/stale-sequence-number-[^"]*"[^>]*>\s*<skipped message="([^"]*)"/g),
+  ].map((m) => m[1] as string);
   expect(staleSkips.length, junit).toBe(3);
   const waited = staleSkips.filter((m) => /was not committed within 10 s, so no sequence number is stale yet/.test(m));
   const behind = staleSkips.filter((m) => /was not committed within 20 s; this sender has no committed sequence number to reuse/.test(m));

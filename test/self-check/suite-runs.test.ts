@@ -29,9 +29,18 @@ beforeAll(async () => {
   ]);
   scratch = mkdtempSync(join(tmpdir(), "suite-runs-test-"));
   const [a, b, faulty, aptos] = nodes as [RunningNode, RunningNode, RunningNode, RunningNode];
-  const run = (name: string, node: RunningNode) => ({ name, target: node.url, fixtures: node.fixtures, profile: "node" as const, files: FILES });
+  const run = (name: string, node: RunningNode) => ({
+    name,
+    target: node.url,
+    fixtures: node.fixtures,
+    profile: "node" as const,
+    files: FILES,
+  });
   const aptosRun = { ...run("aptos", aptos), profile: "aptos" as const };
-  results = await runSuitesAtOnce([run("clean a", a), run("clean b", b), run("faulty", faulty), aptosRun], { scratch, maxDurationMs: 120_000 });
+  results = await runSuitesAtOnce([run("clean a", a), run("clean b", b), run("faulty", faulty), aptosRun], {
+    scratch,
+    maxDurationMs: 120_000,
+  });
 }, 180_000);
 
 afterAll(async () => {
@@ -40,13 +49,18 @@ afterAll(async () => {
 });
 
 const statusOf = (name: string, id: string) => results.get(name)?.summary.requirements.find((r) => r.id === id)?.status;
-const failedOf = (name: string) => results.get(name)?.summary.requirements.filter((r) => r.status === "failed").map((r) => r.id);
+const failedOf = (name: string) =>
+  results
+    .get(name)
+    ?.summary.requirements.filter((r) => r.status === "failed")
+    .map((r) => r.id);
 
 it("runs each of two clean nodes with the same senders clean, submissions included", () => {
   for (const name of ["clean a", "clean b"]) {
     expect(failedOf(name), name).toEqual([]);
     expect(results.get(name)?.exitCode, name).toBe(0);
-    for (const id of ["4.8/bcs-submission-accepted", "4.8/json-submission-accepted"]) expect(statusOf(name, id), `${name}: ${id}`).toBe("passed");
+    for (const id of ["4.8/bcs-submission-accepted", "4.8/json-submission-accepted"])
+      expect(statusOf(name, id), `${name}: ${id}`).toBe("passed");
   }
 });
 

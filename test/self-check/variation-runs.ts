@@ -35,7 +35,10 @@ export interface VariationRunOutcome extends SuiteRunResult {
 export const runName = (run: VariationRun): string => `${run.variation} (${run.profile} profile)`;
 
 /** Every run of `runs`, dealt in turn into `processes` child processes; outcomes in the order of `runs`. */
-export async function runVariationsInProcesses(runs: readonly VariationRun[], processes = FAULT_RUN_PROCESSES): Promise<VariationRunOutcome[]> {
+export async function runVariationsInProcesses(
+  runs: readonly VariationRun[],
+  processes = FAULT_RUN_PROCESSES,
+): Promise<VariationRunOutcome[]> {
   // The two profiles of a variation cost about the same: dealt in turn, they go to different processes.
   const dealt = Array.from({ length: Math.min(processes, runs.length) }, (_, i) => runs.filter((_run, j) => j % processes === i));
   const scratch = mkdtempSync(join(tmpdir(), "variation-runs-"));

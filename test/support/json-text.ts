@@ -38,7 +38,10 @@ export function parseJsonText(text: string): JsonNode | undefined {
       at++;
       const members: [string, JsonNode][] = [];
       space();
-      if (text[at] === "}") return at++, { kind: "object", members };
+      if (text[at] === "}") {
+        at++;
+        return { kind: "object", members };
+      }
       for (;;) {
         space();
         if (text[at] !== '"') fail();
@@ -56,7 +59,10 @@ export function parseJsonText(text: string): JsonNode | undefined {
       at++;
       const items: JsonNode[] = [];
       space();
-      if (text[at] === "]") return at++, { kind: "array", items };
+      if (text[at] === "]") {
+        at++;
+        return { kind: "array", items };
+      }
       for (;;) {
         items.push(value(depth + 1));
         space();
@@ -121,7 +127,10 @@ export function writeJsonText(node: JsonNode, style: JsonStyle = {}): string {
 }
 
 /** `node` with `f` applied to every object, innermost first. */
-export function mapObjects(node: JsonNode, f: (members: readonly (readonly [string, JsonNode])[]) => readonly (readonly [string, JsonNode])[]): JsonNode {
+export function mapObjects(
+  node: JsonNode,
+  f: (members: readonly (readonly [string, JsonNode])[]) => readonly (readonly [string, JsonNode])[],
+): JsonNode {
   switch (node.kind) {
     case "object":
       return { kind: "object", members: f(node.members.map(([key, value]) => [key, mapObjects(value, f)] as const)) };

@@ -79,7 +79,16 @@ export async function runSuitesAtOnce(runs: readonly SuiteRun[], options: SuiteR
   const runOfFolder = new Map<string, string>();
   const include: string[] = [];
   const parsed = runs.map(
-    (run) => parseConformanceArgs(["--target", run.target, "--profile", run.profile, "--quiet", ...(run.baseline === undefined ? [] : ["--baseline", run.baseline]), ...(run.extraArgs ?? [])]) as ConformanceArgs,
+    (run) =>
+      parseConformanceArgs([
+        "--target",
+        run.target,
+        "--profile",
+        run.profile,
+        "--quiet",
+        ...(run.baseline === undefined ? [] : ["--baseline", run.baseline]),
+        ...(run.extraArgs ?? []),
+      ]) as ConformanceArgs,
   );
   // Inside the build, so that the copies' support modules load natively as the build's own do (nativeImports).
   const copies = makeRunFolders(runs.length, { parent: TEST_BUILD, codeRoot: TEST_BUILD });
@@ -92,7 +101,16 @@ export async function runSuitesAtOnce(runs: readonly SuiteRun[], options: SuiteR
       const selection = selectionOf(args, run.files, aliases);
       // The run's whole --concurrency is the worker's, as src/run/one-node-run.ts shares it among workers.
       // Told it has one worker, as runSuites tells its workers, a run keeps its ledger mark to itself.
-      runsByFolder[folder] = { ...runConfigOf(args, { target: run.target, fixtures: run.fixtures }, { stateDir, bodiesDir: join(options.scratch, `run-${i}`, "bodies") }, selection), concurrency: args.concurrency, workers: 1 };
+      runsByFolder[folder] = {
+        ...runConfigOf(
+          args,
+          { target: run.target, fixtures: run.fixtures },
+          { stateDir, bodiesDir: join(options.scratch, `run-${i}`, "bodies") },
+          selection,
+        ),
+        concurrency: args.concurrency,
+        workers: 1,
+      };
       runOfFolder.set(folder, run.name);
       const files = run.files.map((file) => relative(TEST_BUILD, join(folder, compiledSuiteFile(file))));
       include.push(...files);
@@ -137,9 +155,14 @@ export async function runSuitesAtOnce(runs: readonly SuiteRun[], options: SuiteR
   const results = new Map<string, SuiteRunResult>();
   for (const run of runs) {
     let outcome = (reporters.get(run.name) as RequirementReporter).finalize();
-    if (run.baseline !== undefined) outcome = applyBaseline(outcome, parseBaseline(readFileSync(join(ROOT, run.baseline), "utf8"), run.baseline, aliases), run.baseline);
+    if (run.baseline !== undefined)
+      outcome = applyBaseline(outcome, parseBaseline(readFileSync(join(ROOT, run.baseline), "utf8"), run.baseline, aliases), run.baseline);
     const durationMs = timings.get(run.name) ?? 0;
-    results.set(run.name, { exitCode: exitCode(outcome), summary: buildSummary(outcome, { target: run.target, startedAt, durationMs }), durationMs });
+    results.set(run.name, {
+      exitCode: exitCode(outcome),
+      summary: buildSummary(outcome, { target: run.target, startedAt, durationMs }),
+      durationMs,
+    });
   }
   return results;
 }

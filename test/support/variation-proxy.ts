@@ -51,7 +51,18 @@ export async function startVariationProxy(upstream: string, variation: string): 
   async function forward(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const target = hooks.target?.(req.url ?? "/") ?? req.url ?? "/";
     const upstreamRes = await new Promise<IncomingMessage>((resolve, reject) => {
-      const out = request({ host: base.hostname, port: base.port, method: req.method, path: target, headers: forwardedHeaders(req.rawHeaders), agent, timeout: UPSTREAM_TIMEOUT_MS }, resolve);
+      const out = request(
+        {
+          host: base.hostname,
+          port: base.port,
+          method: req.method,
+          path: target,
+          headers: forwardedHeaders(req.rawHeaders),
+          agent,
+          timeout: UPSTREAM_TIMEOUT_MS,
+        },
+        resolve,
+      );
       out.once("error", reject);
       out.once("timeout", () => out.destroy(new Error("upstream timed out")));
       req.once("close", () => {
@@ -106,7 +117,10 @@ function pairs(raw: readonly string[]): [string, string][] {
 /** Content-Length as the changed body's length, where the upstream sent one (a HEAD answer's is left alone). */
 function setContentLength(answer: Answer): void {
   if (answer.method === "HEAD") return;
-  answer.headers = answer.headers.map(([name, value]) => [name, name.toLowerCase() === "content-length" ? String(answer.body.length) : value]);
+  answer.headers = answer.headers.map(([name, value]) => [
+    name,
+    name.toLowerCase() === "content-length" ? String(answer.body.length) : value,
+  ]);
 }
 
 async function readBounded(res: IncomingMessage): Promise<Buffer> {

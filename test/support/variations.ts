@@ -69,14 +69,18 @@ const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export const VARIATIONS: readonly Variation[] = [
   {
     name: "unknown-members",
-    description: 'An "x_future": true member in every JSON object of every JSON answer, errors included (§2.3, §2.4, §2.6: other members are "not shown"; objects are open).',
+    description:
+      'An "x_future": true member in every JSON object of every JSON answer, errors included (§2.3, §2.4, §2.6: other members are "not shown"; objects are open).',
     create: stateless({
-      answer: (answer) => !DESCRIPTION.test(answer.path) && rewriteJson(answer, (root) => mapObjects(root, (members) => [...members, ["x_future", { kind: "literal", text: "true" }]])),
+      answer: (answer) =>
+        !DESCRIPTION.test(answer.path) &&
+        rewriteJson(answer, (root) => mapObjects(root, (members) => [...members, ["x_future", { kind: "literal", text: "true" }]])),
     }),
   },
   {
     name: "header-value-whitespace",
-    description: "SP and HTAB before and after every header value but the framing's (RFC 9112 §5.1: OWS around a field value is not part of it).",
+    description:
+      "SP and HTAB before and after every header value but the framing's (RFC 9112 §5.1: OWS around a field value is not part of it).",
     create: stateless({
       answer: (answer) => {
         // Content-Length is left as written: the suite's HTTP parser (llhttp, in undici) takes an HTAB
@@ -100,7 +104,8 @@ export const VARIATIONS: readonly Variation[] = [
   },
   {
     name: "idle-close-50ms",
-    description: "Idle keep-alive connections closed after 50 ms, with no Keep-Alive hint (RFC 9112 §9.3.1: either side may close an idle connection at any time).",
+    description:
+      "Idle keep-alive connections closed after 50 ms, with no Keep-Alive hint (RFC 9112 §9.3.1: either side may close an idle connection at any time).",
     create: () => ({
       server(server, changed) {
         // Its own timer: Node's keepAliveTimeout adds a second of grace (Node 20.20 closed after ~1,050 ms at 50).
@@ -138,7 +143,21 @@ export const VARIATIONS: readonly Variation[] = [
         answer.status >= 400 &&
         rewriteJson(answer, (root) =>
           root.kind === "object" && root.members.some(([key, value]) => key === "message" && value.kind === "string")
-            ? { kind: "object", members: root.members.map(([key, value]) => [key, key === "message" ? { kind: "string", value: `The node could not serve this request (status ${answer.status}); this text is not the node's own.` } : value] as const) }
+            ? {
+                kind: "object",
+                members: root.members.map(
+                  ([key, value]) =>
+                    [
+                      key,
+                      key === "message"
+                        ? {
+                            kind: "string",
+                            value: `The node could not serve this request (status ${answer.status}); this text is not the node's own.`,
+                          }
+                        : value,
+                    ] as const,
+                ),
+              }
             : root,
         ),
     }),
@@ -160,7 +179,8 @@ export const VARIATIONS: readonly Variation[] = [
   },
   {
     name: "interim-1xx",
-    description: "A 103 Early Hints interim answer before every final answer (RFC 9110 §15.2: a client must parse 1xx answers it did not expect).",
+    description:
+      "A 103 Early Hints interim answer before every final answer (RFC 9110 §15.2: a client must parse 1xx answers it did not expect).",
     create: stateless({
       write(answer, res) {
         res.writeEarlyHints({ link: "</v1/spec.json>; rel=preload; as=fetch" });
@@ -171,7 +191,8 @@ export const VARIATIONS: readonly Variation[] = [
   },
   {
     name: "opaque-cursor",
-    description: "The cursor header replaced by another hex token, mapped back when passed as start= (§2.1, §4.5: the client cannot derive a cursor, only pass it back).",
+    description:
+      "The cursor header replaced by another hex token, mapped back when passed as start= (§2.1, §4.5: the client cannot derive a cursor, only pass it back).",
     create() {
       const toNode = new Map<string, string>();
       const fromNode = new Map<string, string>();
@@ -226,7 +247,10 @@ export const VARIATIONS: readonly Variation[] = [
     description: "Every header name in alternating case, e.g. X-nOdE-LeDgEr-vErSiOn (RFC 9110 §5.1: field names are case-insensitive).",
     create: stateless({
       answer: (answer) => {
-        answer.headers = answer.headers.map(([name, value]) => [[...name].map((c, i) => (i % 2 === 0 ? c.toUpperCase() : c.toLowerCase())).join(""), value]);
+        answer.headers = answer.headers.map(([name, value]) => [
+          [...name].map((c, i) => (i % 2 === 0 ? c.toUpperCase() : c.toLowerCase())).join(""),
+          value,
+        ]);
         return answer.headers.length > 0;
       },
     }),
@@ -243,14 +267,23 @@ export const VARIATIONS: readonly Variation[] = [
   },
   {
     name: "media-type-spelling",
-    description: 'Content-Type spelled otherwise: type in upper case, OWS before ";", parameter name capitalised, its value quoted (RFC 9110 §8.3.1, §5.6.6).',
+    description:
+      'Content-Type spelled otherwise: type in upper case, OWS before ";", parameter name capitalised, its value quoted (RFC 9110 §8.3.1, §5.6.6).',
     create: stateless({
       answer: (answer) => {
         let changed = false;
         answer.headers = answer.headers.map(([name, value]) => {
           if (name.toLowerCase() !== "content-type") return [name, value];
           const [type, ...params] = value.split(";").map((part) => part.trim());
-          const spelled = [(type as string).toUpperCase(), ...params.map((param) => param.replace(/^([^=]+)=([!#$%&'*+.^_`|~0-9A-Za-z-]+)$/, (_m, n: string, v: string) => `${n.charAt(0).toUpperCase()}${n.slice(1)}="${v.toUpperCase()}"`))].join(" ;");
+          const spelled = [
+            (type as string).toUpperCase(),
+            ...params.map((param) =>
+              param.replace(
+                /^([^=]+)=([!#$%&'*+.^_`|~0-9A-Za-z-]+)$/,
+                (_m, n: string, v: string) => `${n.charAt(0).toUpperCase()}${n.slice(1)}="${v.toUpperCase()}"`,
+              ),
+            ),
+          ].join(" ;");
           changed ||= spelled !== value;
           return [name, spelled];
         });

@@ -129,7 +129,8 @@ class AbiWriter {
   struct(def: StructDefinition): MoveStructAbi {
     const handle = this.at(this.m.structHandles, def.handle, "struct handle");
     const name = this.identifier(handle.name);
-    const fields = def.fields.kind === "declared" ? def.fields.fields.map((f) => ({ name: this.identifier(f.name), type: this.type(f.type) })) : [];
+    const fields =
+      def.fields.kind === "declared" ? def.fields.fields.map((f) => ({ name: this.identifier(f.name), type: this.type(f.type) })) : [];
     return {
       name,
       is_native: def.fields.kind === "native",

@@ -3,7 +3,7 @@
 // file_format_common.rs; serializer.rs for the closure instructions of version 8: PACK_CLOSURE and its
 // generic form take a function index and a ULEB128 closure mask, CALL_CLOSURE a signature index).
 // Each opcode is listed with the operands that follow it, with the version that introduced it.
-import { ByteReader, LIMIT } from "./byte-reader.ts";
+import { type ByteReader, LIMIT } from "./byte-reader.ts";
 import { UnsupportedModule } from "./errors.ts";
 
 type Operands = "none" | "index" | "index-u64" | "index-mask" | { readonly bytes: number };

@@ -1,9 +1,17 @@
 // The definition tables: STRUCT_DEFS (native, declared fields, or version 7 enum variants) and
 // FUNCTION_DEFS (visibility, entry and native flags, acquires, code), as load_struct_def and
 // load_function_def of aptos-core's deserializer.rs read them from version 5 on.
-import { ByteReader, LIMIT } from "./byte-reader.ts";
+import { type ByteReader, LIMIT } from "./byte-reader.ts";
 import { skipCodeUnit } from "./code.ts";
-import { FUNCTION_FLAG, STRUCT_KIND, VISIBILITY, type FieldDefinition, type FunctionDefinition, type StructDefinition, type Visibility } from "./format.ts";
+import {
+  FUNCTION_FLAG,
+  STRUCT_KIND,
+  VISIBILITY,
+  type FieldDefinition,
+  type FunctionDefinition,
+  type StructDefinition,
+  type Visibility,
+} from "./format.ts";
 import { readSignatureToken, writeSignatureToken, writeUleb } from "./signatures.ts";
 
 function readFields(reader: ByteReader, version: number): FieldDefinition[] {

@@ -17,7 +17,12 @@ interface TableEntry {
 }
 
 const KNOWN_TABLES = new Set<number>(Object.values(TABLE));
-const ENUM_TABLES = new Set<number>([TABLE.VARIANT_FIELD_HANDLES, TABLE.VARIANT_FIELD_INST, TABLE.STRUCT_VARIANT_HANDLES, TABLE.STRUCT_VARIANT_INST]);
+const ENUM_TABLES = new Set<number>([
+  TABLE.VARIANT_FIELD_HANDLES,
+  TABLE.VARIANT_FIELD_INST,
+  TABLE.STRUCT_VARIANT_HANDLES,
+  TABLE.STRUCT_VARIANT_INST,
+]);
 
 /** The bytecode version, read from the header without reading the rest (Aptos's version mask cleared). */
 export function bytecodeVersion(bytes: Uint8Array): number {
@@ -29,7 +34,11 @@ export function bytecodeVersion(bytes: Uint8Array): number {
 
 function readDirectory(reader: ByteReader, version: number): TableEntry[] {
   const count = reader.uleb(LIMIT.TABLE_COUNT);
-  const tables = Array.from({ length: count }, () => ({ kind: reader.u8(), offset: reader.uleb(LIMIT.TABLE_OFFSET), count: reader.uleb(LIMIT.TABLE_OFFSET) }));
+  const tables = Array.from({ length: count }, () => ({
+    kind: reader.u8(),
+    offset: reader.uleb(LIMIT.TABLE_OFFSET),
+    count: reader.uleb(LIMIT.TABLE_OFFSET),
+  }));
   const seen = new Set<number>();
   let end = 0;
   for (const table of [...tables].sort((a, b) => a.offset - b.offset)) {
@@ -62,7 +71,8 @@ function readTable<T>(contents: Uint8Array, tables: readonly TableEntry[], kind:
 export function deserializeModule(bytes: Uint8Array): CompiledModule {
   const version = bytecodeVersion(bytes);
   if (version < VERSION_MIN) throw new MalformedModule(`bytecode version ${version} is below ${VERSION_MIN}, the oldest aptos-core reads`);
-  if (version > VERSION_MAX) throw new UnsupportedModule(`bytecode version ${version} is newer than this reader knows (up to ${VERSION_MAX})`);
+  if (version > VERSION_MAX)
+    throw new UnsupportedModule(`bytecode version ${version} is newer than this reader knows (up to ${VERSION_MAX})`);
   const header = new ByteReader(bytes, "header");
   header.skip(MOVE_MAGIC.length + 4);
   const tables = readDirectory(header, version);
@@ -103,7 +113,13 @@ function checkBounds(m: CompiledModule): void {
     if (h.module >= m.moduleHandles.length || h.name >= m.identifiers.length) fail(`struct handle ${i}`);
   });
   m.functionHandles.forEach((h, i) => {
-    if (h.module >= m.moduleHandles.length || h.name >= m.identifiers.length || h.parameters >= m.signatures.length || h.returns >= m.signatures.length) fail(`function handle ${i}`);
+    if (
+      h.module >= m.moduleHandles.length ||
+      h.name >= m.identifiers.length ||
+      h.parameters >= m.signatures.length ||
+      h.returns >= m.signatures.length
+    )
+      fail(`function handle ${i}`);
   });
   m.structDefs.forEach((d, i) => {
     if (d.handle >= m.structHandles.length) fail(`struct definition ${i}`);

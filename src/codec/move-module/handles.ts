@@ -2,9 +2,18 @@
 // FUNCTION_HANDLES, as load_module_handle, load_struct_handle and load_function_handle of aptos-core's
 // deserializer.rs read them (serializer.rs writes the same). From version 7 a function handle has its
 // access specifiers, read past; from version 8 its attributes (Persistent, ModuleLock: one byte each).
-import { ByteReader, LIMIT } from "./byte-reader.ts";
+import { type ByteReader, LIMIT } from "./byte-reader.ts";
 import { UnsupportedModule } from "./errors.ts";
-import { ABILITIES, FUNCTION_ATTRIBUTES, OPTION, type Ability, type FunctionHandle, type ModuleHandle, type StructHandle, type StructTypeParameter } from "./format.ts";
+import {
+  ABILITIES,
+  FUNCTION_ATTRIBUTES,
+  OPTION,
+  type Ability,
+  type FunctionHandle,
+  type ModuleHandle,
+  type StructHandle,
+  type StructTypeParameter,
+} from "./format.ts";
 import { writeUleb } from "./signatures.ts";
 
 export function readAbilities(reader: ByteReader): Ability[] {
@@ -13,7 +22,10 @@ export function readAbilities(reader: ByteReader): Ability[] {
 }
 
 export function writeAbilities(out: number[], abilities: readonly Ability[]): void {
-  writeUleb(out, ABILITIES.reduce((bits, [name, bit]) => (abilities.includes(name) ? bits | bit : bits), 0));
+  writeUleb(
+    out,
+    ABILITIES.reduce((bits, [name, bit]) => (abilities.includes(name) ? bits | bit : bits), 0),
+  );
 }
 
 export function readModuleHandle(reader: ByteReader): ModuleHandle {
@@ -30,10 +42,13 @@ export function readStructHandle(reader: ByteReader): StructHandle {
   const name = reader.uleb(LIMIT.TABLE_INDEX);
   const abilities = readAbilities(reader);
   const count = reader.uleb(LIMIT.TYPE_PARAMETER_COUNT);
-  const typeParameters = Array.from({ length: count }, (): StructTypeParameter => ({
-    constraints: readAbilities(reader),
-    isPhantom: reader.uleb(1) !== 0,
-  }));
+  const typeParameters = Array.from(
+    { length: count },
+    (): StructTypeParameter => ({
+      constraints: readAbilities(reader),
+      isPhantom: reader.uleb(1) !== 0,
+    }),
+  );
   return { module, name, abilities, typeParameters };
 }
 
@@ -59,7 +74,8 @@ export function readFunctionHandle(reader: ByteReader, version: number): Functio
   if (version < 8) return { module, name, parameters, returns, typeParameters };
   const attributes = Array.from({ length: reader.uleb(LIMIT.ATTRIBUTE_COUNT) }, () => reader.u8());
   const unknown = attributes.find((a) => !FUNCTION_ATTRIBUTES.includes(a));
-  if (unknown !== undefined) throw new UnsupportedModule(`function attribute 0x${unknown.toString(16)} (version ${version}) is beyond this reader`);
+  if (unknown !== undefined)
+    throw new UnsupportedModule(`function attribute 0x${unknown.toString(16)} (version ${version}) is beyond this reader`);
   return { module, name, parameters, returns, typeParameters, ...(attributes.length > 0 ? { attributes } : {}) };
 }
 

@@ -2,7 +2,7 @@
 // value blobs), as load_identifier, load_address_identifier and load_metadata_entry of aptos-core's
 // deserializer.rs read them.
 import { ADDRESS_LENGTH } from "../address.ts";
-import { ByteReader, LIMIT } from "./byte-reader.ts";
+import { type ByteReader, LIMIT } from "./byte-reader.ts";
 import type { MetadataEntry } from "./format.ts";
 import { writeUleb } from "./signatures.ts";
 

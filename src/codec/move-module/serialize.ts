@@ -16,7 +16,8 @@ function table<T>(items: readonly T[], write: (out: number[], item: T) => void):
 }
 
 export function serializeModule(m: CompiledModule): Uint8Array {
-  if (m.version < VERSION_MIN || m.version > VERSION_WRITTEN_MAX) throw new RangeError(`the serializer writes versions ${VERSION_MIN} to ${VERSION_WRITTEN_MAX}`);
+  if (m.version < VERSION_MIN || m.version > VERSION_WRITTEN_MAX)
+    throw new RangeError(`the serializer writes versions ${VERSION_MIN} to ${VERSION_WRITTEN_MAX}`);
   const tables: [number, number[]][] = [
     [TABLE.MODULE_HANDLES, table(m.moduleHandles, writeModuleHandle)],
     [TABLE.STRUCT_HANDLES, table(m.structHandles, writeStructHandle)],

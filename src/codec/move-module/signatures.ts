@@ -1,7 +1,7 @@
 // The SIGNATURES table and the signature tokens other tables embed (field types): load_signature_token
 // of aptos-core's deserializer.rs, with its depth limit. Function types (token 0x10, version 8) and
 // signed integers (0x11..0x16, version 9) are beyond this reader: an UnsupportedModule.
-import { ByteReader, LIMIT } from "./byte-reader.ts";
+import { type ByteReader, LIMIT } from "./byte-reader.ts";
 import { UnsupportedModule } from "./errors.ts";
 import { TOKEN, type SignatureToken } from "./format.ts";
 
@@ -22,7 +22,8 @@ const PRIMITIVE_TAG = new Map(Object.entries(PRIMITIVE).map(([tag, kind]) => [ki
 export function readSignatureToken(reader: ByteReader, version: number, depth = 0): SignatureToken {
   if (depth > LIMIT.SIGNATURE_TOKEN_DEPTH) reader.fail("signature token nested too deep");
   const tag = reader.u8();
-  if ((tag === TOKEN.U16 || tag === TOKEN.U32 || tag === TOKEN.U256) && version < 6) reader.fail(`u16, u32 and u256 need version 6 (module is ${version})`);
+  if ((tag === TOKEN.U16 || tag === TOKEN.U32 || tag === TOKEN.U256) && version < 6)
+    reader.fail(`u16, u32 and u256 need version 6 (module is ${version})`);
   const primitive = PRIMITIVE[tag];
   if (primitive !== undefined) return { kind: primitive } as SignatureToken;
   switch (tag) {
@@ -44,7 +45,10 @@ export function readSignatureToken(reader: ByteReader, version: number, depth = 
     case TOKEN.TYPE_PARAMETER:
       return { kind: "type_parameter", index: reader.uleb(LIMIT.TYPE_PARAMETER_INDEX) };
     default:
-      if (version > 7 && tag <= 0x16) throw new UnsupportedModule(`signature token 0x${tag.toString(16)} (function types and signed integers, version ${version}) is beyond this reader`);
+      if (version > 7 && tag <= 0x16)
+        throw new UnsupportedModule(
+          `signature token 0x${tag.toString(16)} (function types and signed integers, version ${version}) is beyond this reader`,
+        );
       return reader.fail(`unknown signature token 0x${tag.toString(16)}`);
   }
 }

@@ -80,26 +80,68 @@ export async function runDifferential(input: DifferentialInput): Promise<Differe
   };
   const base = { target: input.target, compareTo: input.compareTo };
   try {
-    const probe: ComparedRequest = { name: "health (ledger window)", operation: "healthy", method: "GET", path: "/-/healthy", accept: JSON_MEDIA, comparison: "shape" };
+    const probe: ComparedRequest = {
+      name: "health (ledger window)",
+      operation: "healthy",
+      method: "GET",
+      path: "/-/healthy",
+      accept: JSON_MEDIA,
+      comparison: "shape",
+    };
     const [a, b] = await Promise.all([send(clients.target, base.target, probe), send(clients.compareTo, base.compareTo, probe)]);
-    if (!a.ok || !b.ok) return { ...base, compared: 0, skipped: [], differences: [], note: `cannot read both nodes' ledger window: ${[a, b].filter((x) => !x.ok).map((x) => (x as { reason: string }).reason).join("; ")}` };
+    if (!a.ok || !b.ok)
+      return {
+        ...base,
+        compared: 0,
+        skipped: [],
+        differences: [],
+        note: `cannot read both nodes' ledger window: ${[a, b]
+          .filter((x) => !x.ok)
+          .map((x) => (x as { reason: string }).reason)
+          .join("; ")}`,
+      };
     const differences: Difference[] = [];
     const chainA = headerValue(a.response, input.headerPrefix, "CHAIN-ID");
     const chainB = headerValue(b.response, input.headerPrefix, "CHAIN-ID");
     if (chainA !== undefined && chainB !== undefined && chainA !== chainB) {
-      differences.push(difference(probe, { kind: "header", at: `${input.headerPrefix}CHAIN-ID`, detail: `${chainA ?? "(absent)"} vs ${chainB ?? "(absent)"}` }, a.response, b.response, input.headerPrefix));
+      differences.push(
+        difference(
+          probe,
+          { kind: "header", at: `${input.headerPrefix}CHAIN-ID`, detail: `${chainA ?? "(absent)"} vs ${chainB ?? "(absent)"}` },
+          a.response,
+          b.response,
+          input.headerPrefix,
+        ),
+      );
       return { ...base, compared: 1, skipped: [], differences, note: "the nodes serve different chains: nothing else is compared" };
     }
     const sa = ledgerState(a.response, input.headerPrefix);
     const sb = ledgerState(b.response, input.headerPrefix);
-    if (sa.ledgerVersion === undefined || sb.ledgerVersion === undefined || sa.oldestVersion === undefined || sb.oldestVersion === undefined) {
-      return { ...base, compared: 0, skipped: [], differences, note: "a node's health answer has no ledger-version headers (§2.7): no version to read both at" };
+    if (
+      sa.ledgerVersion === undefined ||
+      sb.ledgerVersion === undefined ||
+      sa.oldestVersion === undefined ||
+      sb.oldestVersion === undefined
+    ) {
+      return {
+        ...base,
+        compared: 0,
+        skipped: [],
+        differences,
+        note: "a node's health answer has no ledger-version headers (§2.7): no version to read both at",
+      };
     }
     // The newest version both have committed: the one least likely to be pruned while the reads go on.
     const version = sa.ledgerVersion < sb.ledgerVersion ? sa.ledgerVersion : sb.ledgerVersion;
     const oldest = sa.oldestVersion > sb.oldestVersion ? sa.oldestVersion : sb.oldestVersion;
     if (version < oldest) {
-      return { ...base, compared: 0, skipped: [], differences, note: `the nodes retain no version in common (${input.target}: ${sa.oldestVersion}..${sa.ledgerVersion}; ${input.compareTo}: ${sb.oldestVersion}..${sb.ledgerVersion})` };
+      return {
+        ...base,
+        compared: 0,
+        skipped: [],
+        differences,
+        note: `the nodes retain no version in common (${input.target}: ${sa.oldestVersion}..${sa.ledgerVersion}; ${input.compareTo}: ${sb.oldestVersion}..${sb.ledgerVersion})`,
+      };
     }
     const latest = sa.ledgerVersion > sb.ledgerVersion ? sa.ledgerVersion : sb.ledgerVersion;
     const requests = comparedRequests(input.contract, input.fixtures, { version, oldest, latest });
@@ -108,7 +150,13 @@ export async function runDifferential(input: DifferentialInput): Promise<Differe
     await forEachBounded(requests, input.concurrency ?? 4, async (request) => {
       const [x, y] = await Promise.all([send(clients.target, base.target, request), send(clients.compareTo, base.compareTo, request)]);
       if (!x.ok || !y.ok) {
-        skipped.push({ request: request.name, reason: [x, y].filter((s) => !s.ok).map((s) => (s as { reason: string }).reason).join("; ") });
+        skipped.push({
+          request: request.name,
+          reason: [x, y]
+            .filter((s) => !s.ok)
+            .map((s) => (s as { reason: string }).reason)
+            .join("; "),
+        });
         return;
       }
       const pruned = prunedMeanwhile(x.response, y.response, version, input.headerPrefix);
@@ -157,7 +205,13 @@ function prunedMeanwhile(a: HttpResponse, b: HttpResponse, version: bigint, head
   return undefined;
 }
 
-function difference(request: ComparedRequest, d: { kind: DifferenceKind; at?: string; detail: string }, a: HttpResponse, b: HttpResponse, headerPrefix: string): Difference {
+function difference(
+  request: ComparedRequest,
+  d: { kind: DifferenceKind; at?: string; detail: string },
+  a: HttpResponse,
+  b: HttpResponse,
+  headerPrefix: string,
+): Difference {
   return {
     request: request.name,
     operation: request.operation,

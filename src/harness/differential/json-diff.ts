@@ -209,6 +209,9 @@ function memberPath(path: string, key: string): string {
 /** A value as a report shows it: JSON, at most 200 characters. */
 export function preview(value: unknown): string {
   if (value === undefined) return "(absent)";
-  const text = JSON.stringify(value, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v instanceof Uint8Array ? `0x${Buffer.from(v).toString("hex")}` : v)) ?? String(value);
+  const text =
+    JSON.stringify(value, (_k, v: unknown) =>
+      typeof v === "bigint" ? v.toString() : v instanceof Uint8Array ? `0x${Buffer.from(v).toString("hex")}` : v,
+    ) ?? String(value);
   return text.length > 200 ? `${text.slice(0, 200)}… (${text.length} characters)` : text;
 }

@@ -38,7 +38,19 @@ export interface ProxyOptions {
 }
 
 /** Headers that belong to one connection, not to the message (RFC 9110 §7.6.1), and the ones the body framing sets. */
-const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "transfer-encoding", "te", "trailer", "upgrade", "proxy-authenticate", "proxy-authorization", "host", "content-length"]);
+const HOP_BY_HOP = new Set([
+  "connection",
+  "keep-alive",
+  "proxy-connection",
+  "transfer-encoding",
+  "te",
+  "trailer",
+  "upgrade",
+  "proxy-authenticate",
+  "proxy-authorization",
+  "host",
+  "content-length",
+]);
 
 export class ValidationProxy {
   readonly #options: ProxyOptions;
@@ -52,7 +64,12 @@ export class ValidationProxy {
     this.#options = options;
     this.#upstream = new URL(options.upstream);
     this.#basePath = this.#upstream.pathname.replace(/\/+$/, "");
-    this.#agent = new Agent({ keepAliveTimeout: 10_000, connect: { timeout: options.timeoutMs }, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs });
+    this.#agent = new Agent({
+      keepAliveTimeout: 10_000,
+      connect: { timeout: options.timeoutMs },
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+    });
   }
 
   /** Listens on 127.0.0.1; resolves with the URL a client uses in place of the upstream's. */
@@ -81,7 +98,8 @@ export class ValidationProxy {
   async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const target = req.url ?? "/";
     // Origin-form only: an absolute URL or an authority would make this an open proxy to other hosts.
-    if (!target.startsWith("/") || target.startsWith("//")) return answerOwn(res, 400, "the proxy forwards only paths of the upstream node");
+    if (!target.startsWith("/") || target.startsWith("//"))
+      return answerOwn(res, 400, "the proxy forwards only paths of the upstream node");
     const body = await readBounded(req, this.#options.maxRequestBytes);
     if (body === undefined) return answerOwn(res, 413, `request body over the proxy's limit of ${this.#options.maxRequestBytes} bytes`);
     const headers: Record<string, string> = {};
@@ -99,10 +117,15 @@ export class ValidationProxy {
       maxResponseBytes: this.#options.maxResponseBytes,
       cancel: undefined,
     });
-    if (answer.kind === "too_large") return answerOwn(res, 502, `upstream answer over the proxy's limit of ${this.#options.maxResponseBytes} bytes`);
+    if (answer.kind === "too_large")
+      return answerOwn(res, 502, `upstream answer over the proxy's limit of ${this.#options.maxResponseBytes} bytes`);
     if (answer.kind === "failed") {
       const message = answer.error instanceof Error ? answer.error.message : String(answer.error);
-      return answerOwn(res, 502, answer.status === undefined ? `upstream gave no answer: ${message}` : `upstream answer broke off: ${message}`);
+      return answerOwn(
+        res,
+        502,
+        answer.status === undefined ? `upstream gave no answer: ${message}` : `upstream answer broke off: ${message}`,
+      );
     }
     const bytes = Buffer.from(answer.body.buffer, answer.body.byteOffset, answer.body.byteLength);
     const responseHeaders = flattenHeaders(answer.headers);
@@ -118,7 +141,15 @@ export class ValidationProxy {
     this.#judge(request, target, answer.status, responseHeaders, bytes, performance.now() - started, markBefore);
   }
 
-  #judge(request: HttpRequest, target: string, status: number, headers: Record<string, string>, raw: Buffer, durationMs: number, markBefore: ReturnType<LedgerTracker["mark"]>): void {
+  #judge(
+    request: HttpRequest,
+    target: string,
+    status: number,
+    headers: Record<string, string>,
+    raw: Buffer,
+    durationMs: number,
+    markBefore: ReturnType<LedgerTracker["mark"]>,
+  ): void {
     if (!target.startsWith(`${this.#basePath}/`)) return; // not an operation of the interface
     const operation = this.#options.contract.findOperation(request.method, target.slice(this.#basePath.length));
     if (operation === undefined) return; // beyond the contract (e.g. GET /v1): forwarded, not judged
@@ -130,7 +161,13 @@ export class ValidationProxy {
     const results = observeResponse({ catalog, contract, headerPrefix, tracker: this.#tracker }, { operation, response, markBefore });
     const bodyRequirement = BODY_REQUIREMENT[operation.id];
     const declared = operation.response(status);
-    if (bodyRequirement !== undefined && declared !== undefined && status < 300 && response.contentType !== undefined && !declared.isBinary(response.contentType)) {
+    if (
+      bodyRequirement !== undefined &&
+      declared !== undefined &&
+      status < 300 &&
+      response.contentType !== undefined &&
+      !declared.isBinary(response.contentType)
+    ) {
       const problems = declared.validateBody(response.contentType, { json: response.json, text: response.text });
       // undefined: a media type the operation does not declare, judged by 4/media-type-declared.
       if (problems !== undefined) {
@@ -140,7 +177,15 @@ export class ValidationProxy {
             : {
                 requirement: bodyRequirement,
                 status: failingStatus(catalog.get(bodyRequirement).level),
-                failures: [formatFailure({ requirement: bodyRequirement, expected: `a body matching the ${operation.id} ${status} ${response.contentType} schema`, found: problems.slice(0, 10).join("; "), response, headerPrefix })],
+                failures: [
+                  formatFailure({
+                    requirement: bodyRequirement,
+                    expected: `a body matching the ${operation.id} ${status} ${response.contentType} schema`,
+                    found: problems.slice(0, 10).join("; "),
+                    response,
+                    headerPrefix,
+                  }),
+                ],
               },
         );
       }

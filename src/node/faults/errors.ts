@@ -34,7 +34,9 @@ const errorCodesUppercase: Fault = {
   http: (app) => {
     app.addHook(
       "onSend",
-      rewriteErrors((body) => (typeof body.error_code === "string" ? JSON.stringify({ ...body, error_code: body.error_code.toUpperCase() }) : undefined)),
+      rewriteErrors((body) =>
+        typeof body.error_code === "string" ? JSON.stringify({ ...body, error_code: body.error_code.toUpperCase() }) : undefined,
+      ),
     );
   },
 };
@@ -44,7 +46,8 @@ const REASONS: Readonly<Record<number, string>> = { 400: "Bad Request", 404: "No
 const frameworkErrorsPlainText: Fault = {
   name: "framework-errors-plain-text",
   area: "errors",
-  description: "answers requests the web framework refuses (malformed path, query or body) with a text/plain message, not the JSON error object",
+  description:
+    "answers requests the web framework refuses (malformed path, query or body) with a text/plain message, not the JSON error object",
   breaks: ["2.6/error-object"],
   http: (app) => {
     app.addHook(

@@ -71,7 +71,12 @@ export function routeOf(request: FastifyRequest): string | undefined {
 /** The media type of a reply, lower-case, without parameters. */
 export function replyMediaType(reply: FastifyReply): string {
   const value = reply.getHeader("content-type");
-  return String(value ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+  return (
+    String(value ?? "")
+      .split(";")[0]
+      ?.trim()
+      .toLowerCase() ?? ""
+  );
 }
 
 /**

@@ -12,7 +12,8 @@ const gasEstimatesAsStrings: Fault = {
   http: (app) => {
     app.addHook("onSend", async (request, reply, payload) => {
       const text = payloadText(payload);
-      if (routeOf(request) !== GAS_ROUTE || reply.statusCode !== 200 || text === undefined || replyMediaType(reply) !== "application/json") return payload;
+      if (routeOf(request) !== GAS_ROUTE || reply.statusCode !== 200 || text === undefined || replyMediaType(reply) !== "application/json")
+        return payload;
       const estimate = JSON.parse(text) as Record<string, unknown>;
       return JSON.stringify(Object.fromEntries(Object.entries(estimate).map(([member, value]) => [member, String(value)])));
     });

@@ -79,7 +79,11 @@ const laggingReplica: Fault = {
 
     function notAtReplica(version: bigint | undefined): void {
       if (served !== undefined && version !== undefined && version > served.ledgerVersion)
-        throw new LedgerError(404, "version_not_found", `Ledger version ${version} is newer than the latest version ${served.ledgerVersion}`);
+        throw new LedgerError(
+          404,
+          "version_not_found",
+          `Ledger version ${version} is newer than the latest version ${served.ledgerVersion}`,
+        );
     }
 
     return overrideApi(api, {
@@ -114,9 +118,4 @@ const laggingReplica: Fault = {
   },
 };
 
-export const HEADER_FAULTS: readonly Fault[] = [
-  missingBlockHeightHeaders,
-  timestampHeaderInSeconds,
-  cursorOnErrors,
-  laggingReplica,
-];
+export const HEADER_FAULTS: readonly Fault[] = [missingBlockHeightHeaders, timestampHeaderInSeconds, cursorOnErrors, laggingReplica];

@@ -59,17 +59,33 @@ const jsonAsTextPlain: Fault = {
 
 /** The summary as a node writes it that BCS-encodes its JSON shape: no version enum, the hash as [u8; 32]. */
 const FlatSummaryList = bcs.vector(
-  bcs.struct("FlatSummary", { sender: AccountAddress, version: U64, transaction_hash: bcs.fixedArray(32, bcs.u8()), replay_protector: ReplayProtectorBcs }),
+  bcs.struct("FlatSummary", {
+    sender: AccountAddress,
+    version: U64,
+    transaction_hash: bcs.fixedArray(32, bcs.u8()),
+    replay_protector: ReplayProtectorBcs,
+  }),
 );
 
 /** The flat layout of each listing body, from aptos-core's. */
 const FLAT_LAYOUTS: Readonly<Record<string, (body: Uint8Array) => Uint8Array>> = {
   "/v1/accounts/:address/module/:module_name": (body) => encodeBcs(Bytes, decodeBcs(ModuleBytecodeBcs, body)),
-  "/v1/accounts/:address/modules": (body) => encodeBcs(bcs.vector(Bytes), decodeBcs(ModuleMapBcs, body).map((e) => e.value)),
+  "/v1/accounts/:address/modules": (body) =>
+    encodeBcs(
+      bcs.vector(Bytes),
+      decodeBcs(ModuleMapBcs, body).map((e) => e.value),
+    ),
   "/v1/accounts/:address/transaction_summaries": (body) =>
     encodeBcs(
       FlatSummaryList,
-      decodeBcs(TransactionSummaryListBcs, body).map(({ V1: s }) => ({ ...s, transaction_hash: Array.from(s.transaction_hash), replay_protector: s.replay_protector.$kind === "Nonce" ? { Nonce: s.replay_protector.Nonce } : { SequenceNumber: s.replay_protector.SequenceNumber } })),
+      decodeBcs(TransactionSummaryListBcs, body).map(({ V1: s }) => ({
+        ...s,
+        transaction_hash: Array.from(s.transaction_hash),
+        replay_protector:
+          s.replay_protector.$kind === "Nonce"
+            ? { Nonce: s.replay_protector.Nonce }
+            : { SequenceNumber: s.replay_protector.SequenceNumber },
+      })),
     ),
 };
 

@@ -15,7 +15,8 @@ function withoutLastFunction(record: ModuleRecord): ModuleRecord {
 const abiOmitsFunction: Fault = {
   name: "abi-omits-function",
   area: "modules",
-  description: "serves each module's ABI without its last exposed function, on both module endpoints (an ABI cache out of step with the bytecode)",
+  description:
+    "serves each module's ABI without its last exposed function, on both module endpoints (an ABI cache out of step with the bytecode)",
   breaks: ["4.4/abi-matches-bytecode", "4.5/abi-matches-bytecode"],
   engine: (api) =>
     overrideApi(api, {

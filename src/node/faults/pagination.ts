@@ -25,7 +25,9 @@ const summariesLimitPlusOne: Fault = {
   description: "returns one transaction summary more than limit (an off-by-one in the page loop)",
   breaks: ["4.3/limit-respected"],
   engine: (api) =>
-    overrideApi(api, { transactionSummaries: (address, options) => api.transactionSummaries(address, { ...options, limit: options.limit + 1 }) }),
+    overrideApi(api, {
+      transactionSummaries: (address, options) => api.transactionSummaries(address, { ...options, limit: options.limit + 1 }),
+    }),
 };
 
 const moduleCursorSkipsOne: Fault = {

@@ -37,7 +37,8 @@ const specMissingSubmission: Fault = {
       if (reply.statusCode !== 200 || text === undefined) return payload;
       const route = routeOf(request);
       if (route === "/v1/spec.json") return JSON.stringify(withoutSubmission(JSON.parse(text) as Record<string, unknown>));
-      if (route === "/v1/spec.yaml") return yamlPackage().stringify(withoutSubmission(yamlPackage().parse(text) as Record<string, unknown>));
+      if (route === "/v1/spec.yaml")
+        return yamlPackage().stringify(withoutSubmission(yamlPackage().parse(text) as Record<string, unknown>));
       return payload;
     });
   },

@@ -75,7 +75,8 @@ const notHexDigit = /[^0-9a-fA-F]/g;
 const addressNonHexDropped: Fault = {
   name: "address-non-hex-dropped",
   area: "statuses",
-  description: "parses path addresses leniently, dropping the characters that are not hex digits, so 0xzz reads account 0x0 instead of being refused",
+  description:
+    "parses path addresses leniently, dropping the characters that are not hex digits, so 0xzz reads account 0x0 instead of being refused",
   breaks: ["4.3/malformed-address-rejected", "4.5/malformed-address-rejected"],
   http: (app) => {
     app.addHook("preValidation", async (request) => {
@@ -88,9 +89,4 @@ const addressNonHexDropped: Fault = {
   },
 };
 
-export const STATUS_FAULTS: readonly Fault[] = [
-  prunedVersionNotFound,
-  badU64ServerError,
-  missingTableItemNull,
-  addressNonHexDropped,
-];
+export const STATUS_FAULTS: readonly Fault[] = [prunedVersionNotFound, badU64ServerError, missingTableItemNull, addressNonHexDropped];

@@ -28,14 +28,16 @@ const ledgerVersionIgnored: Fault = {
 function checkWindow(api: LedgerApi, version: bigint | undefined): void {
   if (version === undefined) return;
   const { ledgerVersion, oldestLedgerVersion } = api.info();
-  if (version > ledgerVersion) throw new LedgerError(404, "version_not_found", `Ledger version ${version} is newer than the latest version ${ledgerVersion}`);
+  if (version > ledgerVersion)
+    throw new LedgerError(404, "version_not_found", `Ledger version ${version} is newer than the latest version ${ledgerVersion}`);
   if (version < oldestLedgerVersion) throw new LedgerError(410, "version_pruned", `Ledger version ${version} has been pruned`);
 }
 
 const pastVersionsReadLatest: Fault = {
   name: "past-versions-read-latest",
   area: "versions",
-  description: "checks ledger_version against the window (404 above, 410 below) but then reads modules and table items at the latest version",
+  description:
+    "checks ledger_version against the window (404 above, 410 below) but then reads modules and table items at the latest version",
   breaks: ["4.2/item-at-ledger-version", "4.4/module-at-ledger-version", "4.5/listing-at-ledger-version"],
   engine: (api) =>
     overrideApi(api, {
@@ -68,8 +70,4 @@ const oldestVersionOffByOne: Fault = {
     }),
 };
 
-export const VERSION_FAULTS: readonly Fault[] = [
-  ledgerVersionIgnored,
-  pastVersionsReadLatest,
-  oldestVersionOffByOne,
-];
+export const VERSION_FAULTS: readonly Fault[] = [ledgerVersionIgnored, pastVersionsReadLatest, oldestVersionOffByOne];

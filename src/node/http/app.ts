@@ -66,8 +66,7 @@ export function buildApp(options: HttpOptions): FastifyInstance {
   const engine = options.faults?.wrapEngine(options.engine) ?? options.engine;
   const context: HttpContext = { engine, profile, submitEnabled: options.submitEnabled ?? true };
   const onInternalError =
-    options.onInternalError ??
-    ((error, request) => console.error(`internal error on ${request.method} ${request.url}:`, error));
+    options.onInternalError ?? ((error, request) => console.error(`internal error on ${request.method} ${request.url}:`, error));
 
   /** Headers are best effort on an error: if even the ledger info fails, the error still goes out. */
   function setLedgerHeaders(request: FastifyRequest, reply: FastifyReply): void {
@@ -82,7 +81,10 @@ export function buildApp(options: HttpOptions): FastifyInstance {
   function sendError(request: FastifyRequest, reply: FastifyReply, { status, body }: ErrorReply): void {
     reply.removeHeader(cursorHeader(profile.headerPrefix));
     setLedgerHeaders(request, reply);
-    reply.code(status).type("application/json; charset=utf-8").send(JSON.stringify(profileErrorBody(body, profile)));
+    reply
+      .code(status)
+      .type("application/json; charset=utf-8")
+      .send(JSON.stringify(profileErrorBody(body, profile)));
   }
 
   const app = Fastify({

@@ -26,12 +26,7 @@ export function requestLedgerInfo(engine: LedgerApi, request: FastifyRequest): L
 }
 
 /** A 200 body in the media type the client prefers: BCS when it asks for it and the body has a BCS form. */
-export function sendRead(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  json: unknown,
-  bcs?: () => Uint8Array,
-): void {
+export function sendRead(request: FastifyRequest, reply: FastifyReply, json: unknown, bcs?: () => Uint8Array): void {
   if (bcs !== undefined && prefersBcs(request.headers.accept)) {
     const bytes = bcs();
     reply.type(BCS_MEDIA_TYPE).send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));

@@ -47,10 +47,7 @@ interface FrameworkError {
 }
 
 function isFrameworkError(error: unknown): error is FrameworkError {
-  return (
-    error instanceof Error &&
-    typeof (error as Partial<FrameworkError>).statusCode === "number"
-  );
+  return error instanceof Error && typeof (error as Partial<FrameworkError>).statusCode === "number";
 }
 
 /** The error object as the profile writes it: with `vm_error_code: null` when it always carries one. */

@@ -96,7 +96,8 @@ export function accountJson(account: AccountInfo): Record<string, unknown> {
  * their state key hashes); events is [] because the node emits none.
  */
 export function transactionByHashJson(found: TransactionByHash, profile: Profile): Record<string, unknown> {
-  if (found.kind === "pending") return { ...pendingTransactionJson({ hash: toHex(found.hash), ...found.request }, profile), type: "pending_transaction" };
+  if (found.kind === "pending")
+    return { ...pendingTransactionJson({ hash: toHex(found.hash), ...found.request }, profile), type: "pending_transaction" };
   return {
     version: found.version.toString(),
     hash: toHex(found.hash),

@@ -35,7 +35,8 @@ export function addressParam(name: string, value: string, forms: AddressForms): 
     if (forms === "spec") return parseAddress(value, { prefixOptional: true });
     // aptos-core: 0x and up to 64 digits, "0x" alone being 0x0; without 0x, exactly 64 digits.
     if (value.startsWith("0x")) return parseAddress(`0x${value.slice(2).padStart(ADDRESS_DIGITS, "0")}`);
-    if (value.length !== ADDRESS_DIGITS) throw new Error(`without 0x an address is exactly ${ADDRESS_DIGITS} hex digits, got ${shown(value)}`);
+    if (value.length !== ADDRESS_DIGITS)
+      throw new Error(`without 0x an address is exactly ${ADDRESS_DIGITS} hex digits, got ${shown(value)}`);
     return parseAddress(value, { prefixOptional: true });
   } catch (error) {
     throw badRequest(`Invalid ${name}: ${error instanceof Error ? error.message : String(error)}`);

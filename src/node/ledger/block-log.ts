@@ -55,7 +55,13 @@ export class BlockLog {
    * Appends `count` blocks of one version each (only their block-metadata transaction), the first at
    * `firstVersion` and `firstTimestampUsec`, then every `stepUsec`. Genesis fills its early history so.
    */
-  appendEmpty(count: number, epochOf: (height: number) => number, firstVersion: bigint, firstTimestampUsec: bigint, stepUsec: bigint): void {
+  appendEmpty(
+    count: number,
+    epochOf: (height: number) => number,
+    firstVersion: bigint,
+    firstTimestampUsec: bigint,
+    stepUsec: bigint,
+  ): void {
     const version = Number(firstVersion);
     const timestamp = Number(firstTimestampUsec);
     const step = Number(stepUsec);
@@ -65,7 +71,15 @@ export class BlockLog {
     }
   }
 
-  private appendRow(epoch: number, first: number, last: number, timestamp: number, userTxns: number, gasUsed: number, minPrice: number): void {
+  private appendRow(
+    epoch: number,
+    first: number,
+    last: number,
+    timestamp: number,
+    userTxns: number,
+    gasUsed: number,
+    minPrice: number,
+  ): void {
     if (this.end > this.start && first !== (this.columns.last[this.end - 1] as number) + 1)
       throw new RangeError(`BlockLog: block starting at ${first} does not follow version ${this.columns.last[this.end - 1]}`);
     if (last < first) throw new RangeError("BlockLog: block ends before it starts");

@@ -134,15 +134,25 @@ export class LedgerEngine implements LedgerApi {
     return item;
   }
 
-  private readTableItem(handle: AddressBytes, request: { keyType: string; valueType: string; key: unknown }, at: bigint): { bcs: Uint8Array; json: unknown } {
+  private readTableItem(
+    handle: AddressBytes,
+    request: { keyType: string; valueType: string; key: unknown },
+    at: bigint,
+  ): { bcs: Uint8Array; json: unknown } {
     const resolve = structResolver(this.ledger.state, at);
     const keyType = inputType("key_type", request.keyType);
     const valueType = inputType("value_type", request.valueType);
     const key = invalidInputOnCodecError(`key does not fit ${request.keyType}`, () => encodeMoveValue(keyType, request.key, resolve));
     const bytes = this.ledger.state.tableItem(handle, key, at);
     if (bytes === undefined)
-      throw new LedgerError(404, "table_item_not_found", `Table item not found: table ${toHex(handle)}, key ${toHex(key)}, ledger version ${at}`);
-    const json = invalidInputOnCodecError(`the item's value is not a ${request.valueType}`, () => decodeMoveValue(valueType, bytes, resolve));
+      throw new LedgerError(
+        404,
+        "table_item_not_found",
+        `Table item not found: table ${toHex(handle)}, key ${toHex(key)}, ledger version ${at}`,
+      );
+    const json = invalidInputOnCodecError(`the item's value is not a ${request.valueType}`, () =>
+      decodeMoveValue(valueType, bytes, resolve),
+    );
     return { bcs: bytes, json };
   }
 
@@ -312,13 +322,18 @@ export class LedgerEngine implements LedgerApi {
       throw new LedgerError(404, "version_not_found", `Ledger version ${requested} is newer than the latest version ${latest}`);
     const oldest = this.ledger.oldestVersion;
     if (requested < oldest)
-      throw new LedgerError(410, "version_pruned", `Ledger version ${requested} has been pruned; the oldest available version is ${oldest}`);
+      throw new LedgerError(
+        410,
+        "version_pruned",
+        `Ledger version ${requested} has been pruned; the oldest available version is ${oldest}`,
+      );
     return requested;
   }
 
   /** The module a modules cursor names, checked to be one this node issues for `address`. */
   private cursorName(address: AddressBytes, cursor: string): string {
-    const invalid = () => new LedgerError(400, "invalid_input", `Invalid start ${JSON.stringify(cursor)}: not a module cursor for this account`);
+    const invalid = () =>
+      new LedgerError(400, "invalid_input", `Invalid start ${JSON.stringify(cursor)}: not a module cursor for this account`);
     const digits = cursor.startsWith("0x") ? cursor.slice(2) : cursor;
     let key: string;
     try {

@@ -180,7 +180,8 @@ function transfer(effects: AccountOverlay, from: Uint8Array, to: Uint8Array, amo
   let target = effects.get(to);
   if (target === undefined) {
     if (!createRecipient) abort("coin", "ECOIN_STORE_NOT_PUBLISHED", 0x60005, `${formatAddress(to)} has no CoinStore<AptosCoin>`);
-    if (RESERVED.has(formatAddress(to))) abort("account", "ECANNOT_RESERVED_ADDRESS", 0x10005, "cannot create an account at a reserved address");
+    if (RESERVED.has(formatAddress(to)))
+      abort("account", "ECANNOT_RESERVED_ADDRESS", 0x10005, "cannot create an account at a reserved address");
     // A fresh account's authentication key is its address.
     target = newAccount(to);
     gas += GAS.createAccount;
@@ -190,4 +191,3 @@ function transfer(effects: AccountOverlay, from: Uint8Array, to: Uint8Array, amo
   effects.set(to, { ...recipient, balance: recipient.balance + amount });
   return gas;
 }
-

@@ -21,11 +21,7 @@ export class Ledger {
     readonly chainId: number,
     pruneWindow: bigint,
   ) {
-    this.pruner = new Pruner(pruneWindow, [
-      this.state,
-      this.transactions,
-      { pruneBelow: (oldest) => this.blocks.pruneBelow(oldest) },
-    ]);
+    this.pruner = new Pruner(pruneWindow, [this.state, this.transactions, { pruneBelow: (oldest) => this.blocks.pruneBelow(oldest) }]);
   }
 
   get latestVersion(): bigint {

@@ -87,8 +87,7 @@ export class Mempool {
   dropExpired(nowSeconds: bigint): PendingTransaction[] {
     const dropped: PendingTransaction[] = [];
     for (const pending of this.bySender.values())
-      for (const entry of pending.values())
-        if (entry.txn.signed.raw_txn.expiration_timestamp_secs <= nowSeconds) dropped.push(entry.txn);
+      for (const entry of pending.values()) if (entry.txn.signed.raw_txn.expiration_timestamp_secs <= nowSeconds) dropped.push(entry.txn);
     for (const txn of dropped) this.remove(txn);
     return dropped;
   }

@@ -130,14 +130,20 @@ export function checkPrologue(txn: PendingTransaction, view: PrologueView, mode:
   // aptos-vm/src/gas.rs `check_gas`, "Insufficient gas for sponsored transaction").
   const intrinsic = intrinsicGas(txn.bytes.length) + (createsSender(txn, view) ? GAS.createAccount : 0n);
   if (raw.max_gas_amount < intrinsic)
-    throw vmError("MAX_GAS_UNITS_BELOW_MIN_TRANSACTION_GAS_UNITS", `max_gas_amount ${raw.max_gas_amount} is below the ${intrinsic} units this transaction needs`);
+    throw vmError(
+      "MAX_GAS_UNITS_BELOW_MIN_TRANSACTION_GAS_UNITS",
+      `max_gas_amount ${raw.max_gas_amount} is below the ${intrinsic} units this transaction needs`,
+    );
   if (raw.gas_unit_price < view.minGasUnitPrice)
     throw vmError("GAS_UNIT_PRICE_BELOW_MIN_BOUND", `gas_unit_price ${raw.gas_unit_price} is below the minimum ${view.minGasUnitPrice}`);
   if (raw.gas_unit_price > MAX_GAS_UNIT_PRICE)
     throw vmError("GAS_UNIT_PRICE_ABOVE_MAX_BOUND", `gas_unit_price ${raw.gas_unit_price} is above ${MAX_GAS_UNIT_PRICE}`);
 
   if (view.nowSeconds >= raw.expiration_timestamp_secs)
-    throw vmError("TRANSACTION_EXPIRED", `expiration_timestamp_secs ${raw.expiration_timestamp_secs} is not after the chain time ${view.nowSeconds}`);
+    throw vmError(
+      "TRANSACTION_EXPIRED",
+      `expiration_timestamp_secs ${raw.expiration_timestamp_secs} is not after the chain time ${view.nowSeconds}`,
+    );
   if (raw.chain_id !== view.chainId) throw vmError("BAD_CHAIN_ID", `chain id ${raw.chain_id} is not this chain's (${view.chainId})`);
 
   const seen = new Set<string>();
@@ -150,7 +156,8 @@ export function checkPrologue(txn: PendingTransaction, view: PrologueView, mode:
   for (const signer of txn.signers) {
     const account = view.account(signer.address) ?? (signer.role === "sender" ? sponsoredNewSender(txn, signer) : undefined);
     if (account === undefined) {
-      if (signer.role === "fee_payer") throw vmError("GAS_PAYER_ACCOUNT_MISSING", `fee payer 0x${bytesToHex(signer.address)} does not exist`);
+      if (signer.role === "fee_payer")
+        throw vmError("GAS_PAYER_ACCOUNT_MISSING", `fee payer 0x${bytesToHex(signer.address)} does not exist`);
       throw vmError("SENDING_ACCOUNT_DOES_NOT_EXIST", `${signer.role} account 0x${bytesToHex(signer.address)} does not exist`);
     }
     if (!bytesEqual(account.authenticationKey, signer.authenticationKey))
@@ -169,7 +176,10 @@ export function checkPrologue(txn: PendingTransaction, view: PrologueView, mode:
         `sequence number ${protector.sequenceNumber} is below the account's ${sender.sequenceNumber}`,
       );
     if (mode === "execution" && protector.sequenceNumber > sender.sequenceNumber)
-      throw vmError("SEQUENCE_NUMBER_TOO_NEW", `sequence number ${protector.sequenceNumber} is ahead of the account's ${sender.sequenceNumber}`);
+      throw vmError(
+        "SEQUENCE_NUMBER_TOO_NEW",
+        `sequence number ${protector.sequenceNumber} is ahead of the account's ${sender.sequenceNumber}`,
+      );
   } else if (view.isNonceUsed(txn.sender, protector.nonce)) {
     throw vmError("SEQUENCE_NONCE_INVALID", `nonce ${protector.nonce} was already used`);
   }

@@ -35,11 +35,24 @@ export function writeSetHash(writes: readonly StateWrite[]): Uint8Array {
   for (const write of writes) {
     switch (write.kind) {
       case "account":
-        parts.push(Uint8Array.of(0), write.address, u64le(write.value.sequenceNumber), write.value.authenticationKey, u64le(write.value.balance));
+        parts.push(
+          Uint8Array.of(0),
+          write.address,
+          u64le(write.value.sequenceNumber),
+          write.value.authenticationKey,
+          u64le(write.value.balance),
+        );
         break;
       case "module": {
         const name = utf8(write.name);
-        parts.push(Uint8Array.of(1), write.address, u64le(BigInt(name.length)), name, u64le(BigInt(write.value.bytecode.length)), write.value.bytecode);
+        parts.push(
+          Uint8Array.of(1),
+          write.address,
+          u64le(BigInt(name.length)),
+          name,
+          u64le(BigInt(write.value.bytecode.length)),
+          write.value.bytecode,
+        );
         break;
       }
       case "table_item":

@@ -52,7 +52,15 @@ describe("the 202 pending transaction", () => {
     };
     const pending = await send(aptos);
     expect(Object.keys(pending)).toEqual([
-      "hash", "sender", "sequence_number", "max_gas_amount", "gas_unit_price", "expiration_timestamp_secs", "payload", "signature", "replay_protection_nonce",
+      "hash",
+      "sender",
+      "sequence_number",
+      "max_gas_amount",
+      "gas_unit_price",
+      "expiration_timestamp_secs",
+      "payload",
+      "signature",
+      "replay_protection_nonce",
     ]);
     expect(pending.replay_protection_nonce).toBeNull();
     expect(await send(spec)).not.toHaveProperty("replay_protection_nonce");
@@ -107,10 +115,12 @@ describe("limit=0 on the summaries", () => {
 });
 
 describe("submission bodies the route does not take", () => {
-  const signed = (node: RunningNode) => bcsBody(signedTransfer(node, fixtureAccount(node, 2), node.fixtures.accounts[1]?.address ?? "", 1n));
+  const signed = (node: RunningNode) =>
+    bcsBody(signedTransfer(node, fixtureAccount(node, 2), node.fixtures.accounts[1]?.address ?? "", 1n));
 
   it("aptos profile: 415 for an unsupported or missing Content-Type, 411 without Content-Length", async () => {
-    const post = (headers: Record<string, string>, body?: Uint8Array) => call(aptos.url, "/transactions", { method: "POST", headers, body });
+    const post = (headers: Record<string, string>, body?: Uint8Array) =>
+      call(aptos.url, "/transactions", { method: "POST", headers, body });
     expectError(await post({ "content-type": "application/octet-stream" }, signed(aptos)), 415, "web_framework_error", APTOS);
     expectError(await post({ "content-type": "text/plain" }, new TextEncoder().encode("{}")), 415, "web_framework_error", APTOS);
     expectError(await post({}), 415, "web_framework_error", APTOS);
@@ -126,7 +136,15 @@ describe("submission bodies the route does not take", () => {
   });
 
   it("node profile: 400 for either, and a chunked body is read", async () => {
-    expectError(await call(spec.url, "/transactions", { method: "POST", headers: { "content-type": "application/octet-stream" }, body: signed(spec) }), 400, "web_framework_error");
+    expectError(
+      await call(spec.url, "/transactions", {
+        method: "POST",
+        headers: { "content-type": "application/octet-stream" },
+        body: signed(spec),
+      }),
+      400,
+      "web_framework_error",
+    );
     const chunked = await request(`${spec.url}/transactions`, {
       method: "POST",
       headers: { "content-type": "application/x.node.signed_transaction+bcs" },
@@ -151,7 +169,8 @@ describe("integer query values", () => {
     expect((await call(aptos.url, "/accounts/0x1/modules?limit=%2B1")).status).toBe(200);
     expect((await call(aptos.url, "/-/healthy?duration_secs=%2B5")).status).toBe(200);
     // A sign alone, a minus and a doubled plus are not integers to Rust either.
-    for (const bad of ["+", "-1", "++1", "+-1"]) expectError(await summaries(aptos, address, `?limit=${encodeURIComponent(bad)}`), 400, "web_framework_error", APTOS);
+    for (const bad of ["+", "-1", "++1", "+-1"])
+      expectError(await summaries(aptos, address, `?limit=${encodeURIComponent(bad)}`), 400, "web_framework_error", APTOS);
 
     const specAddress = spec.fixtures.accounts[0]?.address ?? "";
     expectError(await summaries(spec, specAddress, "?limit=%2B2"), 400, "web_framework_error");
@@ -181,7 +200,16 @@ describe("module ABI structs", () => {
     const structs = await read(aptos);
     expect(structs.length).toBeGreaterThan(0);
     for (const struct of structs) {
-      expect(Object.keys(struct)).toEqual(["name", "is_native", "is_event", "is_enum", "abilities", "generic_type_params", "fields", "variants"]);
+      expect(Object.keys(struct)).toEqual([
+        "name",
+        "is_native",
+        "is_event",
+        "is_enum",
+        "abilities",
+        "generic_type_params",
+        "fields",
+        "variants",
+      ]);
       // The genesis modules define no enums.
       expect(struct.is_enum).toBe(false);
       expect(struct.variants).toEqual([]);

@@ -6,16 +6,24 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AccountResourceBcs, decodeBcs, ed25519AuthenticationKey, IndexResponseBcs, toHex } from "../../../src/codec/index.ts";
 import { startNode, type RunningNode } from "../../../src/node/index.ts";
 import { ManualClock } from "../../../src/node/ledger/index.ts";
-import { BCS, call, expectError, expectOk, fixtureAccount, header, ledgerVersion, postJson, signedTransfer, transferJson } from "./helpers.ts";
+import {
+  BCS,
+  call,
+  expectError,
+  expectOk,
+  fixtureAccount,
+  header,
+  ledgerVersion,
+  postJson,
+  signedTransfer,
+  transferJson,
+} from "./helpers.ts";
 
 let node: RunningNode;
 let aptos: RunningNode;
 
 beforeAll(async () => {
-  [node, aptos] = await Promise.all([
-    startNode({ clock: new ManualClock() }),
-    startNode({ profile: "aptos", clock: new ManualClock() }),
-  ]);
+  [node, aptos] = await Promise.all([startNode({ clock: new ManualClock() }), startNode({ profile: "aptos", clock: new ManualClock() })]);
 });
 
 afterAll(async () => {
@@ -73,7 +81,14 @@ describe("GET /v1/transactions/by_hash/{hash}", () => {
     const committed = await call(target.url, `/transactions/by_hash/${hash.slice(2)}`);
     expectOk(committed, prefix);
     const body = committed.json() as Record<string, unknown>;
-    expect(body).toMatchObject({ type: "user_transaction", hash, success: true, vm_status: "Executed successfully", sender: rest.sender, sequence_number: rest.sequence_number });
+    expect(body).toMatchObject({
+      type: "user_transaction",
+      hash,
+      success: true,
+      vm_status: "Executed successfully",
+      sender: rest.sender,
+      sequence_number: rest.sequence_number,
+    });
     expect(BigInt(body.version as string)).toBeLessThanOrEqual(ledgerVersion(committed, prefix));
     expect(BigInt(body.gas_used as string)).toBeGreaterThan(0n);
     expect(body.timestamp).toMatch(/^[0-9]+$/);
@@ -109,8 +124,21 @@ describe("a committed user transaction from GET /v1/transactions/by_hash/{hash}"
     const request = ["sender", "sequence_number", "max_gas_amount", "gas_unit_price", "expiration_timestamp_secs", "payload", "signature"];
     const nonce = _name === "aptos" ? ["replay_protection_nonce"] : [];
     expect(Object.keys(a)).toEqual([
-      "version", "hash", "state_change_hash", "event_root_hash", "state_checkpoint_hash", "gas_used", "success", "vm_status",
-      "accumulator_root_hash", "changes", ...request, ...nonce, "events", "timestamp", "type",
+      "version",
+      "hash",
+      "state_change_hash",
+      "event_root_hash",
+      "state_checkpoint_hash",
+      "gas_used",
+      "success",
+      "vm_status",
+      "accumulator_root_hash",
+      "changes",
+      ...request,
+      ...nonce,
+      "events",
+      "timestamp",
+      "type",
     ]);
     for (const member of ["state_change_hash", "event_root_hash", "accumulator_root_hash"]) expect(a[member]).toMatch(/^0x[0-9a-f]{64}$/);
     // No events: aptos-core's ACCUMULATOR_PLACEHOLDER_HASH.
@@ -141,7 +169,9 @@ describe("GET /v1 with Accept: application/x-bcs", () => {
     expect(decoded.node_role).toEqual({ FullNode: true, $kind: "FullNode" });
     expect(decoded.epoch).toBe(json.epoch);
     expect(decoded.oldest_ledger_version).toBe(json.oldest_ledger_version);
-    expect(BigInt(decoded.ledger_version)).toBe(BigInt(header(reply, `${target === aptos ? "X-APTOS-" : "X-NODE-"}LEDGER-VERSION`) ?? "-1"));
+    expect(BigInt(decoded.ledger_version)).toBe(
+      BigInt(header(reply, `${target === aptos ? "X-APTOS-" : "X-NODE-"}LEDGER-VERSION`) ?? "-1"),
+    );
     expect(BigInt(decoded.block_height)).toBeGreaterThanOrEqual(BigInt(decoded.oldest_block_height));
   });
 });

@@ -46,10 +46,15 @@ type Outcome = { status: number; body: string } | { error: string };
 
 function postWithNodeHttp(url: string, contentType: string, size: number, times: number): Promise<Outcome[]> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ["-e", CLIENT, url, contentType, String(size), String(times)], { timeout: 60_000, maxBuffer: 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`${error.message}\n${stderr}`));
-      else resolve(JSON.parse(stdout) as Outcome[]);
-    });
+    execFile(
+      process.execPath,
+      ["-e", CLIENT, url, contentType, String(size), String(times)],
+      { timeout: 60_000, maxBuffer: 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error) reject(new Error(`${error.message}\n${stderr}`));
+        else resolve(JSON.parse(stdout) as Outcome[]);
+      },
+    );
   });
 }
 

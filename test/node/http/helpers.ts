@@ -102,7 +102,13 @@ export function nextSequenceNumber(node: RunningNode, account: Ed25519Account): 
 }
 
 /** A signed 0x1::aptos_account::transfer from a fixtures account, valid for a minute of chain time. */
-export function signedTransfer(node: RunningNode, from: Ed25519Account, to: string, amount: bigint, sequenceNumber?: bigint): SignedTransaction {
+export function signedTransfer(
+  node: RunningNode,
+  from: Ed25519Account,
+  to: string,
+  amount: bigint,
+  sequenceNumber?: bigint,
+): SignedTransaction {
   return from.signTransaction({
     sender: from.address,
     sequence_number: sequenceNumber ?? nextSequenceNumber(node, from),

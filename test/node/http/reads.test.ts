@@ -153,7 +153,7 @@ describe("GET /v1/accounts/{address}/transaction_summaries (§4.3)", () => {
     expectError(await call(base, `${path()}?${query}`), 400, "web_framework_error");
   });
 
-  it.each([["0xzz"], ["0x" + "1".repeat(65)], ["0x"]])("answers the address %s with 400 web_framework_error", async (address) => {
+  it.each([["0xzz"], [`0x${"1".repeat(65)}`], ["0x"]])("answers the address %s with 400 web_framework_error", async (address) => {
     expectError(await call(base, `/accounts/${address}/transaction_summaries`), 400, "web_framework_error");
   });
 });
@@ -237,7 +237,9 @@ describe("GET /v1/accounts/{address}/modules (§4.5)", () => {
     // A map from module id to bytecode, sorted by key bytes (shorter names first), not in JSON order.
     const entries = decodeBcs(ModuleMapBcs, bcs.bytes).map((e) => [e.key, toHex(e.value)]);
     const page = (json.json() as ModuleJson[]).map((m) => [`0x1::${m.abi.name}`, m.bytecode]);
-    expect(entries).toEqual([...page].sort(([a], [b]) => (a as string).length - (b as string).length || ((a as string) < (b as string) ? -1 : 1)));
+    expect(entries).toEqual(
+      [...page].sort(([a], [b]) => (a as string).length - (b as string).length || ((a as string) < (b as string) ? -1 : 1)),
+    );
     expect(header(bcs, "X-NODE-CURSOR")).toBe(header(json, "X-NODE-CURSOR"));
   });
 
@@ -288,7 +290,11 @@ describe("POST /v1/tables/{table_handle}/item (§4.2)", () => {
 
   it("answers pruned and future versions", async () => {
     const headers = ledgerHeaders(await call(base, ""));
-    expectError(await postJson(base, `${path()}?ledger_version=${headers["LEDGER-OLDEST-VERSION"] - 1n}`, request()), 410, "version_pruned");
+    expectError(
+      await postJson(base, `${path()}?ledger_version=${headers["LEDGER-OLDEST-VERSION"] - 1n}`, request()),
+      410,
+      "version_pruned",
+    );
     expectError(await postJson(base, `${path()}?ledger_version=${headers["LEDGER-VERSION"] + 1n}`, request()), 404, "version_not_found");
   });
 
@@ -317,7 +323,11 @@ describe("GET /v1/estimate_gas_price (§4.6)", () => {
     const estimate = reply.json() as Record<string, unknown>;
     expect(Object.keys(estimate).sort()).toEqual(["deprioritized_gas_estimate", "gas_estimate", "prioritized_gas_estimate"]);
     for (const value of Object.values(estimate)) expect(Number.isSafeInteger(value)).toBe(true);
-    const { deprioritized_gas_estimate: low, gas_estimate: market, prioritized_gas_estimate: high } = estimate as {
+    const {
+      deprioritized_gas_estimate: low,
+      gas_estimate: market,
+      prioritized_gas_estimate: high,
+    } = estimate as {
       deprioritized_gas_estimate: number;
       gas_estimate: number;
       prioritized_gas_estimate: number;
@@ -328,7 +338,11 @@ describe("GET /v1/estimate_gas_price (§4.6)", () => {
     const bcs = await call(base, "/estimate_gas_price", { headers: BCS });
     expectOk(bcs);
     const decoded = decodeBcs(GasEstimationBcs, bcs.bytes);
-    expect([decoded.deprioritized_gas_estimate, decoded.gas_estimate, decoded.prioritized_gas_estimate].map(Number)).toEqual([low, market, high]);
+    expect([decoded.deprioritized_gas_estimate, decoded.gas_estimate, decoded.prioritized_gas_estimate].map(Number)).toEqual([
+      low,
+      market,
+      high,
+    ]);
   });
 
   it("prefers JSON when the client prefers it, with no 406 for anything else", async () => {

@@ -60,11 +60,11 @@ describe("the spec page", () => {
   it("renders every operation in headless Chromium, offline", async (context) => {
     context.skip(!hasChromium(), CHROMIUM_MISSING);
     const stdout = await renderedDom(`${node.url}/spec`);
-      const spec = (await call(node.url, "/spec.json")).json() as OpenApi;
-      const operations = Object.values(spec.paths).flatMap((methods) => Object.values(methods).map((op) => op.operationId));
-      expect(operations.length).toBeGreaterThanOrEqual(10);
-      // Swagger UI gives every rendered operation an element id ending in its operationId.
-      for (const operationId of operations) expect(stdout, operationId).toMatch(new RegExp(`id="operations-[^"]*-${operationId}"`));
-      for (const path of Object.keys(spec.paths)) expect(stdout, path).toContain(`data-path="${path}"`);
+    const spec = (await call(node.url, "/spec.json")).json() as OpenApi;
+    const operations = Object.values(spec.paths).flatMap((methods) => Object.values(methods).map((op) => op.operationId));
+    expect(operations.length).toBeGreaterThanOrEqual(10);
+    // Swagger UI gives every rendered operation an element id ending in its operationId.
+    for (const operationId of operations) expect(stdout, operationId).toMatch(new RegExp(`id="operations-[^"]*-${operationId}"`));
+    for (const path of Object.keys(spec.paths)) expect(stdout, path).toContain(`data-path="${path}"`);
   });
 });

@@ -57,7 +57,11 @@ describe("submission that commits", () => {
     ledgerHeaders(reply);
     const pending = reply.json() as Record<string, unknown>;
     const hash = toHex(transactionHash(bcsBody(signed)));
-    expect(pending).toMatchObject({ hash, sender: node.fixtures.accounts[0]?.address, sequence_number: String(signed.raw_txn.sequence_number) });
+    expect(pending).toMatchObject({
+      hash,
+      sender: node.fixtures.accounts[0]?.address,
+      sequence_number: String(signed.raw_txn.sequence_number),
+    });
 
     // An identical resubmission is accepted again (design §5).
     expect((await postJson(node.url, "/transactions", transferJson(signed))).status).toBe(202);
@@ -109,8 +113,16 @@ describe("submission that commits", () => {
     const signed = bcsBody(signedTransfer(node, fixtureAccount(node, 4), node.fixtures.accounts[0]?.address ?? "", 1n));
     expectError(await postBcs(node.url, signed, APTOS_BCS), 400, "web_framework_error");
     expectError(await postBcs(node.url, signed, "application/octet-stream"), 400, "web_framework_error");
-    expectError(await call(node.url, "/transactions", { method: "POST", body: "{", headers: { "content-type": "application/json" } }), 400, "web_framework_error");
-    expectError(await call(node.url, "/transactions", { method: "POST", body: "", headers: { "content-type": "application/json" } }), 400, "web_framework_error");
+    expectError(
+      await call(node.url, "/transactions", { method: "POST", body: "{", headers: { "content-type": "application/json" } }),
+      400,
+      "web_framework_error",
+    );
+    expectError(
+      await call(node.url, "/transactions", { method: "POST", body: "", headers: { "content-type": "application/json" } }),
+      400,
+      "web_framework_error",
+    );
     expectError(await call(node.url, "/transactions", { method: "POST" }), 400, "web_framework_error");
   });
 
@@ -128,7 +140,15 @@ describe("submission limits and switches", () => {
       expect(signed.length).toBeLessThan(1024);
       expect((await postBcs(node.url, signed)).status).toBe(202);
       expectError(await postBcs(node.url, new Uint8Array(1025)), 413, "web_framework_error");
-      expectError(await postJson(node.url, `/tables/${node.fixtures.table.handle}/item`, { key_type: "u64", value_type: "u64", key: "1".repeat(1100) }), 413, "web_framework_error");
+      expectError(
+        await postJson(node.url, `/tables/${node.fixtures.table.handle}/item`, {
+          key_type: "u64",
+          value_type: "u64",
+          key: "1".repeat(1100),
+        }),
+        413,
+        "web_framework_error",
+      );
     } finally {
       await node.close();
     }

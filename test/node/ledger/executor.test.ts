@@ -29,7 +29,13 @@ const sequenceNumber = () => t.engine.ledger.state.latestAccount(alice.address)?
 /** Submits `payload` from alice, commits it, and returns the committed transaction. */
 function run(payload: TransactionPayloadInput, maxGasAmount = 1_000n): CommittedTransaction {
   const signed = alice.signTransaction(
-    rawTransaction({ sender: alice.address, sequenceNumber: sequenceNumber(), nowSeconds: t.engine.ledger.nowSeconds, payload, maxGasAmount }),
+    rawTransaction({
+      sender: alice.address,
+      sequenceNumber: sequenceNumber(),
+      nowSeconds: t.engine.ledger.nowSeconds,
+      payload,
+      maxGasAmount,
+    }),
   );
   const { hash } = t.engine.submit(signed);
   t.nextBlock();
@@ -39,7 +45,12 @@ function run(payload: TransactionPayloadInput, maxGasAmount = 1_000n): Committed
 }
 
 const call = (module: string, fn: string, args: Uint8Array[], tyArgs: string[] = []): TransactionPayloadInput => ({
-  EntryFunction: { module: { address: FRAMEWORK, name: module }, function: fn, ty_args: tyArgs.map((x) => parseTypeTag(x)), args } satisfies EntryFunctionInput,
+  EntryFunction: {
+    module: { address: FRAMEWORK, name: module },
+    function: fn,
+    ty_args: tyArgs.map((x) => parseTypeTag(x)),
+    args,
+  } satisfies EntryFunctionInput,
 });
 const u64 = (n: bigint) => encodeMoveValue(parseTypeTag("u64"), n.toString());
 
@@ -59,7 +70,9 @@ describe("transfers", () => {
   it("transfer_coins<AptosCoin> moves coins; another coin type aborts", () => {
     const bob = (t.genesis.keys.funded[1] as Ed25519Account).address;
     const before = balance(bob) ?? 0n;
-    expect(run({ EntryFunction: entryCall("aptos_account", "transfer_coins", bob, 10n, ["0x1::aptos_coin::AptosCoin"]) }).success).toBe(true);
+    expect(run({ EntryFunction: entryCall("aptos_account", "transfer_coins", bob, 10n, ["0x1::aptos_coin::AptosCoin"]) }).success).toBe(
+      true,
+    );
     expect(balance(bob)).toBe(before + 10n);
     const other = run({ EntryFunction: entryCall("aptos_account", "transfer_coins", bob, 10n, ["0x1::string::String"]) });
     expect([other.success, other.vmStatus]).toEqual([false, expect.stringMatching(/ECOIN_INFO_NOT_PUBLISHED/)]);
@@ -108,7 +121,10 @@ describe("other entry functions", () => {
       [call("coin", "transfer", [address, u64(1n)]), "NUMBER_OF_TYPE_ARGUMENTS_MISMATCH"],
       [call("aptos_account", "transfer", [address]), "NUMBER_OF_ARGUMENTS_MISMATCH"],
       [call("aptos_account", "transfer", [new Uint8Array([1, 2, 3]), u64(1n)]), "FAILED_TO_DESERIALIZE_ARGUMENT"],
-      [{ EntryFunction: entryCall("coin", "transfer", parseAddress("0xdead"), 1n, ["0x1::aptos_coin::AptosCoin"]) }, "ECOIN_STORE_NOT_PUBLISHED"],
+      [
+        { EntryFunction: entryCall("coin", "transfer", parseAddress("0xdead"), 1n, ["0x1::aptos_coin::AptosCoin"]) },
+        "ECOIN_STORE_NOT_PUBLISHED",
+      ],
     ];
     for (const [payload, status] of cases) {
       const seq = sequenceNumber();

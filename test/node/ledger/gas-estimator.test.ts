@@ -29,7 +29,12 @@ describe("percentile", () => {
   it("takes the element at len*p/100 of the sorted list", () => {
     expect(percentile([5n, 1n, 3n], 50)).toBe(3n);
     expect(percentile([4n, 1n, 3n, 2n], 50)).toBe(3n);
-    expect(percentile(Array.from({ length: 10 }, (_, i) => BigInt(i)), 90)).toBe(9n);
+    expect(
+      percentile(
+        Array.from({ length: 10 }, (_, i) => BigInt(i)),
+        90,
+      ),
+    ).toBe(9n);
     expect(() => percentile([], 50)).toThrow(RangeError);
   });
 });
@@ -72,7 +77,13 @@ describe("estimateGasPrice", () => {
   });
 
   it("beyond the last bucket the aggressive estimate is the price itself", () => {
-    expect(estimateGasPrice(repeat(120, () => full(2_000_000n)), LIMITS, MIN)).toEqual({
+    expect(
+      estimateGasPrice(
+        repeat(120, () => full(2_000_000n)),
+        LIMITS,
+        MIN,
+      ),
+    ).toEqual({
       deprioritized: 2_000_000n,
       market: 2_000_000n,
       prioritized: 2_000_000n,

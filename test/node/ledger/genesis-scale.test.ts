@@ -9,11 +9,17 @@ describe("a genesis of 1,000,000 versions", () => {
   it("starts, with the latest version at 999,999", () => {
     const started = performance.now();
     const heapBefore = process.memoryUsage().heapUsed;
-    const { engine } = createEngine({ genesisVersions: 1_000_000, clock: new ManualClock(1_750_000_000_000), backgroundTransfersPerBlock: 0 });
+    const { engine } = createEngine({
+      genesisVersions: 1_000_000,
+      clock: new ManualClock(1_750_000_000_000),
+      backgroundTransfersPerBlock: 0,
+    });
     const info = engine.info();
     const ms = Math.round(performance.now() - started);
     const heapMb = Math.round((process.memoryUsage().heapUsed - heapBefore) / 1e6);
-    console.log(`genesis of 1,000,000 versions: ${ms} ms, heap +${heapMb} MB, oldest version ${info.oldestLedgerVersion}, block height ${info.blockHeight}`);
+    console.log(
+      `genesis of 1,000,000 versions: ${ms} ms, heap +${heapMb} MB, oldest version ${info.oldestLedgerVersion}, block height ${info.blockHeight}`,
+    );
     expect(info.ledgerVersion).toBe(999_999n);
   }, 120_000);
 });

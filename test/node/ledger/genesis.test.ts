@@ -4,15 +4,8 @@
 // prunes from the start.
 
 import { beforeAll, describe, expect, it } from "vitest";
-import {
-  Ed25519Account,
-  formatAddress,
-  parseAddress,
-  toHex,
-  verifyTransactionAuthenticator,
-} from "../../../src/codec/index.ts";
+import { Ed25519Account, formatAddress, parseAddress, toHex, verifyTransactionAuthenticator } from "../../../src/codec/index.ts";
 import { ManualClock } from "../../../src/node/ledger/clock.ts";
-import { FRAMEWORK_MODULES } from "../../../src/node/ledger/genesis/framework.ts";
 import { createEngine } from "../../../src/node/ledger/index.ts";
 import { ledgerErrorOf, SEED, signedTransfer, START_MS, testEngine, type TestEngine } from "./helpers.ts";
 
@@ -53,7 +46,15 @@ describe("determinism", () => {
 describe("the fixtures", () => {
   it("have design §3's members and name funded accounts whose keys sign for them", () => {
     const f = t.fixtures;
-    expect(Object.keys(f).sort()).toEqual(["accounts", "chainId", "history", "moduleAccount", "moduleName", "table", "transactionsAccount"]);
+    expect(Object.keys(f).sort()).toEqual([
+      "accounts",
+      "chainId",
+      "history",
+      "moduleAccount",
+      "moduleName",
+      "table",
+      "transactionsAccount",
+    ]);
     expect(f.chainId).toBe(4);
     expect(f.accounts.length).toBeGreaterThanOrEqual(3);
     for (const account of f.accounts) {
@@ -104,7 +105,18 @@ describe("the framework at 0x1", () => {
     }
     expect(bytecodes.size).toBe(modules.length);
     const names = modules.map((m) => m.abi.name);
-    for (const name of ["account", "aptos_account", "aptos_coin", "coin", "object", "fungible_asset", "primary_fungible_store", "table", "stake", "voting"]) {
+    for (const name of [
+      "account",
+      "aptos_account",
+      "aptos_coin",
+      "coin",
+      "object",
+      "fungible_asset",
+      "primary_fungible_store",
+      "table",
+      "stake",
+      "voting",
+    ]) {
       expect(names).toContain(name);
     }
   });
@@ -144,7 +156,11 @@ describe("the framework at 0x1", () => {
     const abilities = new Set(structs.flatMap((s) => s.abilities));
     expect([...abilities].sort()).toEqual(["copy", "drop", "key", "store"]);
     const coin = t.engine.getModule(FRAMEWORK, "coin").abi.structs.find((s) => s.name === "Coin");
-    expect(coin).toMatchObject({ abilities: ["store"], generic_type_params: [{ constraints: [] }], fields: [{ name: "value", type: "u64" }] });
+    expect(coin).toMatchObject({
+      abilities: ["store"],
+      generic_type_params: [{ constraints: [] }],
+      fields: [{ name: "value", type: "u64" }],
+    });
   });
 
   it("is versioned: a module published during the history is absent before, an upgrade changes the ABI", () => {
@@ -157,8 +173,7 @@ describe("the framework at 0x1", () => {
     const count = (version: bigint) => t.engine.listModules(FRAMEWORK, { version, limit: 9999 }).modules.length;
     expect(count(randomnessPublishedAt)).toBe(count(randomnessPublishedAt - 1n) + 1);
 
-    const functions = (version: bigint) =>
-      t.engine.getModule(FRAMEWORK, "gas_schedule", version).abi.exposed_functions.map((f) => f.name);
+    const functions = (version: bigint) => t.engine.getModule(FRAMEWORK, "gas_schedule", version).abi.exposed_functions.map((f) => f.name);
     expect(functions(gasScheduleUpgradedAt - 1n)).not.toContain("set_for_next_epoch_check_hash");
     expect(functions(gasScheduleUpgradedAt)).toContain("set_for_next_epoch_check_hash");
     expect(t.engine.getModule(FRAMEWORK, "gas_schedule", gasScheduleUpgradedAt).bytecode).not.toEqual(
@@ -191,7 +206,9 @@ describe("the transactions account", () => {
     }
     const kinds = new Set(committed.map((x) => x.replayProtector.type));
     expect([...kinds].sort()).toEqual(["nonce", "sequence_number"]);
-    const sequenceNumbers = committed.flatMap((x) => (x.replayProtector.type === "sequence_number" ? [x.replayProtector.sequenceNumber] : []));
+    const sequenceNumbers = committed.flatMap((x) =>
+      x.replayProtector.type === "sequence_number" ? [x.replayProtector.sequenceNumber] : [],
+    );
     expect(sequenceNumbers).toEqual([...sequenceNumbers].sort((a, b) => (a < b ? -1 : 1)));
   });
 });

@@ -41,7 +41,13 @@ export function testEngine(overrides: EngineConfigInput = {}): TestEngine {
 const FRAMEWORK = parseAddress("0x1");
 
 /** A call of `0x1::<module>::<fn><typeArgs>(to: address, amount: u64)`. */
-export function entryCall(module: string, fn: string, to: Uint8Array, amount: bigint, typeArgs: readonly string[] = []): EntryFunctionInput {
+export function entryCall(
+  module: string,
+  fn: string,
+  to: Uint8Array,
+  amount: bigint,
+  typeArgs: readonly string[] = [],
+): EntryFunctionInput {
   return {
     module: { address: FRAMEWORK, name: module },
     function: fn,
@@ -50,7 +56,13 @@ export function entryCall(module: string, fn: string, to: Uint8Array, amount: bi
   };
 }
 
-export function entryPayload(module: string, fn: string, to: Uint8Array, amount: bigint, typeArgs: readonly string[] = []): TransactionPayloadInput {
+export function entryPayload(
+  module: string,
+  fn: string,
+  to: Uint8Array,
+  amount: bigint,
+  typeArgs: readonly string[] = [],
+): TransactionPayloadInput {
   return { EntryFunction: entryCall(module, fn, to, amount, typeArgs) };
 }
 

@@ -19,7 +19,8 @@ beforeAll(() => {
 /** The JSON request a client would send for `signed` (arguments typed by aptos_account::transfer's ABI). */
 function requestFor(signed: ReturnType<typeof signedTransfer>): Record<string, unknown> {
   return signedTransactionToJson(signed, {
-    functionParams: (address, module, fn) => (address === "0x1" && module === "aptos_account" && fn === "transfer" ? ["address", "u64"] : undefined),
+    functionParams: (address, module, fn) =>
+      address === "0x1" && module === "aptos_account" && fn === "transfer" ? ["address", "u64"] : undefined,
   });
 }
 
@@ -60,7 +61,10 @@ describe("signedTransactionFromJson", () => {
   });
 
   it("reads a module_bundle_payload, which submission then refuses with 400 invalid_input", () => {
-    const body = { ...requestFor(signedTransfer(alice, { sequenceNumber: 1n, nowSeconds: t.engine.ledger.nowSeconds })), payload: { type: "module_bundle_payload" } };
+    const body = {
+      ...requestFor(signedTransfer(alice, { sequenceNumber: 1n, nowSeconds: t.engine.ledger.nowSeconds })),
+      payload: { type: "module_bundle_payload" },
+    };
     const parsed = t.engine.signedTransactionFromJson(body);
     expect(parsed.raw_txn.payload.$kind).toBe("ModuleBundle");
     const error = ledgerErrorOf(() => t.engine.submit(parsed));

@@ -54,7 +54,14 @@ describe("submission validation", () => {
       signature: { type: "ed25519_signature" },
     });
     expect(Object.keys(result.pendingJson)).toEqual([
-      "hash", "sender", "sequence_number", "max_gas_amount", "gas_unit_price", "expiration_timestamp_secs", "payload", "signature",
+      "hash",
+      "sender",
+      "sequence_number",
+      "max_gas_amount",
+      "gas_unit_price",
+      "expiration_timestamp_secs",
+      "payload",
+      "signature",
     ]);
     expect(t.engine.mempool.size).toBe(pendingBefore + 1);
   });
@@ -82,7 +89,10 @@ describe("submission validation", () => {
     if (signed.authenticator.$kind !== "Ed25519") throw new Error("an Ed25519 authenticator");
     const signature = new Uint8Array(signed.authenticator.Ed25519.signature);
     signature[10] = (signature[10] as number) ^ 0x01;
-    const tampered: SignedTransaction = { ...signed, authenticator: { ...signed.authenticator, Ed25519: { ...signed.authenticator.Ed25519, signature } } };
+    const tampered: SignedTransaction = {
+      ...signed,
+      authenticator: { ...signed.authenticator, Ed25519: { ...signed.authenticator.Ed25519, signature } },
+    };
     expectVmError(() => t.engine.submit(tampered), "INVALID_SIGNATURE");
     // Signed for other contents: the raw transaction changed after signing.
     const altered: SignedTransaction = { ...signed, raw_txn: { ...signed.raw_txn, max_gas_amount: signed.raw_txn.max_gas_amount + 1n } };
@@ -92,7 +102,9 @@ describe("submission validation", () => {
 
   it("a key that is not the account's: 400 vm_error INVALID_AUTH_KEY", () => {
     const stranger = Ed25519Account.generate();
-    const signed = stranger.signTransaction(rawTransaction({ sender: alice.address, sequenceNumber: 0n, nowSeconds: now(), to: bob.address }));
+    const signed = stranger.signTransaction(
+      rawTransaction({ sender: alice.address, sequenceNumber: 0n, nowSeconds: now(), to: bob.address }),
+    );
     expectVmError(() => t.engine.submit(signed), "INVALID_AUTH_KEY");
   });
 
@@ -172,11 +184,13 @@ describe("the same sequence number twice", () => {
     const expiration = now() + 300n;
     t.engine.submit(transfer(alice, 0n, { expirationSecs: expiration, gasUnitPrice: 150n }));
     for (const change of [{ expirationSecs: expiration + 1n }, { maxGasAmount: 999n }, { gasUnitPrice: 120n }]) {
-      const error = ledgerErrorOf(() => t.engine.submit(transfer(alice, 0n, { expirationSecs: expiration, gasUnitPrice: 150n, ...change })));
-      expect([error.status, error.code], JSON.stringify(change, (_, v) => (typeof v === "bigint" ? String(v) : v))).toEqual([
-        400,
-        "invalid_transaction_update",
-      ]);
+      const error = ledgerErrorOf(() =>
+        t.engine.submit(transfer(alice, 0n, { expirationSecs: expiration, gasUnitPrice: 150n, ...change })),
+      );
+      expect(
+        [error.status, error.code],
+        JSON.stringify(change, (_, v) => (typeof v === "bigint" ? String(v) : v)),
+      ).toEqual([400, "invalid_transaction_update"]);
     }
   });
 
@@ -251,7 +265,10 @@ describe("commitment and expiry", () => {
     // The account's state is versioned: as of the version before the transaction it is unchanged.
     const version = summary?.version ?? 0n;
     expect(t.engine.ledger.state.account(alice.address, version - 1n)).toMatchObject({ sequenceNumber: 0n, balance: aliceBefore });
-    expect(t.engine.ledger.state.account(alice.address, version)).toMatchObject({ sequenceNumber: 1n, balance: aliceBefore - 12_345n - fee });
+    expect(t.engine.ledger.state.account(alice.address, version)).toMatchObject({
+      sequenceNumber: 1n,
+      balance: aliceBefore - 12_345n - fee,
+    });
   });
 
   it("commits a sender's transactions in sequence-number order, parked ones once the gap closes", () => {
@@ -313,7 +330,11 @@ describe("orderless transactions", () => {
         sender: alice.address,
         sequenceNumber: 0xdeadbeefn,
         nowSeconds: now(),
-        payload: { Payload: { V1: { executable: { EntryFunction: entry }, extra_config: { V1: { multisig_address: null, replay_protection_nonce: nonce } } } } },
+        payload: {
+          Payload: {
+            V1: { executable: { EntryFunction: entry }, extra_config: { V1: { multisig_address: null, replay_protection_nonce: nonce } } },
+          },
+        },
       }),
     );
   }

@@ -39,7 +39,13 @@ describe("oldestBlockHeight", () => {
   it("is the first block whose metadata version is not pruned", () => {
     const log = new BlockLog();
     const block = (first: bigint, last: bigint) => ({
-      epoch: 1n, firstVersion: first, lastVersion: last, timestampUsec: first + 1n, userTransactions: 0, gasUsed: 0, minGasUnitPrice: undefined,
+      epoch: 1n,
+      firstVersion: first,
+      lastVersion: last,
+      timestampUsec: first + 1n,
+      userTransactions: 0,
+      gasUsed: 0,
+      minGasUnitPrice: undefined,
     });
     log.append(block(0n, 0n));
     log.append(block(1n, 4n));

@@ -85,7 +85,10 @@ describe("transaction summaries", () => {
   const account = () => parseAddress(t.fixtures.transactionsAccount);
   const retained = () => {
     const oldest = t.engine.info().oldestLedgerVersion;
-    return t.engine.ledger.transactions.ofSender(account()).filter((x) => x.version >= oldest).map((x) => x.version);
+    return t.engine.ledger.transactions
+      .ofSender(account())
+      .filter((x) => x.version >= oldest)
+      .map((x) => x.version);
   };
 
   it("without start or end: the most recent, ascending", () => {
@@ -106,7 +109,9 @@ describe("transaction summaries", () => {
     const end = versions[40] as bigint;
     const page = t.engine.transactionSummaries(account(), { endVersion: end, limit: 6 });
     expect(page.map((s) => s.version)).toEqual(versions.slice(35, 41));
-    expect(t.engine.transactionSummaries(account(), { endVersion: end + 1n, limit: 6 }).map((s) => s.version)).toEqual(versions.slice(35, 41));
+    expect(t.engine.transactionSummaries(account(), { endVersion: end + 1n, limit: 6 }).map((s) => s.version)).toEqual(
+      versions.slice(35, 41),
+    );
   });
 
   it("pages forward through every retained transaction without gaps or repeats", () => {
@@ -150,7 +155,11 @@ describe("table items", () => {
   it("ignores blanks in type tags", () => {
     const tbl = table("0x1::aptos_governance::RecordKey");
     const item = tbl.initial[3];
-    const read = t.engine.getTableItem(tbl.handle, { keyType: " 0x1 :: aptos_governance :: RecordKey ", valueType: " bool", key: item?.key });
+    const read = t.engine.getTableItem(tbl.handle, {
+      keyType: " 0x1 :: aptos_governance :: RecordKey ",
+      valueType: " bool",
+      key: item?.key,
+    });
     expect(read.json).toBe(item?.value);
   });
 

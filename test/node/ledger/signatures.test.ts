@@ -65,7 +65,10 @@ function ed25519(tamper: boolean): SignedTransaction {
   const signed = key.signTransaction(raw(key.address));
   if (!tamper || signed.authenticator.$kind !== "Ed25519") return signed;
   const auth = signed.authenticator.Ed25519;
-  return normalize({ raw_txn: signed.raw_txn, authenticator: { Ed25519: { public_key: auth.public_key, signature: flip(auth.signature) } } });
+  return normalize({
+    raw_txn: signed.raw_txn,
+    authenticator: { Ed25519: { public_key: auth.public_key, signature: flip(auth.signature) } },
+  });
 }
 
 function multiEd25519(tamper: boolean, signers = [0, 2]): SignedTransaction {
@@ -80,7 +83,9 @@ function multiEd25519(tamper: boolean, signers = [0, 2]): SignedTransaction {
   for (const i of signers) bitmap[i >> 3] = (bitmap[i >> 3] as number) | (0x80 >> (i & 7));
   return normalize({
     raw_txn: rawTxn,
-    authenticator: { MultiEd25519: { public_key: { public_keys: keys.map((k) => k.publicKey), threshold }, signature: { signatures, bitmap } } },
+    authenticator: {
+      MultiEd25519: { public_key: { public_keys: keys.map((k) => k.publicKey), threshold }, signature: { signatures, bitmap } },
+    },
   });
 }
 
@@ -100,7 +105,9 @@ function singleKeySecp256k1(tamper: boolean): SignedTransaction {
   const { address, privateKey, publicKey } = t.genesis.keys.singleKeySecp256k1;
   return singleSender(address, (message) => {
     const signature = secp256k1Sign(message, privateKey);
-    return { SingleKey: { public_key: { Secp256k1Ecdsa: publicKey }, signature: { Secp256k1Ecdsa: tamper ? flip(signature, 40) : signature } } };
+    return {
+      SingleKey: { public_key: { Secp256k1Ecdsa: publicKey }, signature: { Secp256k1Ecdsa: tamper ? flip(signature, 40) : signature } },
+    };
   });
 }
 
@@ -147,7 +154,9 @@ function feePayer(tamper: boolean): SignedTransaction {
   const payer = auth.fee_payer_signer.Ed25519;
   return normalize({
     raw_txn: signed.raw_txn,
-    authenticator: { FeePayer: { ...auth, fee_payer_signer: { Ed25519: { public_key: payer.public_key, signature: flip(payer.signature) } } } },
+    authenticator: {
+      FeePayer: { ...auth, fee_payer_signer: { Ed25519: { public_key: payer.public_key, signature: flip(payer.signature) } } },
+    },
   });
 }
 
@@ -202,7 +211,9 @@ describe("variants the node cannot verify", () => {
     web_authn: () =>
       new sdk.AccountAuthenticatorSingleKey(
         new sdk.AnyPublicKey(sdk.Secp256r1PrivateKey.generate().publicKey()),
-        new sdk.AnySignature(new sdk.WebAuthnSignature(new Uint8Array(64).fill(3), new Uint8Array(37).fill(4), new Uint8Array(90).fill(0x7b))),
+        new sdk.AnySignature(
+          new sdk.WebAuthnSignature(new Uint8Array(64).fill(3), new Uint8Array(37).fill(4), new Uint8Array(90).fill(0x7b)),
+        ),
       ),
     abstraction: () =>
       new sdk.AccountAuthenticatorAbstraction(
@@ -216,7 +227,10 @@ describe("variants the node cannot verify", () => {
   for (const [name, build] of Object.entries(sdkAuthenticators)) {
     it(`${name}: 400 invalid_input saying the node cannot verify it`, () => {
       const sender = decodeBcs(AccountAuthenticator, build().bcsToBytes());
-      const signed = normalize({ raw_txn: raw(t.genesis.keys.funded[0]?.address as Uint8Array), authenticator: { SingleSender: { sender } } });
+      const signed = normalize({
+        raw_txn: raw(t.genesis.keys.funded[0]?.address as Uint8Array),
+        authenticator: { SingleSender: { sender } },
+      });
       const error = ledgerErrorOf(() => t.engine.submit(signed));
       expect([error.status, error.code, error.vmErrorCode]).toEqual([400, "invalid_input", undefined]);
       expect(error.message).toMatch(/cannot verify/);
@@ -239,4 +253,3 @@ describe("the signing domain", () => {
     expect(hash).not.toEqual(transactionHash(encodeSignedTransaction(signed), "APTOS"));
   });
 });
-

@@ -84,7 +84,9 @@ describe("sponsored account creation", () => {
 
   it("refuses a missing sender without a fee payer: SENDING_ACCOUNT_DOES_NOT_EXIST", () => {
     const fresh = Ed25519Account.generate();
-    const signed = fresh.signTransaction(rawTransaction({ sender: fresh.address, sequenceNumber: 0n, nowSeconds: t.engine.ledger.nowSeconds, amount: 0n }));
+    const signed = fresh.signTransaction(
+      rawTransaction({ sender: fresh.address, sequenceNumber: 0n, nowSeconds: t.engine.ledger.nowSeconds, amount: 0n }),
+    );
     expect(ledgerErrorOf(() => t.engine.submit(signed)).vmErrorCode).toBe(VmStatus.SENDING_ACCOUNT_DOES_NOT_EXIST);
   });
 
@@ -96,7 +98,8 @@ describe("sponsored account creation", () => {
 
   it("refuses a max gas amount that covers the transaction but not the account's creation", () => {
     const fresh = Ed25519Account.generate();
-    const needed = (signed: SignedTransaction) => BigInt(ledgerErrorOf(() => t.engine.submit(signed)).message.match(/the (\d+) units/)?.[1] ?? "0");
+    const needed = (signed: SignedTransaction) =>
+      BigInt(ledgerErrorOf(() => t.engine.submit(signed)).message.match(/the (\d+) units/)?.[1] ?? "0");
     // The same transaction shape from an existing sender needs only the intrinsic gas.
     const existing = needed(sponsored(other, { sequenceNumber: accountOf(other.address)?.sequenceNumber ?? 0n, maxGasAmount: 1n }));
     const creating = needed(sponsored(fresh, { maxGasAmount: 1n }));

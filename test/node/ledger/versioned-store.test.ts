@@ -18,7 +18,19 @@ describe("VersionedStore reads", () => {
   it("answers each version with the value written at or before it", () => {
     const store = storeWithHistory();
     const expected: Record<number, string | undefined> = {
-      0: undefined, 1: undefined, 2: "a2", 3: "a2", 4: "a2", 5: "a5", 6: "a5", 7: "a5", 8: undefined, 9: undefined, 10: undefined, 11: "a11", 20: "a11",
+      0: undefined,
+      1: undefined,
+      2: "a2",
+      3: "a2",
+      4: "a2",
+      5: "a5",
+      6: "a5",
+      7: "a5",
+      8: undefined,
+      9: undefined,
+      10: undefined,
+      11: "a11",
+      20: "a11",
     };
     for (const [version, value] of Object.entries(expected)) {
       expect(store.get("a", BigInt(version)), `a at ${version}`).toBe(value);

@@ -8,7 +8,6 @@ import { join } from "node:path";
 import { expect } from "vitest";
 import { conformanceCommand } from "../../support/conformance-command.ts";
 
-
 export interface SummaryRequirement {
   readonly id: string;
   readonly level: "MUST" | "SHOULD";
@@ -44,12 +43,18 @@ export function fixturesFile(fixtures: unknown): string {
 }
 
 /** `ledger-conformance ARGS --report-dir <fresh>`; resolves when the command has exited. */
-export async function conformance(args: readonly string[], options: { env?: Record<string, string>; timeoutMs?: number } = {}): Promise<ConformanceRun> {
+export async function conformance(
+  args: readonly string[],
+  options: { env?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<ConformanceRun> {
   const reportDir = mkdtempSync(join(tmpdir(), "property-reports-"));
   scratch.push(reportDir);
   const full = [...args, "--report-dir", reportDir, "--quiet"];
   // Only summary.json is read: the Allure sub-report (seconds of CPU per run) is skipped where the command offers it.
-  const run = await conformanceCommand(full, { timeoutMs: options.timeoutMs ?? 120_000, env: { LEDGER_CONFORMANCE_ALLURE: "off", ...options.env } });
+  const run = await conformanceCommand(full, {
+    timeoutMs: options.timeoutMs ?? 120_000,
+    env: { LEDGER_CONFORMANCE_ALLURE: "off", ...options.env },
+  });
   let summary: Summary | undefined;
   try {
     summary = JSON.parse(readFileSync(join(reportDir, "summary.json"), "utf8")) as Summary;
@@ -98,7 +103,8 @@ export function replayArgs(message: string): string[] {
   expect(line, "a replay line").toBeDefined();
   // The line is POSIX-quoted words: 'a b' or bare words.
   const words: string[] = [];
-  for (const m of (line as string).matchAll(/'((?:[^']|'\\'')*)'|(\S+)/g)) words.push(m[1] !== undefined ? m[1].replace(/'\\''/g, "'") : (m[2] as string));
+  for (const m of (line as string).matchAll(/'((?:[^']|'\\'')*)'|(\S+)/g))
+    words.push(m[1] !== undefined ? m[1].replace(/'\\''/g, "'") : (m[2] as string));
   return words;
 }
 
@@ -116,5 +122,8 @@ export function conformanceAgainst(
   only: string,
   options: { extraArgs?: readonly string[]; env?: Record<string, string> } = {},
 ): Promise<ConformanceRun> {
-  return conformance(["--target", target.url, "--fixtures", target.fixtures, "--only", only, ...(options.extraArgs ?? [])], options.env === undefined ? {} : { env: options.env });
+  return conformance(
+    ["--target", target.url, "--fixtures", target.fixtures, "--only", only, ...(options.extraArgs ?? [])],
+    options.env === undefined ? {} : { env: options.env },
+  );
 }

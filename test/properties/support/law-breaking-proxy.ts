@@ -46,21 +46,23 @@ export async function startLawBreakingProxy(nodeUrl: string, alteration: Alterat
   const sockets = new Set<Socket>();
   let count = 0;
 
-  const forwardFrom = (exchange: Exchange): Forward => async (changes = {}) => {
-    const sent = { ...exchange, ...changes };
-    const res = await request(`${origin}${sent.path}`, {
-      dispatcher: agent,
-      method: sent.method as "GET",
-      headers: Object.fromEntries(Object.entries(sent.headers).filter(([name]) => !HOP_BY_HOP.test(name))),
-      body: sent.method === "GET" || sent.method === "HEAD" ? null : sent.body,
-    });
-    const body = Buffer.from(await res.body.arrayBuffer());
-    const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(res.headers)) {
-      if (value !== undefined && !HOP_BY_HOP.test(name)) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
-    }
-    return { status: res.statusCode, headers, body };
-  };
+  const forwardFrom =
+    (exchange: Exchange): Forward =>
+    async (changes = {}) => {
+      const sent = { ...exchange, ...changes };
+      const res = await request(`${origin}${sent.path}`, {
+        dispatcher: agent,
+        method: sent.method as "GET",
+        headers: Object.fromEntries(Object.entries(sent.headers).filter(([name]) => !HOP_BY_HOP.test(name))),
+        body: sent.method === "GET" || sent.method === "HEAD" ? null : sent.body,
+      });
+      const body = Buffer.from(await res.body.arrayBuffer());
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(res.headers)) {
+        if (value !== undefined && !HOP_BY_HOP.test(name)) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
+      }
+      return { status: res.statusCode, headers, body };
+    };
 
   const server = createServer((req: IncomingMessage, res) => {
     count += 1;
@@ -123,7 +125,11 @@ export function jsonOf(answer: Answer): unknown {
 
 /** The answer with a new JSON body (and Content-Type). */
 export function withJson(answer: Answer, json: unknown, status = answer.status): Answer {
-  return { status, headers: { ...answer.headers, "content-type": "application/json; charset=utf-8" }, body: Buffer.from(JSON.stringify(json)) };
+  return {
+    status,
+    headers: { ...answer.headers, "content-type": "application/json; charset=utf-8" },
+    body: Buffer.from(JSON.stringify(json)),
+  };
 }
 
 /** The answer with headers set (lower-case names) or removed (undefined). */
@@ -138,7 +144,9 @@ export function withHeaders(answer: Answer, changes: Readonly<Record<string, str
 
 /** A §2.6 error answer carrying the ledger headers of `like`. */
 export function errorAnswer(like: Answer, status: number, code: string, message = "altered by the law-breaking proxy"): Answer {
-  const headers = Object.fromEntries(Object.entries(like.headers).filter(([name]) => name.startsWith("x-node-") && name !== "x-node-cursor"));
+  const headers = Object.fromEntries(
+    Object.entries(like.headers).filter(([name]) => name.startsWith("x-node-") && name !== "x-node-cursor"),
+  );
   return withJson({ status, headers, body: Buffer.alloc(0) }, { message, error_code: code }, status);
 }
 

@@ -31,13 +31,18 @@ interface Pending {
 }
 
 let waiting: Pending[] = [];
+// biome-ignore lint/correctness/noUnusedVariables: read by `??=`, which starts one timer per batch.
 let timer: NodeJS.Timeout | undefined;
 /** One batch at a time: a vitest instance is not made to share its process with another. */
 let previous: Promise<void> = Promise.resolve();
 let counter = 0;
 
 /** The conformance run of the law `only` (an id) against `target` (…/v1), with `extraArgs` as flags. */
-export function lawRun(target: { readonly url: string; readonly fixtures: Fixtures }, only: string, extraArgs: readonly string[] = []): Promise<ConformanceRun> {
+export function lawRun(
+  target: { readonly url: string; readonly fixtures: Fixtures },
+  only: string,
+  extraArgs: readonly string[] = [],
+): Promise<ConformanceRun> {
   return new Promise((resolve, reject) => {
     counter += 1;
     waiting.push({ name: `${only} #${counter}`, target: target.url, fixtures: target.fixtures, only, extraArgs, resolve, reject });
@@ -56,7 +61,14 @@ async function runBatch(batch: readonly Pending[]): Promise<void> {
   const scratch = mkdtempSync(join(tmpdir(), "law-runs-"));
   try {
     const results = await runSuitesAtOnce(
-      batch.map((p) => ({ name: p.name, target: p.target, fixtures: p.fixtures, profile: "node" as const, files: filesNaming([p.only]), extraArgs: ["--only", p.only, ...p.extraArgs] })),
+      batch.map((p) => ({
+        name: p.name,
+        target: p.target,
+        fixtures: p.fixtures,
+        profile: "node" as const,
+        files: filesNaming([p.only]),
+        extraArgs: ["--only", p.only, ...p.extraArgs],
+      })),
       { scratch, maxDurationMs: BATCH_MAX_MS },
     );
     for (const p of batch) {

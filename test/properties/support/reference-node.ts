@@ -49,6 +49,11 @@ export function referenceNodeForFile(options: StartNodeOptions = {}): NodeUnderT
  * The run of the law `only` (an id), with `extraArgs` as the command's other flags, against `target`
  * seen through a proxy that applies `alteration`; batched with the file's other runs (law-runs.ts).
  */
-export function againstAltered(target: NodeUnderTest, alteration: Alteration, only: string, extraArgs: readonly string[] = []): Promise<ConformanceRun> {
+export function againstAltered(
+  target: NodeUnderTest,
+  alteration: Alteration,
+  only: string,
+  extraArgs: readonly string[] = [],
+): Promise<ConformanceRun> {
   return throughProxy(target.url, alteration, (url) => lawRun({ url, fixtures: target.fixtureData }, only, extraArgs));
 }

@@ -39,20 +39,17 @@ export function registerAccountRoutes(app: FastifyInstance, { engine, profile }:
     sendRead(request, reply, accountJson(account), () => accountBcs(address, account));
   });
 
-  app.get<{ Params: { address: string }; Querystring: Query }>(
-    "/v1/accounts/:address/transaction_summaries",
-    (request, reply) => {
-      const address = addressParam("address", request.params.address, profile.addressForms);
-      const startVersion = optionalU64(request.query, "start_version", profile.integerQueryForms);
-      const endVersion = optionalU64(request.query, "end_version", profile.integerQueryForms);
-      const limit = limitParam(request.query, SUMMARIES_MAX_LIMIT, profile.integerQueryForms, profile.summariesLimitZero);
-      requestLedgerInfo(engine, request);
-      const summaries = engine.transactionSummaries(address, { startVersion, endVersion, limit });
-      sendRead(request, reply, summaryPages.body(`${request.params.address} ${startVersion} ${endVersion} ${limit}`, summaries), () =>
-        transactionSummariesBcs(summaries),
-      );
-    },
-  );
+  app.get<{ Params: { address: string }; Querystring: Query }>("/v1/accounts/:address/transaction_summaries", (request, reply) => {
+    const address = addressParam("address", request.params.address, profile.addressForms);
+    const startVersion = optionalU64(request.query, "start_version", profile.integerQueryForms);
+    const endVersion = optionalU64(request.query, "end_version", profile.integerQueryForms);
+    const limit = limitParam(request.query, SUMMARIES_MAX_LIMIT, profile.integerQueryForms, profile.summariesLimitZero);
+    requestLedgerInfo(engine, request);
+    const summaries = engine.transactionSummaries(address, { startVersion, endVersion, limit });
+    sendRead(request, reply, summaryPages.body(`${request.params.address} ${startVersion} ${endVersion} ${limit}`, summaries), () =>
+      transactionSummariesBcs(summaries),
+    );
+  });
 
   app.get<{ Params: { address: string; module_name: string }; Querystring: Query }>(
     "/v1/accounts/:address/module/:module_name",
@@ -67,18 +64,17 @@ export function registerAccountRoutes(app: FastifyInstance, { engine, profile }:
     },
   );
 
-  app.get<{ Params: { address: string }; Querystring: Query }>(
-    "/v1/accounts/:address/modules",
-    (request, reply) => {
-      const address = addressParam("address", request.params.address, profile.addressForms);
-      const requested = optionalU64(request.query, "ledger_version", profile.integerQueryForms);
-      const start = optionalString(request.query, "start");
-      if (start !== undefined && !HEX_CURSOR.test(start)) throw badRequest(`Invalid start: not a hex cursor`);
-      const limit = limitParam(request.query, MODULES_MAX_LIMIT, profile.integerQueryForms, profile.modulesLimitZero);
-      const info = requestLedgerInfo(engine, request);
-      const page = engine.listModules(address, { version: requested ?? info.ledgerVersion, start, limit });
-      if (page.nextCursor !== undefined) reply.header(cursorHeader(profile.headerPrefix), page.nextCursor);
-      sendRead(request, reply, modulePages.body(`${request.params.address} ${start} ${limit}`, page.modules), () => moduleListBcs(address, page.modules));
-    },
-  );
+  app.get<{ Params: { address: string }; Querystring: Query }>("/v1/accounts/:address/modules", (request, reply) => {
+    const address = addressParam("address", request.params.address, profile.addressForms);
+    const requested = optionalU64(request.query, "ledger_version", profile.integerQueryForms);
+    const start = optionalString(request.query, "start");
+    if (start !== undefined && !HEX_CURSOR.test(start)) throw badRequest(`Invalid start: not a hex cursor`);
+    const limit = limitParam(request.query, MODULES_MAX_LIMIT, profile.integerQueryForms, profile.modulesLimitZero);
+    const info = requestLedgerInfo(engine, request);
+    const page = engine.listModules(address, { version: requested ?? info.ledgerVersion, start, limit });
+    if (page.nextCursor !== undefined) reply.header(cursorHeader(profile.headerPrefix), page.nextCursor);
+    sendRead(request, reply, modulePages.body(`${request.params.address} ${start} ${limit}`, page.modules), () =>
+      moduleListBcs(address, page.modules),
+    );
+  });
 }

@@ -51,9 +51,7 @@ export function registerTransactionRoutes(app: FastifyInstance, { engine, profil
       (request, reply) => {
         const body = request.body;
         if (body === undefined) throw badRequest("A submission needs a body");
-        const signed = Buffer.isBuffer(body)
-          ? decodeSubmission(body)
-          : engine.signedTransactionFromJson(body);
+        const signed = Buffer.isBuffer(body) ? decodeSubmission(body) : engine.signedTransactionFromJson(body);
         requestLedgerInfo(engine, request);
         const result = engine.submit(signed);
         reply.code(202);

@@ -95,8 +95,13 @@ class ModuleCompiler {
         return { kind: "vector", element: this.token(tag.Vector) };
       case "Struct": {
         const s = tag.Struct;
-        if (s.module === "type_parameter" && s.address.every((b) => b === 0xff)) return { kind: "type_parameter", index: Number(s.name.slice(1)) };
-        return { kind: "struct", handle: this.structHandle(`${formatAddress(s.address)}::${s.module}`, s.name), typeArguments: s.type_args.map((a) => this.token(a)) };
+        if (s.module === "type_parameter" && s.address.every((b) => b === 0xff))
+          return { kind: "type_parameter", index: Number(s.name.slice(1)) };
+        return {
+          kind: "struct",
+          handle: this.structHandle(`${formatAddress(s.address)}::${s.module}`, s.name),
+          typeArguments: s.type_args.map((a) => this.token(a)),
+        };
       }
       default:
         return { kind: tag.$kind.toLowerCase() } as SignatureToken;
@@ -116,12 +121,21 @@ class ModuleCompiler {
   }
 
   function(f: FunctionDeclaration): { handle: FunctionHandle; definition: Omit<FunctionDefinition, "handle"> } {
-    const handle = { module: 0, name: this.identifiers.add(f.name), parameters: this.signature(f.params), returns: this.signature(f.returns), typeParameters: f.typeParameters };
+    const handle = {
+      module: 0,
+      name: this.identifiers.add(f.name),
+      parameters: this.signature(f.params),
+      returns: this.signature(f.returns),
+      typeParameters: f.typeParameters,
+    };
     return { handle, definition: { visibility: f.visibility, isEntry: f.isEntry, isNative: true } };
   }
 
   struct(s: StructDeclaration, index: number): StructDefinition {
-    return { handle: index, fields: { kind: "declared", fields: s.fields.map((f) => ({ name: this.identifiers.add(f.name), type: this.type(f.type) })) } };
+    return {
+      handle: index,
+      fields: { kind: "declared", fields: s.fields.map((f) => ({ name: this.identifiers.add(f.name), type: this.type(f.type) })) },
+    };
   }
 }
 

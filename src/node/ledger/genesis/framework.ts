@@ -4,7 +4,18 @@
 // entry function here as a no-op.
 
 import type { Ability } from "../../../codec/index.ts";
-import { entry, event, friend, moduleDeclaration, privateEntry, privateFun, pub, struct, view, type ModuleDeclaration } from "./declarations.ts";
+import {
+  entry,
+  event,
+  friend,
+  moduleDeclaration,
+  privateEntry,
+  privateFun,
+  pub,
+  struct,
+  view,
+  type ModuleDeclaration,
+} from "./declarations.ts";
 
 const STRING = "0x1::string::String";
 const META = "0x1::fungible_asset::Metadata";
@@ -22,7 +33,14 @@ const STORE: readonly (readonly Ability[])[] = [["store"]];
 const EVENT_T: readonly (readonly Ability[])[] = [["drop", "store"]];
 
 const account = moduleDeclaration("account", {
-  friends: ["0x1::aptos_account", "0x1::coin", "0x1::genesis", "0x1::multisig_account", "0x1::resource_account", "0x1::transaction_validation"],
+  friends: [
+    "0x1::aptos_account",
+    "0x1::coin",
+    "0x1::genesis",
+    "0x1::multisig_account",
+    "0x1::resource_account",
+    "0x1::transaction_validation",
+  ],
   functions: [
     entry("rotate_authentication_key", ["&signer", "u8", "vector<u8>", "u8", "vector<u8>", "vector<u8>", "vector<u8>"]),
     entry("offer_signer_capability", ["&signer", "vector<u8>", "u8", "vector<u8>", "address"]),
@@ -42,19 +60,34 @@ const account = moduleDeclaration("account", {
     privateFun("create_account_unchecked", ["address"], ["signer"]),
   ],
   structs: [
-    struct("Account", ["key"], [
-      ["authentication_key", "vector<u8>"],
-      ["sequence_number", "u64"],
-      ["guid_creation_num", "u64"],
-      ["coin_register_events", handle("0x1::account::CoinRegisterEvent")],
-      ["key_rotation_events", handle("0x1::account::KeyRotationEvent")],
-      ["rotation_capability_offer", "0x1::account::CapabilityOffer<0x1::account::RotationCapability>"],
-      ["signer_capability_offer", "0x1::account::CapabilityOffer<0x1::account::SignerCapability>"],
-    ]),
+    struct(
+      "Account",
+      ["key"],
+      [
+        ["authentication_key", "vector<u8>"],
+        ["sequence_number", "u64"],
+        ["guid_creation_num", "u64"],
+        ["coin_register_events", handle("0x1::account::CoinRegisterEvent")],
+        ["key_rotation_events", handle("0x1::account::KeyRotationEvent")],
+        ["rotation_capability_offer", "0x1::account::CapabilityOffer<0x1::account::RotationCapability>"],
+        ["signer_capability_offer", "0x1::account::CapabilityOffer<0x1::account::SignerCapability>"],
+      ],
+    ),
     struct("CapabilityOffer", ["store"], [["for", opt("address")]], T),
     struct("CoinRegisterEvent", ["drop", "store"], [["type_info", "0x1::type_info::TypeInfo"]]),
-    event("KeyRotation", [["account", "address"], ["old_authentication_key", "vector<u8>"], ["new_authentication_key", "vector<u8>"]]),
-    struct("KeyRotationEvent", ["drop", "store"], [["old_authentication_key", "vector<u8>"], ["new_authentication_key", "vector<u8>"]]),
+    event("KeyRotation", [
+      ["account", "address"],
+      ["old_authentication_key", "vector<u8>"],
+      ["new_authentication_key", "vector<u8>"],
+    ]),
+    struct(
+      "KeyRotationEvent",
+      ["drop", "store"],
+      [
+        ["old_authentication_key", "vector<u8>"],
+        ["new_authentication_key", "vector<u8>"],
+      ],
+    ),
     struct("RotationCapability", ["drop", "store"], [["account", "address"]]),
     struct("SignerCapability", ["drop", "store"], [["account", "address"]]),
   ],
@@ -76,11 +109,18 @@ const aptosAccount = moduleDeclaration("aptos_account", {
     pub("assert_account_is_registered_for_apt", ["address"]),
   ],
   structs: [
-    struct("DirectTransferConfig", ["key"], [
-      ["allow_arbitrary_coin_transfers", "bool"],
-      ["update_coin_transfer_events", handle("0x1::aptos_account::DirectCoinTransferConfigUpdatedEvent")],
+    struct(
+      "DirectTransferConfig",
+      ["key"],
+      [
+        ["allow_arbitrary_coin_transfers", "bool"],
+        ["update_coin_transfer_events", handle("0x1::aptos_account::DirectCoinTransferConfigUpdatedEvent")],
+      ],
+    ),
+    event("DirectCoinTransferConfigUpdated", [
+      ["account", "address"],
+      ["new_allow_direct_transfers", "bool"],
     ]),
-    event("DirectCoinTransferConfigUpdated", [["account", "address"], ["new_allow_direct_transfers", "bool"]]),
     struct("DirectCoinTransferConfigUpdatedEvent", ["drop", "store"], [["new_allow_direct_transfers", "bool"]]),
   ],
 });
@@ -119,24 +159,53 @@ const aptosGovernance = moduleDeclaration("aptos_governance", {
     pub("resolve", ["u64", "address"], ["signer"]),
   ],
   structs: [
-    struct("GovernanceConfig", ["key"], [["min_voting_threshold", "u128"], ["required_proposer_stake", "u64"], ["voting_duration_secs", "u64"]]),
-    struct("RecordKey", ["copy", "drop", "store"], [["stake_pool", "address"], ["proposal_id", "u64"]]),
+    struct(
+      "GovernanceConfig",
+      ["key"],
+      [
+        ["min_voting_threshold", "u128"],
+        ["required_proposer_stake", "u64"],
+        ["voting_duration_secs", "u64"],
+      ],
+    ),
+    struct(
+      "RecordKey",
+      ["copy", "drop", "store"],
+      [
+        ["stake_pool", "address"],
+        ["proposal_id", "u64"],
+      ],
+    ),
     struct("VotingRecords", ["key"], [["votes", table("0x1::aptos_governance::RecordKey", "bool")]]),
-    struct("CreateProposalEvent", ["drop", "store"], [
-      ["proposer", "address"],
-      ["stake_pool", "address"],
-      ["proposal_id", "u64"],
-      ["execution_hash", "vector<u8>"],
-      ["proposal_metadata", simpleMap(STRING, "vector<u8>")],
-    ]),
-    event("Vote", [["proposal_id", "u64"], ["voter", "address"], ["stake_pool", "address"], ["num_votes", "u64"], ["should_pass", "bool"]]),
-    struct("VoteEvent", ["drop", "store"], [
+    struct(
+      "CreateProposalEvent",
+      ["drop", "store"],
+      [
+        ["proposer", "address"],
+        ["stake_pool", "address"],
+        ["proposal_id", "u64"],
+        ["execution_hash", "vector<u8>"],
+        ["proposal_metadata", simpleMap(STRING, "vector<u8>")],
+      ],
+    ),
+    event("Vote", [
       ["proposal_id", "u64"],
       ["voter", "address"],
       ["stake_pool", "address"],
       ["num_votes", "u64"],
       ["should_pass", "bool"],
     ]),
+    struct(
+      "VoteEvent",
+      ["drop", "store"],
+      [
+        ["proposal_id", "u64"],
+        ["voter", "address"],
+        ["stake_pool", "address"],
+        ["num_votes", "u64"],
+        ["should_pass", "bool"],
+      ],
+    ),
   ],
 });
 
@@ -150,13 +219,25 @@ const block = moduleDeclaration("block", {
     pub("update_epoch_interval_microsecs", ["&signer", "u64"]),
   ],
   structs: [
-    struct("BlockResource", ["key"], [
-      ["height", "u64"],
-      ["epoch_interval", "u64"],
-      ["new_block_events", handle("0x1::block::NewBlockEvent")],
-      ["update_epoch_interval_events", handle("0x1::block::UpdateEpochIntervalEvent")],
-    ]),
-    struct("CommitHistory", ["key"], [["max_capacity", "u32"], ["next_idx", "u32"], ["table", "0x1::table_with_length::TableWithLength<u32, 0x1::block::NewBlockEvent>"]]),
+    struct(
+      "BlockResource",
+      ["key"],
+      [
+        ["height", "u64"],
+        ["epoch_interval", "u64"],
+        ["new_block_events", handle("0x1::block::NewBlockEvent")],
+        ["update_epoch_interval_events", handle("0x1::block::UpdateEpochIntervalEvent")],
+      ],
+    ),
+    struct(
+      "CommitHistory",
+      ["key"],
+      [
+        ["max_capacity", "u32"],
+        ["next_idx", "u32"],
+        ["table", "0x1::table_with_length::TableWithLength<u32, 0x1::block::NewBlockEvent>"],
+      ],
+    ),
     event("NewBlock", [
       ["hash", "address"],
       ["epoch", "u64"],
@@ -167,17 +248,28 @@ const block = moduleDeclaration("block", {
       ["failed_proposer_indices", "vector<u64>"],
       ["time_microseconds", "u64"],
     ]),
-    struct("NewBlockEvent", ["copy", "drop", "store"], [
-      ["hash", "address"],
-      ["epoch", "u64"],
-      ["round", "u64"],
-      ["height", "u64"],
-      ["previous_block_votes_bitvec", "vector<u8>"],
-      ["proposer", "address"],
-      ["failed_proposer_indices", "vector<u64>"],
-      ["time_microseconds", "u64"],
-    ]),
-    struct("UpdateEpochIntervalEvent", ["drop", "store"], [["old_epoch_interval", "u64"], ["new_epoch_interval", "u64"]]),
+    struct(
+      "NewBlockEvent",
+      ["copy", "drop", "store"],
+      [
+        ["hash", "address"],
+        ["epoch", "u64"],
+        ["round", "u64"],
+        ["height", "u64"],
+        ["previous_block_votes_bitvec", "vector<u8>"],
+        ["proposer", "address"],
+        ["failed_proposer_indices", "vector<u64>"],
+        ["time_microseconds", "u64"],
+      ],
+    ),
+    struct(
+      "UpdateEpochIntervalEvent",
+      ["drop", "store"],
+      [
+        ["old_epoch_interval", "u64"],
+        ["new_epoch_interval", "u64"],
+      ],
+    ),
   ],
 });
 
@@ -210,25 +302,43 @@ const code = moduleDeclaration("code", {
     pub("can_change_upgrade_policy_to", ["0x1::code::UpgradePolicy", "0x1::code::UpgradePolicy"], ["bool"]),
   ],
   structs: [
-    struct("ModuleMetadata", ["copy", "drop", "store"], [
-      ["name", STRING],
-      ["source", "vector<u8>"],
-      ["source_map", "vector<u8>"],
-      ["extension", opt("0x1::copyable_any::Any")],
-    ]),
-    struct("PackageDep", ["copy", "drop", "store"], [["account", "address"], ["package_name", STRING]]),
-    struct("PackageMetadata", ["copy", "drop", "store"], [
-      ["name", STRING],
-      ["upgrade_policy", "0x1::code::UpgradePolicy"],
-      ["upgrade_number", "u64"],
-      ["source_digest", STRING],
-      ["manifest", "vector<u8>"],
-      ["modules", "vector<0x1::code::ModuleMetadata>"],
-      ["deps", "vector<0x1::code::PackageDep>"],
-      ["extension", opt("0x1::copyable_any::Any")],
-    ]),
+    struct(
+      "ModuleMetadata",
+      ["copy", "drop", "store"],
+      [
+        ["name", STRING],
+        ["source", "vector<u8>"],
+        ["source_map", "vector<u8>"],
+        ["extension", opt("0x1::copyable_any::Any")],
+      ],
+    ),
+    struct(
+      "PackageDep",
+      ["copy", "drop", "store"],
+      [
+        ["account", "address"],
+        ["package_name", STRING],
+      ],
+    ),
+    struct(
+      "PackageMetadata",
+      ["copy", "drop", "store"],
+      [
+        ["name", STRING],
+        ["upgrade_policy", "0x1::code::UpgradePolicy"],
+        ["upgrade_number", "u64"],
+        ["source_digest", STRING],
+        ["manifest", "vector<u8>"],
+        ["modules", "vector<0x1::code::ModuleMetadata>"],
+        ["deps", "vector<0x1::code::PackageDep>"],
+        ["extension", opt("0x1::copyable_any::Any")],
+      ],
+    ),
     struct("PackageRegistry", ["drop", "store", "key"], [["packages", "vector<0x1::code::PackageMetadata>"]]),
-    event("PublishPackage", [["code_address", "address"], ["is_upgrade", "bool"]]),
+    event("PublishPackage", [
+      ["code_address", "address"],
+      ["is_upgrade", "bool"],
+    ]),
     struct("UpgradePolicy", ["copy", "drop", "store"], [["policy", "u8"]]),
   ],
 });
@@ -268,20 +378,38 @@ const coin = moduleDeclaration("coin", {
     struct("BurnCapability", ["copy", "store"], [["dummy_field", "bool"]], T),
     struct("Coin", ["store"], [["value", "u64"]], T),
     struct("CoinConversionMap", ["key"], [["coin_to_fungible_asset_map", table("0x1::type_info::TypeInfo", obj(META))]]),
-    event("CoinDeposit", [["coin_type", STRING], ["account", "address"], ["amount", "u64"]]),
-    struct("CoinInfo", ["key"], [
-      ["name", STRING],
-      ["symbol", STRING],
-      ["decimals", "u8"],
-      ["supply", opt("0x1::optional_aggregator::OptionalAggregator")],
-    ], T),
-    struct("CoinStore", ["key"], [
-      ["coin", "0x1::coin::Coin<T0>"],
-      ["frozen", "bool"],
-      ["deposit_events", handle("0x1::coin::DepositEvent")],
-      ["withdraw_events", handle("0x1::coin::WithdrawEvent")],
-    ], T),
-    event("CoinWithdraw", [["coin_type", STRING], ["account", "address"], ["amount", "u64"]]),
+    event("CoinDeposit", [
+      ["coin_type", STRING],
+      ["account", "address"],
+      ["amount", "u64"],
+    ]),
+    struct(
+      "CoinInfo",
+      ["key"],
+      [
+        ["name", STRING],
+        ["symbol", STRING],
+        ["decimals", "u8"],
+        ["supply", opt("0x1::optional_aggregator::OptionalAggregator")],
+      ],
+      T,
+    ),
+    struct(
+      "CoinStore",
+      ["key"],
+      [
+        ["coin", "0x1::coin::Coin<T0>"],
+        ["frozen", "bool"],
+        ["deposit_events", handle("0x1::coin::DepositEvent")],
+        ["withdraw_events", handle("0x1::coin::WithdrawEvent")],
+      ],
+      T,
+    ),
+    event("CoinWithdraw", [
+      ["coin_type", STRING],
+      ["account", "address"],
+      ["amount", "u64"],
+    ]),
     struct("DepositEvent", ["drop", "store"], [["amount", "u64"]]),
     struct("FreezeCapability", ["copy", "store"], [["dummy_field", "bool"]], T),
     struct("MintCapability", ["copy", "store"], [["dummy_field", "bool"]], T),
@@ -305,32 +433,56 @@ const delegationPool = moduleDeclaration("delegation_pool", {
     view("get_delegation_pool_stake", ["address"], ["u64", "u64", "u64", "u64"]),
   ],
   structs: [
-    struct("DelegationPool", ["key"], [
-      ["active_shares", "0x1::pool_u64_unbound::Pool"],
-      ["observed_lockup_cycle", "0x1::delegation_pool::ObservedLockupCycle"],
-      ["inactive_shares", table("0x1::delegation_pool::ObservedLockupCycle", "0x1::pool_u64_unbound::Pool")],
-      ["pending_withdrawals", table("address", "0x1::delegation_pool::ObservedLockupCycle")],
-      ["stake_pool_signer_cap", "0x1::account::SignerCapability"],
-      ["total_coins_inactive", "u64"],
-      ["operator_commission_percentage", "u64"],
-    ]),
+    struct(
+      "DelegationPool",
+      ["key"],
+      [
+        ["active_shares", "0x1::pool_u64_unbound::Pool"],
+        ["observed_lockup_cycle", "0x1::delegation_pool::ObservedLockupCycle"],
+        ["inactive_shares", table("0x1::delegation_pool::ObservedLockupCycle", "0x1::pool_u64_unbound::Pool")],
+        ["pending_withdrawals", table("address", "0x1::delegation_pool::ObservedLockupCycle")],
+        ["stake_pool_signer_cap", "0x1::account::SignerCapability"],
+        ["total_coins_inactive", "u64"],
+        ["operator_commission_percentage", "u64"],
+      ],
+    ),
     struct("ObservedLockupCycle", ["copy", "drop", "store"], [["index", "u64"]]),
-    event("AddStake", [["pool_address", "address"], ["delegator_address", "address"], ["amount_added", "u64"], ["add_stake_fee", "u64"]]),
-    struct("AddStakeEvent", ["drop", "store"], [
+    event("AddStake", [
       ["pool_address", "address"],
       ["delegator_address", "address"],
       ["amount_added", "u64"],
       ["add_stake_fee", "u64"],
     ]),
+    struct(
+      "AddStakeEvent",
+      ["drop", "store"],
+      [
+        ["pool_address", "address"],
+        ["delegator_address", "address"],
+        ["amount_added", "u64"],
+        ["add_stake_fee", "u64"],
+      ],
+    ),
   ],
 });
 
 const error = moduleDeclaration("error", {
   functions: [
     pub("canonical", ["u64", "u64"], ["u64"]),
-    ...["invalid_argument", "out_of_range", "invalid_state", "unauthenticated", "permission_denied", "not_found", "aborted", "already_exists", "resource_exhausted", "internal", "not_implemented", "unavailable"].map(
-      (name) => pub(name, ["u64"], ["u64"]),
-    ),
+    ...[
+      "invalid_argument",
+      "out_of_range",
+      "invalid_state",
+      "unauthenticated",
+      "permission_denied",
+      "not_found",
+      "aborted",
+      "already_exists",
+      "resource_exhausted",
+      "internal",
+      "not_implemented",
+      "unavailable",
+    ].map((name) => pub(name, ["u64"], ["u64"])),
   ],
 });
 
@@ -344,7 +496,17 @@ const eventModule = moduleDeclaration("event", {
     pub("destroy_handle", ["0x1::event::EventHandle<T0>"], [], { generics: EVENT_T }),
     friend("new_event_handle", ["0x1::guid::GUID"], ["0x1::event::EventHandle<T0>"], { generics: EVENT_T }),
   ],
-  structs: [struct("EventHandle", ["store"], [["counter", "u64"], ["guid", "0x1::guid::GUID"]], EVENT_T)],
+  structs: [
+    struct(
+      "EventHandle",
+      ["store"],
+      [
+        ["counter", "u64"],
+        ["guid", "0x1::guid::GUID"],
+      ],
+      EVENT_T,
+    ),
+  ],
 });
 
 const features = moduleDeclaration("features", {
@@ -357,10 +519,7 @@ const features = moduleDeclaration("features", {
     pub("get_sha_512_and_ripemd_160_feature", [], ["u64"]),
     friend("on_new_epoch", ["&signer"]),
   ],
-  structs: [
-    struct("Features", ["key"], [["features", "vector<u8>"]]),
-    struct("PendingFeatures", ["key"], [["features", "vector<u8>"]]),
-  ],
+  structs: [struct("Features", ["key"], [["features", "vector<u8>"]]), struct("PendingFeatures", ["key"], [["features", "vector<u8>"]])],
 });
 
 const fungibleAsset = moduleDeclaration("fungible_asset", {
@@ -383,22 +542,52 @@ const fungibleAsset = moduleDeclaration("fungible_asset", {
     pub("burn", ["&0x1::fungible_asset::BurnRef", "0x1::fungible_asset::FungibleAsset"]),
     pub("amount", ["&0x1::fungible_asset::FungibleAsset"], ["u64"]),
     pub("metadata_from_asset", ["&0x1::fungible_asset::FungibleAsset"], [obj(META)]),
-    pub(
-      "add_fungibility",
-      ["&0x1::object::ConstructorRef", opt("u128"), STRING, STRING, "u8", STRING, STRING],
-      [obj(META)],
-    ),
+    pub("add_fungibility", ["&0x1::object::ConstructorRef", opt("u128"), STRING, STRING, "u8", STRING, STRING], [obj(META)]),
   ],
   structs: [
     struct("BurnRef", ["drop", "store"], [["metadata", obj(META)]]),
-    event("Deposit", [["store", "address"], ["amount", "u64"]]),
-    event("Frozen", [["store", "address"], ["frozen", "bool"]]),
-    struct("FungibleAsset", [], [["metadata", obj(META)], ["amount", "u64"]]),
-    struct("FungibleStore", ["key"], [["metadata", obj(META)], ["balance", "u64"], ["frozen", "bool"]]),
-    struct("Metadata", ["key"], [["name", STRING], ["symbol", STRING], ["decimals", "u8"], ["icon_uri", STRING], ["project_uri", STRING]]),
+    event("Deposit", [
+      ["store", "address"],
+      ["amount", "u64"],
+    ]),
+    event("Frozen", [
+      ["store", "address"],
+      ["frozen", "bool"],
+    ]),
+    struct(
+      "FungibleAsset",
+      [],
+      [
+        ["metadata", obj(META)],
+        ["amount", "u64"],
+      ],
+    ),
+    struct(
+      "FungibleStore",
+      ["key"],
+      [
+        ["metadata", obj(META)],
+        ["balance", "u64"],
+        ["frozen", "bool"],
+      ],
+    ),
+    struct(
+      "Metadata",
+      ["key"],
+      [
+        ["name", STRING],
+        ["symbol", STRING],
+        ["decimals", "u8"],
+        ["icon_uri", STRING],
+        ["project_uri", STRING],
+      ],
+    ),
     struct("MintRef", ["drop", "store"], [["metadata", obj(META)]]),
     struct("TransferRef", ["drop", "store"], [["metadata", obj(META)]]),
-    event("Withdraw", [["store", "address"], ["amount", "u64"]]),
+    event("Withdraw", [
+      ["store", "address"],
+      ["amount", "u64"],
+    ]),
   ],
 });
 
@@ -409,9 +598,23 @@ const gasScheduleFunctions = [
   friend("on_new_epoch", ["&signer"]),
 ];
 const gasScheduleStructs = [
-  struct("GasEntry", ["copy", "drop", "store"], [["key", STRING], ["val", "u64"]]),
+  struct(
+    "GasEntry",
+    ["copy", "drop", "store"],
+    [
+      ["key", STRING],
+      ["val", "u64"],
+    ],
+  ),
   struct("GasSchedule", ["copy", "drop", "key"], [["entries", "vector<0x1::gas_schedule::GasEntry>"]]),
-  struct("GasScheduleV2", ["copy", "drop", "store", "key"], [["feature_version", "u64"], ["entries", "vector<0x1::gas_schedule::GasEntry>"]]),
+  struct(
+    "GasScheduleV2",
+    ["copy", "drop", "store", "key"],
+    [
+      ["feature_version", "u64"],
+      ["entries", "vector<0x1::gas_schedule::GasEntry>"],
+    ],
+  ),
 ];
 const gasSchedule = moduleDeclaration("gas_schedule", {
   friends: ["0x1::genesis", "0x1::reconfiguration_with_dkg"],
@@ -440,7 +643,14 @@ const guid = moduleDeclaration("guid", {
   ],
   structs: [
     struct("GUID", ["drop", "store"], [["id", "0x1::guid::ID"]]),
-    struct("ID", ["copy", "drop", "store"], [["creation_num", "u64"], ["addr", "address"]]),
+    struct(
+      "ID",
+      ["copy", "drop", "store"],
+      [
+        ["creation_num", "u64"],
+        ["addr", "address"],
+      ],
+    ),
   ],
 });
 
@@ -467,24 +677,45 @@ const multisigAccount = moduleDeclaration("multisig_account", {
     view("get_next_multisig_account_address", ["address"], ["address"]),
   ],
   structs: [
-    struct("ExecutionError", ["copy", "drop", "store"], [["abort_location", STRING], ["error_type", STRING], ["error_code", "u64"]]),
-    struct("MultisigAccount", ["key"], [
-      ["owners", "vector<address>"],
-      ["num_signatures_required", "u64"],
-      ["transactions", table("u64", "0x1::multisig_account::MultisigTransaction")],
-      ["last_executed_sequence_number", "u64"],
-      ["next_sequence_number", "u64"],
-      ["signer_cap", opt("0x1::account::SignerCapability")],
-      ["metadata", simpleMap(STRING, "vector<u8>")],
+    struct(
+      "ExecutionError",
+      ["copy", "drop", "store"],
+      [
+        ["abort_location", STRING],
+        ["error_type", STRING],
+        ["error_code", "u64"],
+      ],
+    ),
+    struct(
+      "MultisigAccount",
+      ["key"],
+      [
+        ["owners", "vector<address>"],
+        ["num_signatures_required", "u64"],
+        ["transactions", table("u64", "0x1::multisig_account::MultisigTransaction")],
+        ["last_executed_sequence_number", "u64"],
+        ["next_sequence_number", "u64"],
+        ["signer_cap", opt("0x1::account::SignerCapability")],
+        ["metadata", simpleMap(STRING, "vector<u8>")],
+      ],
+    ),
+    struct(
+      "MultisigTransaction",
+      ["copy", "drop", "store"],
+      [
+        ["payload", opt("vector<u8>")],
+        ["payload_hash", opt("vector<u8>")],
+        ["votes", simpleMap("address", "bool")],
+        ["creator", "address"],
+        ["creation_time_secs", "u64"],
+      ],
+    ),
+    event("TransactionExecutionSucceeded", [
+      ["multisig_account", "address"],
+      ["executor", "address"],
+      ["sequence_number", "u64"],
+      ["transaction_payload", "vector<u8>"],
     ]),
-    struct("MultisigTransaction", ["copy", "drop", "store"], [
-      ["payload", opt("vector<u8>")],
-      ["payload_hash", opt("vector<u8>")],
-      ["votes", simpleMap("address", "bool")],
-      ["creator", "address"],
-      ["creation_time_secs", "u64"],
-    ]),
-    event("TransactionExecutionSucceeded", [["multisig_account", "address"], ["executor", "address"], ["sequence_number", "u64"], ["transaction_payload", "vector<u8>"]]),
   ],
 });
 
@@ -509,20 +740,50 @@ const object = moduleDeclaration("object", {
     privateEntry("unburn", ["&signer", obj("T0")], { generics: KEY }),
   ],
   structs: [
-    struct("ConstructorRef", ["drop"], [["self", "address"], ["can_delete", "bool"]]),
+    struct(
+      "ConstructorRef",
+      ["drop"],
+      [
+        ["self", "address"],
+        ["can_delete", "bool"],
+      ],
+    ),
     struct("DeleteRef", ["drop", "store"], [["self", "address"]]),
     struct("DeriveRef", ["drop", "store"], [["self", "address"]]),
     struct("ExtendRef", ["drop", "store"], [["self", "address"]]),
-    struct("LinearTransferRef", ["drop"], [["self", "address"], ["owner", "address"]]),
+    struct(
+      "LinearTransferRef",
+      ["drop"],
+      [
+        ["self", "address"],
+        ["owner", "address"],
+      ],
+    ),
     struct("Object", ["copy", "drop", "store"], [["inner", "address"]], KEY),
-    struct("ObjectCore", ["key"], [
-      ["guid_creation_num", "u64"],
-      ["owner", "address"],
-      ["allow_ungated_transfer", "bool"],
-      ["transfer_events", handle("0x1::object::TransferEvent")],
+    struct(
+      "ObjectCore",
+      ["key"],
+      [
+        ["guid_creation_num", "u64"],
+        ["owner", "address"],
+        ["allow_ungated_transfer", "bool"],
+        ["transfer_events", handle("0x1::object::TransferEvent")],
+      ],
+    ),
+    event("Transfer", [
+      ["object", "address"],
+      ["from", "address"],
+      ["to", "address"],
     ]),
-    event("Transfer", [["object", "address"], ["from", "address"], ["to", "address"]]),
-    struct("TransferEvent", ["drop", "store"], [["object", "address"], ["from", "address"], ["to", "address"]]),
+    struct(
+      "TransferEvent",
+      ["drop", "store"],
+      [
+        ["object", "address"],
+        ["from", "address"],
+        ["to", "address"],
+      ],
+    ),
     struct("TransferRef", ["drop", "store"], [["self", "address"]]),
   ],
 });
@@ -570,7 +831,15 @@ const reconfiguration = moduleDeclaration("reconfiguration", {
     friend("initialize", ["&signer"]),
   ],
   structs: [
-    struct("Configuration", ["key"], [["epoch", "u64"], ["last_reconfiguration_time", "u64"], ["events", handle("0x1::reconfiguration::NewEpochEvent")]]),
+    struct(
+      "Configuration",
+      ["key"],
+      [
+        ["epoch", "u64"],
+        ["last_reconfiguration_time", "u64"],
+        ["events", handle("0x1::reconfiguration::NewEpochEvent")],
+      ],
+    ),
     struct("DisableReconfiguration", ["key"], [["dummy_field", "bool"]]),
     event("NewEpoch", [["epoch", "u64"]]),
     struct("NewEpochEvent", ["drop", "store"], [["epoch", "u64"]]),
@@ -604,7 +873,15 @@ const simpleMapModule = moduleDeclaration("simple_map", {
     pub("values", [`&${simpleMap("T0", "T1")}`], ["vector<T1>"], { generics: [[], ["copy"]] }),
   ],
   structs: [
-    struct("Element", ["copy", "drop", "store"], [["key", "T0"], ["value", "T1"]], [[], []]),
+    struct(
+      "Element",
+      ["copy", "drop", "store"],
+      [
+        ["key", "T0"],
+        ["value", "T1"],
+      ],
+      [[], []],
+    ),
     struct("SimpleMap", ["copy", "drop", "store"], [["data", "vector<0x1::simple_map::Element<T0, T1>>"]], [[], []]),
   ],
 });
@@ -636,34 +913,71 @@ const stake = moduleDeclaration("stake", {
     friend("update_performance_statistics", [opt("u64"), "vector<u64>"]),
   ],
   structs: [
-    event("DistributeRewards", [["pool_address", "address"], ["rewards_amount", "u64"]]),
-    struct("AddStakeEvent", ["drop", "store"], [["pool_address", "address"], ["amount_added", "u64"]]),
-    struct("IndividualValidatorPerformance", ["drop", "store"], [["successful_proposals", "u64"], ["failed_proposals", "u64"]]),
-    struct("StakePool", ["key"], [
-      ["active", `0x1::coin::Coin<${APT}>`],
-      ["inactive", `0x1::coin::Coin<${APT}>`],
-      ["pending_active", `0x1::coin::Coin<${APT}>`],
-      ["pending_inactive", `0x1::coin::Coin<${APT}>`],
-      ["locked_until_secs", "u64"],
-      ["operator_address", "address"],
-      ["delegated_voter", "address"],
+    event("DistributeRewards", [
+      ["pool_address", "address"],
+      ["rewards_amount", "u64"],
     ]),
-    struct("ValidatorConfig", ["copy", "drop", "store", "key"], [
-      ["consensus_pubkey", "vector<u8>"],
-      ["network_addresses", "vector<u8>"],
-      ["fullnode_addresses", "vector<u8>"],
-      ["validator_index", "u64"],
-    ]),
-    struct("ValidatorInfo", ["copy", "drop", "store"], [["addr", "address"], ["voting_power", "u64"], ["config", "0x1::stake::ValidatorConfig"]]),
+    struct(
+      "AddStakeEvent",
+      ["drop", "store"],
+      [
+        ["pool_address", "address"],
+        ["amount_added", "u64"],
+      ],
+    ),
+    struct(
+      "IndividualValidatorPerformance",
+      ["drop", "store"],
+      [
+        ["successful_proposals", "u64"],
+        ["failed_proposals", "u64"],
+      ],
+    ),
+    struct(
+      "StakePool",
+      ["key"],
+      [
+        ["active", `0x1::coin::Coin<${APT}>`],
+        ["inactive", `0x1::coin::Coin<${APT}>`],
+        ["pending_active", `0x1::coin::Coin<${APT}>`],
+        ["pending_inactive", `0x1::coin::Coin<${APT}>`],
+        ["locked_until_secs", "u64"],
+        ["operator_address", "address"],
+        ["delegated_voter", "address"],
+      ],
+    ),
+    struct(
+      "ValidatorConfig",
+      ["copy", "drop", "store", "key"],
+      [
+        ["consensus_pubkey", "vector<u8>"],
+        ["network_addresses", "vector<u8>"],
+        ["fullnode_addresses", "vector<u8>"],
+        ["validator_index", "u64"],
+      ],
+    ),
+    struct(
+      "ValidatorInfo",
+      ["copy", "drop", "store"],
+      [
+        ["addr", "address"],
+        ["voting_power", "u64"],
+        ["config", "0x1::stake::ValidatorConfig"],
+      ],
+    ),
     struct("ValidatorPerformance", ["key"], [["validators", "vector<0x1::stake::IndividualValidatorPerformance>"]]),
-    struct("ValidatorSet", ["key"], [
-      ["consensus_scheme", "u8"],
-      ["active_validators", "vector<0x1::stake::ValidatorInfo>"],
-      ["pending_inactive", "vector<0x1::stake::ValidatorInfo>"],
-      ["pending_active", "vector<0x1::stake::ValidatorInfo>"],
-      ["total_voting_power", "u128"],
-      ["total_joining_power", "u128"],
-    ]),
+    struct(
+      "ValidatorSet",
+      ["key"],
+      [
+        ["consensus_scheme", "u8"],
+        ["active_validators", "vector<0x1::stake::ValidatorInfo>"],
+        ["pending_inactive", "vector<0x1::stake::ValidatorInfo>"],
+        ["pending_active", "vector<0x1::stake::ValidatorInfo>"],
+        ["total_voting_power", "u128"],
+        ["total_joining_power", "u128"],
+      ],
+    ),
   ],
 });
 
@@ -682,22 +996,30 @@ const stakingConfig = moduleDeclaration("staking_config", {
     friend("initialize", ["&signer", "u64", "u64", "u64", "bool", "u64", "u64", "u64"]),
   ],
   structs: [
-    struct("StakingConfig", ["copy", "drop", "key"], [
-      ["minimum_stake", "u64"],
-      ["maximum_stake", "u64"],
-      ["recurring_lockup_duration_secs", "u64"],
-      ["allow_validator_set_change", "bool"],
-      ["rewards_rate", "u64"],
-      ["rewards_rate_denominator", "u64"],
-      ["voting_power_increase_limit", "u64"],
-    ]),
-    struct("StakingRewardsConfig", ["copy", "drop", "key"], [
-      ["rewards_rate", "0x1::fixed_point64::FixedPoint64"],
-      ["min_rewards_rate", "0x1::fixed_point64::FixedPoint64"],
-      ["rewards_rate_period_in_secs", "u64"],
-      ["last_rewards_rate_period_start_in_secs", "u64"],
-      ["rewards_rate_decrease_rate", "0x1::fixed_point64::FixedPoint64"],
-    ]),
+    struct(
+      "StakingConfig",
+      ["copy", "drop", "key"],
+      [
+        ["minimum_stake", "u64"],
+        ["maximum_stake", "u64"],
+        ["recurring_lockup_duration_secs", "u64"],
+        ["allow_validator_set_change", "bool"],
+        ["rewards_rate", "u64"],
+        ["rewards_rate_denominator", "u64"],
+        ["voting_power_increase_limit", "u64"],
+      ],
+    ),
+    struct(
+      "StakingRewardsConfig",
+      ["copy", "drop", "key"],
+      [
+        ["rewards_rate", "0x1::fixed_point64::FixedPoint64"],
+        ["min_rewards_rate", "0x1::fixed_point64::FixedPoint64"],
+        ["rewards_rate_period_in_secs", "u64"],
+        ["last_rewards_rate_period_start_in_secs", "u64"],
+        ["rewards_rate_decrease_rate", "0x1::fixed_point64::FixedPoint64"],
+      ],
+    ),
   ],
 });
 
@@ -746,7 +1068,17 @@ const tableWithLength = moduleDeclaration("table_with_length", {
     pub("add", ["&mut 0x1::table_with_length::TableWithLength<T0, T1>", "T0", "T1"], [], { generics: TABLE_GENERICS }),
     pub("contains", ["&0x1::table_with_length::TableWithLength<T0, T1>", "T0"], ["bool"], { generics: TABLE_GENERICS }),
   ],
-  structs: [struct("TableWithLength", ["store"], [["inner", table("T0", "T1")], ["length", "u64"]], TABLE_GENERICS)],
+  structs: [
+    struct(
+      "TableWithLength",
+      ["store"],
+      [
+        ["inner", table("T0", "T1")],
+        ["length", "u64"],
+      ],
+      TABLE_GENERICS,
+    ),
+  ],
 });
 
 const timestamp = moduleDeclaration("timestamp", {
@@ -785,14 +1117,18 @@ const transactionValidation = moduleDeclaration("transaction_validation", {
   friends: ["0x1::genesis"],
   functions: [friend("initialize", ["&signer", "vector<u8>", "vector<u8>", "vector<u8>", "vector<u8>"])],
   structs: [
-    struct("TransactionValidation", ["key"], [
-      ["module_addr", "address"],
-      ["module_name", "vector<u8>"],
-      ["script_prologue_name", "vector<u8>"],
-      ["module_prologue_name", "vector<u8>"],
-      ["multi_agent_prologue_name", "vector<u8>"],
-      ["user_epilogue_name", "vector<u8>"],
-    ]),
+    struct(
+      "TransactionValidation",
+      ["key"],
+      [
+        ["module_addr", "address"],
+        ["module_name", "vector<u8>"],
+        ["script_prologue_name", "vector<u8>"],
+        ["module_prologue_name", "vector<u8>"],
+        ["multi_agent_prologue_name", "vector<u8>"],
+        ["user_epilogue_name", "vector<u8>"],
+      ],
+    ),
   ],
 });
 
@@ -806,7 +1142,17 @@ const typeInfo = moduleDeclaration("type_info", {
     pub("chain_id", [], ["u8"]),
     pub("size_of_val", ["&T0"], ["u64"], { generics: T }),
   ],
-  structs: [struct("TypeInfo", ["copy", "drop", "store"], [["account_address", "address"], ["module_name", "vector<u8>"], ["struct_name", "vector<u8>"]])],
+  structs: [
+    struct(
+      "TypeInfo",
+      ["copy", "drop", "store"],
+      [
+        ["account_address", "address"],
+        ["module_name", "vector<u8>"],
+        ["struct_name", "vector<u8>"],
+      ],
+    ),
+  ],
 });
 
 const vector = moduleDeclaration("vector", {
@@ -861,30 +1207,54 @@ const voting = moduleDeclaration("voting", {
     view("get_execution_hash", ["address", "u64"], ["vector<u8>"], { generics: STORE }),
   ],
   structs: [
-    struct("CreateProposalEvent", ["drop", "store"], [
-      ["proposal_id", "u64"],
-      ["early_resolution_vote_threshold", opt("u128")],
-      ["execution_hash", "vector<u8>"],
-      ["expiration_secs", "u64"],
-      ["metadata", simpleMap(STRING, "vector<u8>")],
-      ["min_vote_threshold", "u128"],
-    ]),
-    struct("Proposal", ["store"], [
-      ["proposer", "address"],
-      ["execution_content", opt("T0")],
-      ["metadata", simpleMap(STRING, "vector<u8>")],
-      ["creation_time_secs", "u64"],
-      ["execution_hash", "vector<u8>"],
-      ["min_vote_threshold", "u128"],
-      ["expiration_secs", "u64"],
-      ["early_resolution_vote_threshold", opt("u128")],
-      ["yes_votes", "u128"],
-      ["no_votes", "u128"],
-      ["is_resolved", "bool"],
-      ["resolution_time_secs", "u64"],
-    ], STORE),
-    struct("VoteEvent", ["drop", "store"], [["proposal_id", "u64"], ["num_votes", "u64"]]),
-    struct("VotingForum", ["key"], [["proposals", table("u64", votingProposal)], ["next_proposal_id", "u64"]], STORE),
+    struct(
+      "CreateProposalEvent",
+      ["drop", "store"],
+      [
+        ["proposal_id", "u64"],
+        ["early_resolution_vote_threshold", opt("u128")],
+        ["execution_hash", "vector<u8>"],
+        ["expiration_secs", "u64"],
+        ["metadata", simpleMap(STRING, "vector<u8>")],
+        ["min_vote_threshold", "u128"],
+      ],
+    ),
+    struct(
+      "Proposal",
+      ["store"],
+      [
+        ["proposer", "address"],
+        ["execution_content", opt("T0")],
+        ["metadata", simpleMap(STRING, "vector<u8>")],
+        ["creation_time_secs", "u64"],
+        ["execution_hash", "vector<u8>"],
+        ["min_vote_threshold", "u128"],
+        ["expiration_secs", "u64"],
+        ["early_resolution_vote_threshold", opt("u128")],
+        ["yes_votes", "u128"],
+        ["no_votes", "u128"],
+        ["is_resolved", "bool"],
+        ["resolution_time_secs", "u64"],
+      ],
+      STORE,
+    ),
+    struct(
+      "VoteEvent",
+      ["drop", "store"],
+      [
+        ["proposal_id", "u64"],
+        ["num_votes", "u64"],
+      ],
+    ),
+    struct(
+      "VotingForum",
+      ["key"],
+      [
+        ["proposals", table("u64", votingProposal)],
+        ["next_proposal_id", "u64"],
+      ],
+      STORE,
+    ),
   ],
 });
 
@@ -941,7 +1311,15 @@ export const RANDOMNESS_MODULE = moduleDeclaration("randomness", {
     friend("on_new_block", ["&signer", "u64", "u64", opt("vector<u8>")]),
   ],
   structs: [
-    struct("PerBlockRandomness", ["drop", "key"], [["epoch", "u64"], ["round", "u64"], ["seed", opt("vector<u8>")]]),
+    struct(
+      "PerBlockRandomness",
+      ["drop", "key"],
+      [
+        ["epoch", "u64"],
+        ["round", "u64"],
+        ["seed", opt("vector<u8>")],
+      ],
+    ),
     event("RandomnessGeneratedEvent", [["dummy_field", "bool"]]),
   ],
 });

@@ -26,7 +26,13 @@ export interface EngineFixtures {
   /** Beyond the basic fixtures (`history`): known changes inside the window, so that a read at an older version can be told from a read at the latest. */
   readonly history: {
     readonly modulePublished: { readonly address: string; readonly name: string; readonly version: string };
-    readonly tableItemInserted: { readonly handle: string; readonly keyType: string; readonly valueType: string; readonly key: unknown; readonly version: string };
+    readonly tableItemInserted: {
+      readonly handle: string;
+      readonly keyType: string;
+      readonly valueType: string;
+      readonly key: unknown;
+      readonly version: string;
+    };
   };
 }
 
@@ -44,7 +50,12 @@ export interface GenesisReport {
   readonly randomnessPublishedAt: bigint;
   /** The version that upgraded 0x1::gas_schedule (one more function from it on). */
   readonly gasScheduleUpgradedAt: bigint;
-  readonly tableChanges: readonly { readonly table: string; readonly key: unknown; readonly change: TableChange; readonly version: bigint }[];
+  readonly tableChanges: readonly {
+    readonly table: string;
+    readonly key: unknown;
+    readonly change: TableChange;
+    readonly version: bigint;
+  }[];
   /** Keeps the transactions account busy after genesis. */
   readonly bot: TransferBot;
 }
@@ -97,7 +108,9 @@ function genesisWrites(keys: GenesisKeys, tables: readonly GenesisTable[]): Stat
     account(keys.singleKeySecp256k1.address, FUNDED_BALANCE),
     account(keys.multiEd25519.address, FUNDED_BALANCE),
     account(keys.multiKey.address, FUNDED_BALANCE),
-    ...frameworkRecords().framework.map((record): StateWrite => ({ kind: "module", address: FRAMEWORK, name: record.abi.name, value: record })),
+    ...frameworkRecords().framework.map(
+      (record): StateWrite => ({ kind: "module", address: FRAMEWORK, name: record.abi.name, value: record }),
+    ),
     ...tables.flatMap((table) => table.initial.map((item) => tableItemWrite(table, item.key, item.value, frameworkResolver))),
   ];
 }
@@ -168,9 +181,14 @@ export function runGenesis(context: GenesisContext): GenesisReport {
     }
     const due = events.filter((e) => e.at === j);
     const metadataVersion = ledger.latestVersion + 1n;
-    const produced = producer.produceBlock(start + (firstActive + BigInt(j)) * interval, due.flatMap((e) => e.writes));
+    const produced = producer.produceBlock(
+      start + (firstActive + BigInt(j)) * interval,
+      due.flatMap((e) => e.writes),
+    );
     if (produced.committed.length !== expected)
-      throw new Error(`genesis: block ${produced.block.height} committed ${produced.committed.length} of ${expected} transfers (${produced.discarded.map((d) => d.reason).join("; ")})`);
+      throw new Error(
+        `genesis: block ${produced.block.height} committed ${produced.committed.length} of ${expected} transfers (${produced.discarded.map((d) => d.reason).join("; ")})`,
+      );
     for (const txn of produced.committed) transferVersions.push(txn.version);
     for (const event of due) event.record(metadataVersion);
   }
@@ -192,10 +210,19 @@ export function runGenesis(context: GenesisContext): GenesisReport {
 }
 
 /** A late insert into the fixture table that nothing changes afterwards: absent before its version, present from it on. */
-function insertedFixtureItem(tables: readonly GenesisTable[], changes: GenesisReport["tableChanges"]): EngineFixtures["history"]["tableItemInserted"] {
+function insertedFixtureItem(
+  tables: readonly GenesisTable[],
+  changes: GenesisReport["tableChanges"],
+): EngineFixtures["history"]["tableItemInserted"] {
   const table = tables.find((t) => t.name === FIXTURE_TABLE) as GenesisTable;
   const mine = changes.filter((c) => c.table === FIXTURE_TABLE);
   const insert = mine.find((c) => c.change === "insert" && mine.filter((o) => o.key === c.key).length === 1);
   if (insert === undefined) throw new Error(`genesis: no late insert into ${FIXTURE_TABLE}`);
-  return { handle: toHex(table.handle), keyType: table.keyType, valueType: table.valueType, key: insert.key, version: insert.version.toString() };
+  return {
+    handle: toHex(table.handle),
+    keyType: table.keyType,
+    valueType: table.valueType,
+    key: insert.key,
+    version: insert.version.toString(),
+  };
 }
