@@ -27,9 +27,9 @@ export function sectionLink(section: string): string {
   return `<a class="sec" href="${escapeHtml(specHref(section))}">§${escapeHtml(section)}</a>`;
 }
 
-/** In HTML-escaped text, every §N.N of the spec as a link to the spec page ("design §5" is another document's). */
+/** In HTML-escaped text, every §N.N of the spec as a link to the spec page ("RFC 9110 §15.5" is another document's). */
 export function linkSections(escapedHtml: string): string {
-  return escapedHtml.replace(/(?<!design )§([0-9]+(?:\.[0-9]+)*)/g, (_m, section: string) => sectionLink(section));
+  return escapedHtml.replace(/(?<!RFC [0-9]+ )§([0-9]+(?:\.[0-9]+)*)/g, (_m, section: string) => sectionLink(section));
 }
 
 /** "4.5. Table item" → "4.5": the numbered sections are the anchors every § of the report links to. */

@@ -1,4 +1,4 @@
-// Strict BCS decoding (design §5): malformed, truncated or trailing bytes are CodecErrors; the
+// Strict BCS decoding (the family's convention): malformed, truncated or trailing bytes are CodecErrors; the
 // deprecated ModuleBundle payload still decodes (so a node can reject it); read-response layouts.
 import * as sdk from "@aptos-labs/ts-sdk";
 import { describe, expect, it } from "vitest";

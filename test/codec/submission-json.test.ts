@@ -1,4 +1,4 @@
-// JSON submission requests (§2.8, design §5) to signed transactions and back: every payload and
+// JSON submission requests (§2.8, the family's convention) to signed transactions and back: every payload and
 // signature variant round-trips, a hand-written request decodes to the SDK's bytes, and malformed
 // members are rejected with a CodecError that names them.
 import * as sdk from "@aptos-labs/ts-sdk";
@@ -69,7 +69,7 @@ describe("signedTransactionToJson / signedTransactionFromJson over the SDK's tra
   }
 });
 
-describe("JSON members and order (design §5)", () => {
+describe("JSON members and order (the family's convention)", () => {
   const account = new Ed25519Account(keyBytes(70));
   const raw = decodeSignedTransaction(SDK_AUTHENTICATORS.ed25519!(SDK_PAYLOADS.entry_function!()).bytes).raw_txn;
 

@@ -1,4 +1,4 @@
-// Cross-checks of the transaction codec against the Aptos TS SDK (design §5): for every payload and
+// Cross-checks of the transaction codec against the Aptos TS SDK (the family's convention): for every payload and
 // every authenticator variant, our BCS equals the SDK's both ways, and so do the signing messages and
 // the transaction hashes; SDK signatures verify with our verifier and name the SDK's signers.
 import * as sdk from "@aptos-labs/ts-sdk";

@@ -25,7 +25,7 @@ describe("fixtures", () => {
     table: { handle: "0xc3", keyType: "u64", valueType: "address", key: "7" },
   };
 
-  it("accepts the design §3 members, each optional", () => {
+  it("accepts the fixtures file's members, each optional", () => {
     expect(parseFixtures(full)).toEqual(full);
     expect(parseFixtures({})).toEqual({});
   });

@@ -221,7 +221,7 @@ describe("observed contract on an error", () => {
     );
   });
 
-  it("passes vm_error_code null, as aptos-core sends it on every error without one (design §5: null counts as absent)", async () => {
+  it("passes vm_error_code null, as aptos-core sends it on every error without one (the family's convention: null counts as absent)", async () => {
     const { v } = await observe(json(400, { message: "x", error_code: "invalid_input", vm_error_code: null }, {}));
     expect(v[OBSERVED.errorObject]).toBe("passed");
     expect((await observe(json(400, { message: "x", error_code: "vm_error", vm_error_code: "1" }, {}))).v[OBSERVED.errorObject]).toBe(

@@ -71,7 +71,7 @@ describe("the top of the page, failure groups, the curl once, § links", () => {
         level: "MUST",
         section: "4.5",
         endpoint: "get_account_modules",
-        text: "A module record has bytecode (see §2.4; member names of design §5).",
+        text: "A module record has bytecode (see §2.4; a client error as RFC 9110 §15.5 has it).",
       },
       { id: "4.6/ok", level: "MUST", section: "4.6", endpoint: "estimate_gas_price", text: "Passes." },
       { id: "4.7/soft", level: "SHOULD", section: "4.7", endpoint: "healthy", text: "Warns." },
@@ -142,8 +142,8 @@ describe("the top of the page, failure groups, the curl once, § links", () => {
     expect(html).toContain('<a class="sec" href="spec.html#4.5">§4.5</a>');
     expect(html).toContain('see <a class="sec" href="spec.html#2.4">§2.4</a>');
     expect(html).toContain('href="spec.html"');
-    expect(html).toContain("member names of design §5)");
-    const sections = [...html.matchAll(/(?<!design )§([0-9.]+)/g)].length;
+    expect(html).toContain("as RFC 9110 §15.5 has it)");
+    const sections = [...html.matchAll(/(?<!RFC [0-9]+ )§([0-9.]+)/g)].length;
     expect([...html.matchAll(/<a class="sec" href="spec\.html#[0-9.]+">§[0-9.]+<\/a>/g)].length).toBe(sections);
   });
 

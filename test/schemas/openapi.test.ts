@@ -1,7 +1,7 @@
 // schemas/openapi.yaml is the contract as data. This test holds it to the spec text itself: the
 // endpoints, parameters and statuses of §4 and §7.1, the headers of §2.7 and the error codes of §7.2 are
-// parsed out of the spec at test time (../shared sits beside the repo, in CI too), so the document and
-// this test cannot drift together. It also checks that the document is valid OpenAPI and that every
+// parsed out of the spec at test time (the copy the package ships, spec/), so the document and this
+// test cannot drift together. It also checks that the document is valid OpenAPI and that every
 // schema compiles and validates with ajv (draft 2020-12) the way the harness will use it.
 
 import { readFileSync } from "node:fs";
@@ -13,7 +13,7 @@ import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { nullAsAbsent } from "../../src/harness/openapi.ts";
 
-const SPEC_URL = new URL("../../../shared/spec/ledger-node-rest-interface.md", import.meta.url);
+const SPEC_URL = new URL("../../spec/ledger-node-rest-interface.md", import.meta.url);
 const OPENAPI_URL = new URL("../../schemas/openapi.yaml", import.meta.url);
 
 // ---------------------------------------------------------------------------------------------------
@@ -611,7 +611,7 @@ describe("component schemas under ajv (draft 2020-12)", () => {
       "Error",
       { message: "bad", error_code: "invalid_input", vm_error_code: null },
       true,
-      "vm_error_code null counts as absent (design §5)",
+      "vm_error_code null counts as absent (the family's convention)",
     ],
     ["Error", { message: null, error_code: "invalid_input" }, false, "a required member is never null"],
     ["Error", { message: "bad", error_code: "invalid_input", vm_error_code: "1" }, false, "vm_error_code not an integer"],
@@ -668,7 +668,7 @@ describe("component schemas under ajv (draft 2020-12)", () => {
       "struct without generic_type_params (§2.4 required)",
     ],
     ["MoveModule", { ...abi, exposed_functions: [{ ...abi.exposed_functions[0], visibility: "internal" }] }, false, "unknown visibility"],
-    ["TableItemRequest", { key_type: "u64", value_type: "address", key: "7" }, true, "design §5 names"],
+    ["TableItemRequest", { key_type: "u64", value_type: "address", key: "7" }, true, "the family's names"],
     ["TableItemRequest", { key_type: "u64", value_type: "address" }, false, "no key"],
     ["SubmitTransactionRequest", submission, true, "ed25519 signature"],
     ["SubmitTransactionRequest", { ...submission, signature: undefined }, false, "no signature"],
@@ -707,7 +707,7 @@ describe("component schemas under ajv (draft 2020-12)", () => {
     ],
     ["TransactionPayload", { type: "module_bundle_payload" }, true, "members not shown"],
     ["TransactionPayload", { type: "multisig_payload", multisig_address: "0x3", transaction_payload: entryPayload }, true, "multisig"],
-    ["PendingTransaction", { ...submission, hash }, true, "design §5 members"],
+    ["PendingTransaction", { ...submission, hash }, true, "the family's members"],
     [
       "PendingTransaction",
       { ...submission, hash, signature: undefined, replay_protection_nonce: null },

@@ -2,7 +2,7 @@
 // here and nowhere else. "node" is the spec's faithful node. "aptos" is a stand-in for a real Aptos
 // fullnode: the family's header prefix and BCS submission type, so Aptos clients (the Aptos TS SDK)
 // can talk to it, and aptos-core's own behaviour where the spec leaves a choice or where aptos-core
-// deviates from it (issue 8; each field cites the aptos-core source it follows). The conformance
+// deviates from it (each field cites the aptos-core source it follows). The conformance
 // suite run with `--profile aptos --baseline baselines/aptos-core.txt` passes it.
 
 import { WIRE_PROFILES, type ProfileName, type WireProfile } from "../../codec/index.ts";

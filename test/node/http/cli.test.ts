@@ -1,4 +1,4 @@
-// `ledger-node` (design §3): prints `listening on URL` once it listens, writes --fixtures-out first,
+// `ledger-node` (its command-line contract): prints `listening on URL` once it listens, writes --fixtures-out first,
 // stops with exit 0 on SIGTERM and SIGINT, and exits 2 on bad usage.
 //
 // The node runs as `node --import tsx src/cli/ledger-node.ts` so signals reach it directly: `npx`

@@ -1,4 +1,4 @@
-// The read endpoints over a real socket (§4.2–§4.7, design §5): statuses, codes, the §2.7 headers,
+// The read endpoints over a real socket (§4.2–§4.7, the family's convention): statuses, codes, the §2.7 headers,
 // BCS forms that agree with JSON at the same ledger version, cursor pagination, pruned and future versions.
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -99,7 +99,7 @@ describe("GET /v1/accounts/{address}/transaction_summaries (§4.3)", () => {
     expect(forward.map((s) => s.version)).toEqual(all.slice(10, 13).map((s) => s.version));
     const backward = (await call(base, `${path()}?end_version=${pivot?.version}&limit=3`)).json() as Summary[];
     expect(backward.map((s) => s.version)).toEqual(all.slice(8, 11).map((s) => s.version));
-    // With start_version, end_version is ignored (design §5).
+    // With start_version, end_version is ignored (the family's convention).
     const both = (await call(base, `${path()}?start_version=${pivot?.version}&end_version=0&limit=3`)).json() as Summary[];
     expect(both).toEqual(forward);
   });

@@ -1,4 +1,4 @@
-// What every route shares (design §5, §2.6, §2.7): unknown paths and methods are 404
+// What every route shares (the family's convention, §2.6, §2.7): unknown paths and methods are 404
 // web_framework_error (the spec's status sets have no 405), every error is a JSON error object with the
 // ledger-state headers and no cursor, and health lag is 503 health_check_failed.
 

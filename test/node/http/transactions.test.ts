@@ -1,4 +1,4 @@
-// POST /v1/transactions (§4.8, design §5): JSON and BCS submissions that commit, the media of the 202,
+// POST /v1/transactions (§4.8, the family's convention): JSON and BCS submissions that commit, the media of the 202,
 // and the refusals: malformed bodies, 413 over the body limit, 403 when switched off, 507 when full.
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -63,7 +63,7 @@ describe("submission that commits", () => {
       sequence_number: String(signed.raw_txn.sequence_number),
     });
 
-    // An identical resubmission is accepted again (design §5).
+    // An identical resubmission is accepted again (the family's convention).
     expect((await postJson(node.url, "/transactions", transferJson(signed))).status).toBe(202);
 
     await commit(node);

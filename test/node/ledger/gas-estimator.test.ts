@@ -1,4 +1,4 @@
-// The §2.5 gas estimate, design §5's buckets and rules: low = min of the last 10 blocks, market =
+// The §2.5 gas estimate, the family's buckets and rules: low = min of the last 10 blocks, market =
 // max(low, median of the last 30), aggressive = next bucket above max(market, p90 of the last 120),
 // each block counting its lowest included price when full and the minimum price when not.
 

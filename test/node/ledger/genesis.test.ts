@@ -44,7 +44,7 @@ describe("determinism", () => {
 });
 
 describe("the fixtures", () => {
-  it("have design §3's members and name funded accounts whose keys sign for them", () => {
+  it("have the fixtures file's members and name funded accounts whose keys sign for them", () => {
     const f = t.fixtures;
     expect(Object.keys(f).sort()).toEqual([
       "accounts",

@@ -1,4 +1,4 @@
-// JSON submissions (design §5 member names) become the signed transaction they describe, typed by the
+// JSON submissions (the family's member names) become the signed transaction they describe, typed by the
 // chain's own ABIs; anything that does not describe one is 400 invalid_input.
 
 import { beforeAll, describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
-// Reads the HTTP face pages through: the modules listing with its cursor (§4.5, design §5), transaction
-// summary windows (§4.3, design §5), and table items (§4.2).
+// Reads the HTTP face pages through: the modules listing with its cursor (§4.5, the family's convention), transaction
+// summary windows (§4.3, the family's convention), and table items (§4.2).
 
 import { beforeAll, describe, expect, it } from "vitest";
 import { parseAddress, toHex } from "../../../src/codec/index.ts";

@@ -33,7 +33,7 @@ export interface ConformanceRun {
 
 const scratch: string[] = [];
 
-/** A fixtures file for the run (design §3 format). */
+/** A fixtures file for the run (the fixtures file's format). */
 export function fixturesFile(fixtures: unknown): string {
   const dir = mkdtempSync(join(tmpdir(), "property-fixtures-"));
   scratch.push(dir);
