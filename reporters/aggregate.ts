@@ -6,6 +6,7 @@ import type { Requirement, RequirementCatalog } from "../src/harness/requirement
 import { aggregateStatus, type CheckResult, type Failure, type ResultStatus } from "../src/harness/results.ts";
 import { ConfigurationError } from "../src/harness/configuration-error.ts";
 import type { UnknownMembersSeen } from "../src/harness/unknown-member-tally.ts";
+import type { ForeignHeaderPrefixes } from "../src/harness/foreign-header-prefix.ts";
 
 /** One result with the test that recorded it. */
 export interface Evidence {
@@ -56,6 +57,8 @@ export interface RunOutcome {
   readonly baseline?: { readonly file: string; readonly ids: readonly string[] };
   /** Members of response bodies the contract does not declare, per schema: noted, never a failure (absent: none). */
   readonly unknownMembers?: UnknownMembersSeen;
+  /** Ledger-header prefixes the target sent besides the run's: the verdict says which flags to use (absent: none). */
+  readonly foreignHeaderPrefixes?: ForeignHeaderPrefixes;
 }
 
 /** Caps the failures kept per requirement so one systematic deviation does not flood the report. */

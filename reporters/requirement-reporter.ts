@@ -14,6 +14,7 @@ import { aggregateRequirements, type Evidence, type Interruption, type RunError,
 import type { JunitCase } from "./junit-report.ts";
 import { escapeControls } from "./escape-controls.ts";
 import { UnknownMemberTally } from "../src/harness/unknown-member-tally.ts";
+import { ForeignPrefixTally } from "../src/harness/foreign-header-prefix.ts";
 
 export interface RequirementReporterOptions {
   readonly catalog: RequirementCatalog;
@@ -47,6 +48,8 @@ export class RequirementReporter implements Reporter {
   readonly #endedCases = new Map<string, JunitCase[]>();
   /** What every check's task meta said of members not in the contract, summed (bounded like each check's). */
   readonly #unknownMembers = new UnknownMemberTally();
+  /** Ledger-header prefixes other than the run's that any check's responses carried. */
+  readonly #foreignPrefixes = new ForeignPrefixTally();
   #requests = 0;
   #retries = 0;
   #stopped: string | undefined;
@@ -140,10 +143,12 @@ export class RequirementReporter implements Reporter {
     );
     const interruption: Interruption | undefined = stopped === undefined ? undefined : { kind: "stopped", reason: stopped };
     const unknownMembers = this.#unknownMembers.size === 0 ? undefined : this.#unknownMembers.seen();
+    const foreignHeaderPrefixes = this.#foreignPrefixes.seen();
     return {
       ...outcome,
       ...(interruption === undefined ? {} : { interruption }),
       ...(unknownMembers === undefined ? {} : { unknownMembers }),
+      ...(foreignHeaderPrefixes === undefined ? {} : { foreignHeaderPrefixes }),
     };
   }
 
@@ -192,6 +197,7 @@ export class RequirementReporter implements Reporter {
       for (const r of meta.requests) this.#retries += r.retries ?? 0;
       for (const r of meta.results) this.#evidence.push({ test: testCase.name, file, result: r });
       if (meta.unknownMembers !== undefined) this.#unknownMembers.merge(meta.unknownMembers);
+      if (meta.foreignHeaderPrefixes !== undefined) this.#foreignPrefixes.merge(meta.foreignHeaderPrefixes);
     }
     if (result.state !== "failed") return;
     // A failed test whose own requirement has no failure recorded died outside the harness.

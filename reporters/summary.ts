@@ -9,11 +9,14 @@
 // the verdict is conforming or conforming with the baseline's expected failures (a partial run is not).
 // `unknownMembers` lists the members of response bodies the contract does not declare ({schema, member,
 // count}; never a failure), `unknownMembersLeftOut` the occurrences past the bound on distinct members.
+// `foreignHeaderPrefixes` says the target sent its ledger headers under another prefix than the run's
+// ({expected, seen, hint}: the hint, with the flags to use, also ends `verdictText`).
 
 import type { ResultStatus } from "../src/harness/results.ts";
 import { countStatuses, type Interruption, type RunOutcome, type StatusCounts } from "./aggregate.ts";
 import { verdictOf, type VerdictCounts, type VerdictKind } from "./verdict.ts";
 import type { UnknownMemberCount } from "../src/harness/unknown-member-tally.ts";
+import type { ForeignHeaderPrefixes } from "../src/harness/foreign-header-prefix.ts";
 
 export interface SummaryRequirement {
   readonly id: string;
@@ -50,6 +53,8 @@ export interface Summary {
   readonly unknownMembers?: readonly UnknownMemberCount[];
   /** Occurrences of further members, past the bound on distinct members kept (absent: none). */
   readonly unknownMembersLeftOut?: number;
+  /** Ledger-header prefixes the target sent besides the run's, and the verdict's hint on the flags to use (absent: none). */
+  readonly foreignHeaderPrefixes?: ForeignHeaderPrefixes & { readonly hint: string };
 }
 
 export function buildSummary(
@@ -90,5 +95,8 @@ export function buildSummary(
     ...(outcome.unknownMembers === undefined || outcome.unknownMembers.leftOut === 0
       ? {}
       : { unknownMembersLeftOut: outcome.unknownMembers.leftOut }),
+    ...(outcome.foreignHeaderPrefixes === undefined || verdict.hint === undefined
+      ? {}
+      : { foreignHeaderPrefixes: { ...outcome.foreignHeaderPrefixes, hint: verdict.hint } }),
   };
 }

@@ -3,6 +3,7 @@
 // 0 is not conforming; a run that exits 0 is conforming, conforming with the baseline's expected
 // failures, or partial when some requirement was not run (--only, a missing fixture, a check skipped).
 
+import { foreignPrefixHint } from "../src/harness/foreign-header-prefix.ts";
 import { exitCode, type RunOutcome } from "./aggregate.ts";
 
 /** Best to worst; a fleet's verdict is its worst node's. */
@@ -31,8 +32,13 @@ export interface Verdict {
   readonly kind: VerdictKind;
   /** "CONFORMING", "CONFORMING WITH 3 EXPECTED FAILURES", "PARTIAL", "NOT CONFORMING". */
   readonly label: string;
-  /** What the label rests on, in a sentence. */
+  /** What the label rests on, in a sentence; ends with `hint` when there is one. */
   readonly detail: string;
+  /**
+   * When the target sent its ledger headers under another prefix than the run's: which, and the flags
+   * that make the run expect them. In the detail too, so every report states it with the verdict.
+   */
+  readonly hint?: string;
   /** `${label}: ${detail}`, the console headline and the words of every report. */
   readonly headline: string;
   readonly counts: VerdictCounts;
@@ -58,8 +64,9 @@ export function verdictOf(outcome: RunOutcome): Verdict {
     kind === "conforming-with-baseline"
       ? `CONFORMING WITH ${plural(counts.expectedFailures, "EXPECTED FAILURE")}`
       : kind.replace(/-/g, " ").toUpperCase();
-  const detail = detailOf(kind, outcome, counts);
-  return { kind, label, detail, headline: `${label}: ${detail}`, counts };
+  const hint = outcome.foreignHeaderPrefixes === undefined ? undefined : foreignPrefixHint(outcome.foreignHeaderPrefixes);
+  const detail = `${detailOf(kind, outcome, counts)}${hint === undefined ? "" : `; ${hint}`}`;
+  return { kind, label, detail, headline: `${label}: ${detail}`, counts, ...(hint === undefined ? {} : { hint }) };
 }
 
 function kindOf(outcome: RunOutcome, c: VerdictCounts): VerdictKind {

@@ -91,6 +91,16 @@ export {
   encodeRawTransaction,
   decodeRawTransaction,
 } from "./bcs.ts";
+export {
+  ExecutionStatusBcs,
+  TransactionInfoBcs,
+  ContractEventBcs,
+  WriteSetBcs,
+  TransactionBcs,
+  TransactionOnChainDataBcs,
+  TransactionDataBcs,
+  type TransactionDataBcsInput,
+} from "./bcs-transaction-data.ts";
 export { DEFAULT_DOMAIN, sha3_256, domainPrefix, signingMessage, signingMessageWithData, transactionHash } from "./hash.ts";
 export { ed25519PublicKey, ed25519Sign, ed25519Verify } from "./ed25519.ts";
 export {

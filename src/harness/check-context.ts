@@ -13,6 +13,7 @@ import { RequestFailure, responseFromParts, type HttpRequest, type HttpResponse 
 import { observeResponse } from "./observed-contract.ts";
 import { errorObjectProblem } from "./error-object.ts";
 import { UnknownMemberTally } from "./unknown-member-tally.ts";
+import { ForeignPrefixTally, foreignLedgerPrefixes } from "./foreign-header-prefix.ts";
 import type { ApiContract, OperationContract } from "./openapi.ts";
 import { buildRawRequest, type RawEnding, type RawExchangeResult } from "./raw-exchange.ts";
 import { errorCodeOf, headerValue, ledgerState, type LedgerState } from "./response-facts.ts";
@@ -103,6 +104,8 @@ export class CheckTrace {
   lastCurl: string | undefined;
   /** Members of the responses' bodies the contract does not declare: noted for the report, never a failure. */
   readonly unknownMembers = new UnknownMemberTally();
+  /** Ledger-header prefixes the responses carried besides the run's: said in the verdict, with the flags to use. */
+  readonly foreignPrefixes = new ForeignPrefixTally();
 }
 
 const traces = new WeakMap<CheckContext, CheckTrace>();
@@ -186,6 +189,7 @@ export class CheckContext {
       const response = await this.#h.client.send(request, operation?.id === SUBMISSION_OPERATION ? "unsent" : "any-fault");
       this.#trace.requests.push(response.record);
       this.#trace.lastCurl = response.curl;
+      this.#noteForeignPrefixes(response);
       const observed = operation ? observeResponse(this.#observedContext(), { operation, response, markBefore }) : [];
       if (operation) {
         this.#operations.set(response, operation);
@@ -266,6 +270,7 @@ export class CheckContext {
       });
       const operation =
         spec.operation !== undefined ? this.contract.operation(spec.operation) : this.contract.findOperation(method, spec.path);
+      this.#noteForeignPrefixes(response);
       const observed = operation ? observeResponse(this.#observedContext(), { operation, response, markBefore }) : [];
       if (operation) {
         this.#operations.set(response, operation);
@@ -472,6 +477,12 @@ export class CheckContext {
   #noteUnknownMembers(operation: OperationContract, res: HttpResponse): void {
     if (res.contentType === undefined || res.json === undefined) return;
     this.#trace.unknownMembers.addAll(operation.response(res.status)?.unknownMembers(res.contentType, res.json) ?? []);
+  }
+
+  /** Every response: ledger headers under another prefix than the run's (X-APTOS-* to an X-NODE- run). */
+  #noteForeignPrefixes(res: HttpResponse): void {
+    const prefix = this.profile.headerPrefix;
+    this.#trace.foreignPrefixes.add(prefix, foreignLedgerPrefixes(res.headers, prefix));
   }
 
   #observedContext() {

@@ -137,10 +137,12 @@ async function decide(h: Harness, requirement: Requirement, fn: CheckFn): Promis
   const trace = traceOf(t);
   const results = [own, ...trace.observed];
   const unknownMembers = trace.unknownMembers.seen();
+  const foreignHeaderPrefixes = trace.foreignPrefixes.seen();
   const meta: ConformanceMeta = {
     results,
     requests: [...trace.requests],
     ...(unknownMembers.members.length + unknownMembers.leftOut === 0 ? {} : { unknownMembers }),
+    ...(foreignHeaderPrefixes === undefined ? {} : { foreignHeaderPrefixes }),
   };
   const failed = results.filter((r) => r.status === "failed");
   if (failed.length > 0) {

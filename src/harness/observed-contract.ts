@@ -11,6 +11,7 @@ import { errorObjectProblem } from "./error-object.ts";
 import type { RequirementCatalog } from "./requirements.ts";
 import { failingStatus, type CheckResult, type Failure } from "./results.ts";
 import { formatFailure } from "./failure-message.ts";
+import { foreignLedgerPrefixes } from "./foreign-header-prefix.ts";
 
 export const OBSERVED = {
   statusInSet: "7.1/status-in-endpoint-set",
@@ -291,13 +292,6 @@ export function observeResponse(ctx: ObservedContext, ex: ObservedExchange): Che
 }
 
 function otherPrefixHint(res: HttpResponse, prefix: string): string {
-  const others = [
-    ...new Set(
-      Object.keys(res.headers)
-        .filter((n) => /^x-[a-z]+-ledger-version$/.test(n))
-        .map((n) => n.replace(/ledger-version$/, "").toUpperCase()),
-    ),
-  ];
-  const foreign = others.filter((p) => p !== prefix.toUpperCase());
+  const foreign = foreignLedgerPrefixes(res.headers, prefix);
   return foreign.length > 0 ? ` (the node sends ${foreign.join(", ")}* headers: try --profile or --header-prefix)` : "";
 }

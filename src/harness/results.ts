@@ -4,6 +4,7 @@
 
 import type { Level } from "./requirements.ts";
 import type { UnknownMembersSeen } from "./unknown-member-tally.ts";
+import type { ForeignHeaderPrefixes } from "./foreign-header-prefix.ts";
 
 export type ResultStatus = "passed" | "failed" | "warned" | "skipped" | "not_applicable";
 
@@ -47,6 +48,8 @@ export interface ConformanceMeta {
   readonly requests: readonly RequestRecord[];
   /** Members of the check's responses the contract does not declare, per schema (absent: none). */
   readonly unknownMembers?: UnknownMembersSeen;
+  /** Ledger-header prefixes the check's responses carried besides the run's (absent: none). */
+  readonly foreignHeaderPrefixes?: ForeignHeaderPrefixes;
 }
 
 declare module "@vitest/runner" {

@@ -25,6 +25,8 @@ export interface RunOptions {
   /** Fault names (src/node/faults/); none for the clean node. */
   readonly faults?: readonly string[];
   readonly profile?: "node" | "aptos";
+  /** The profile the run is told (`--profile`), when it is not the node's: a run pointed at the wrong family. */
+  readonly runProfile?: "node" | "aptos";
   /** An expected-failures file, relative to the project root (`--baseline`). */
   readonly baseline?: string;
   /** A fresh directory for the fixtures file and the reports. */
@@ -56,7 +58,17 @@ export async function runConformance(options: RunOptions): Promise<ConformanceRu
     beforeListen: (fixtures) => writeFileSync(fixturesFile, `${JSON.stringify(fixtures, null, 2)}\n`),
   });
   try {
-    const args = ["--target", node.url, "--fixtures", fixturesFile, "--report-dir", reportDir, "--profile", profile, "--quiet"];
+    const args = [
+      "--target",
+      node.url,
+      "--fixtures",
+      fixturesFile,
+      "--report-dir",
+      reportDir,
+      "--profile",
+      options.runProfile ?? profile,
+      "--quiet",
+    ];
     if (options.baseline !== undefined) args.push("--baseline", options.baseline);
     const {
       code: exitCode,

@@ -10,9 +10,20 @@ import {
   ModuleBytecodeBcs,
   moduleIdString,
   ModuleMapBcs,
+  TransactionDataBcs,
+  type TransactionDataBcsInput,
   TransactionSummaryListBcs,
 } from "../../codec/index.ts";
-import type { AccountInfo, AddressBytes, GasEstimate, LedgerInfo, ModuleRecord, TransactionSummary } from "../ledger/api.ts";
+import type {
+  AccountInfo,
+  AddressBytes,
+  ExecutionStatus,
+  GasEstimate,
+  LedgerInfo,
+  ModuleRecord,
+  TransactionByHash,
+  TransactionSummary,
+} from "../ledger/api.ts";
 
 /** The bytecode as it is, no length prefix. */
 export function moduleBcs(record: ModuleRecord): Uint8Array {
@@ -86,5 +97,52 @@ export function ledgerInfoBcs(info: LedgerInfo): Uint8Array {
     node_role: { FullNode: null },
     oldest_block_height: info.oldestBlockHeight.toString(),
     block_height: info.blockHeight.toString(),
+  });
+}
+
+type ExecutionStatusInput = Extract<TransactionDataBcsInput, { OnChain: unknown }>["OnChain"]["info"]["V0"]["status"];
+
+function executionStatusInput(status: ExecutionStatus): ExecutionStatusInput {
+  switch (status.kind) {
+    case "success":
+      return { Success: null };
+    case "out_of_gas":
+      return { OutOfGas: null };
+    case "move_abort":
+      // info None: the node keeps no module error maps beside its vm_status text.
+      return { MoveAbort: { location: { Module: status.module }, code: status.code, info: null } };
+    case "miscellaneous_error":
+      return { MiscellaneousError: status.statusCode };
+  }
+}
+
+/**
+ * GET /v1/transactions/by_hash/{hash} as aptos-core's TransactionData (api/src/transactions.rs
+ * `get_transaction_inner`, BCS arm): a pending transaction is `Pending(SignedTransaction)`; a committed
+ * one `OnChain(TransactionOnChainData)` with the same stand-ins the JSON form states (json-forms.ts
+ * transactionByHashJson): the TransactionInfo hashes of ledger/transaction-hashes.ts, no state checkpoint
+ * or auxiliary info hash, no events, and an empty write set, as the JSON's `changes` is [].
+ */
+export function transactionByHashBcs(found: TransactionByHash): Uint8Array {
+  if (found.kind === "pending") return encodeBcs(TransactionDataBcs, { Pending: found.signed });
+  return encodeBcs(TransactionDataBcs, {
+    OnChain: {
+      version: found.version,
+      transaction: { UserTransaction: found.signed },
+      info: {
+        V0: {
+          gas_used: found.gasUsed,
+          status: executionStatusInput(found.status),
+          transaction_hash: found.hash,
+          event_root_hash: found.eventRootHash,
+          state_change_hash: found.stateChangeHash,
+          state_checkpoint_hash: null,
+          auxiliary_info_hash: null,
+        },
+      },
+      events: [],
+      accumulator_root_hash: found.accumulatorRootHash,
+      changes: { V0: [] },
+    },
   });
 }

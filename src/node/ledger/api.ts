@@ -106,22 +106,37 @@ export interface AccountInfo {
   readonly authenticationKey: Uint8Array;
 }
 
+/**
+ * How a committed transaction ended, as aptos-core records it in TransactionInfo (types/src/transaction/
+ * mod.rs `ExecutionStatus`): success, out of gas, a Move abort in a module with its code, or another VM
+ * status kept on the ledger (a verification or deserialization failure: `MiscellaneousError(Some(code))`,
+ * as `TransactionStatus::from_vm_status` keeps it). The node's vm_status string says the same in words.
+ */
+export type ExecutionStatus =
+  | { readonly kind: "success" }
+  | { readonly kind: "out_of_gas" }
+  | { readonly kind: "move_abort"; readonly module: { readonly address: AddressBytes; readonly name: string }; readonly code: bigint }
+  | { readonly kind: "miscellaneous_error"; readonly statusCode: number };
+
 /** What GET /v1/transactions/by_hash/{hash} (beyond the spec) finds: the transaction in the mempool, or committed. */
 export type TransactionByHash =
   | {
       readonly kind: "pending";
       readonly hash: Uint8Array;
+      readonly signed: SignedTransaction;
       /** The submission's JSON members (the family's order): sender … signature, replay_protection_nonce when it has one. */
       readonly request: Readonly<Record<string, unknown>>;
     }
   | {
       readonly kind: "committed";
       readonly hash: Uint8Array;
+      readonly signed: SignedTransaction;
       readonly request: Readonly<Record<string, unknown>>;
       readonly version: bigint;
       readonly success: boolean;
       /** "Executed successfully", or the VM status of the failure. */
       readonly vmStatus: string;
+      readonly status: ExecutionStatus;
       readonly gasUsed: bigint;
       /** Timestamp of the block that holds it. */
       readonly timestampUsec: bigint;

@@ -109,6 +109,7 @@ export class BlockProducer {
         blockHeight: height,
         success: outcome.success,
         vmStatus: outcome.vmStatus,
+        status: outcome.status,
         gasUsed: outcome.gasUsed,
         stateChangeHash: writeSetHash(outcome.writes),
       };

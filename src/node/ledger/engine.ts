@@ -222,10 +222,12 @@ export class LedgerEngine implements LedgerApi {
       return {
         kind: "committed",
         hash,
+        signed: committed.signed,
         request: this.requestJson(committed.signed),
         version: committed.version,
         success: committed.success,
         vmStatus: committed.vmStatus,
+        status: committed.status,
         gasUsed: committed.gasUsed,
         timestampUsec: this.ledger.blocks.at(committed.blockHeight)?.timestampUsec ?? this.ledger.blocks.latest().timestampUsec,
         stateChangeHash: committed.stateChangeHash,
@@ -234,7 +236,7 @@ export class LedgerEngine implements LedgerApi {
       };
     }
     const pending = this.mempool.withHash(hash);
-    if (pending !== undefined) return { kind: "pending", hash, request: this.requestJson(pending.signed) };
+    if (pending !== undefined) return { kind: "pending", hash, signed: pending.signed, request: this.requestJson(pending.signed) };
     throw new LedgerError(404, "transaction_not_found", `Transaction ${toHex(hash)} not found in the mempool or the ledger`);
   }
 

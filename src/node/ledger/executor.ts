@@ -19,9 +19,10 @@ import {
 import { bytesToHex } from "@noble/hashes/utils.js";
 import { GAS, intrinsicGas } from "./gas-schedule.ts";
 import { createsSender, newAccount, type PendingTransaction } from "./prologue.ts";
+import type { ExecutionStatus } from "./api.ts";
 import type { AccountState, LedgerState, StateWrite } from "./state.ts";
 import { structResolver } from "./struct-resolver.ts";
-import type { VmStatusName } from "./vm-status.ts";
+import { VmStatus, type VmStatusName } from "./vm-status.ts";
 
 export interface ExecutionOutcome {
   readonly writes: readonly StateWrite[];
@@ -29,6 +30,8 @@ export interface ExecutionOutcome {
   readonly success: boolean;
   /** "Executed successfully", or what failed. */
   readonly vmStatus: string;
+  /** The same outcome as aptos-core's ExecutionStatus records it. */
+  readonly status: ExecutionStatus;
 }
 
 const EXECUTED = "Executed successfully";
@@ -38,17 +41,35 @@ const APTOS_COIN = "0x1::aptos_coin::AptosCoin";
 /** Addresses aptos_account::create_account refuses (ECANNOT_RESERVED_ADDRESS). */
 const RESERVED = new Set(["0x0", "0x1", "0x3"]);
 
+const SUCCESS: ExecutionStatus = { kind: "success" };
+const FRAMEWORK = parseAddress("0x1");
+
 class Failure extends Error {
-  constructor(readonly vmStatus: string) {
+  constructor(
+    readonly vmStatus: string,
+    readonly status: ExecutionStatus,
+  ) {
     super(vmStatus);
   }
 }
 
+/** OUT_OF_GAS is ExecutionStatus::OutOfGas; the other kept statuses are MiscellaneousError(Some(code)). */
+const failure = (status: VmStatusName, detail?: string): Failure =>
+  new Failure(
+    detail === undefined ? status : `${status}: ${detail}`,
+    status === "OUT_OF_GAS" ? { kind: "out_of_gas" } : { kind: "miscellaneous_error", statusCode: VmStatus[status] },
+  );
 const fail = (status: VmStatusName, detail?: string): never => {
-  throw new Failure(detail === undefined ? status : `${status}: ${detail}`);
+  throw failure(status, detail);
 };
+const abortFailure = (module: string, reason: string, code: number, detail: string): Failure =>
+  new Failure(`Move abort in 0x1::${module}: ${reason}(0x${code.toString(16)}): ${detail}`, {
+    kind: "move_abort",
+    module: { address: FRAMEWORK, name: module },
+    code: BigInt(code),
+  });
 const abort = (module: string, reason: string, code: number, detail: string): never => {
-  throw new Failure(`Move abort in 0x1::${module}: ${reason}(0x${code.toString(16)}): ${detail}`);
+  throw abortFailure(module, reason, code, detail);
 };
 
 /** Account writes of one transaction, over the latest state. */
@@ -87,18 +108,22 @@ export class Executor {
     const payloadEffects = withSender(new AccountOverlay(latest));
     let gasUsed = intrinsicGas(txn.bytes.length) + (createSender ? GAS.createAccount : 0n);
     let vmStatus = EXECUTED;
+    let status = SUCCESS;
     try {
       gasUsed += this.runPayload(txn.signed, payloadEffects, version);
       if (gasUsed > raw.max_gas_amount) fail("OUT_OF_GAS");
     } catch (error) {
       if (!(error instanceof Failure)) throw error;
       vmStatus = error.vmStatus;
+      status = error.status;
       if (gasUsed > raw.max_gas_amount) gasUsed = raw.max_gas_amount;
     }
     const fee = gasUsed * raw.gas_unit_price;
     // A payload that leaves the gas payer unable to pay is undone, as Aptos' failure epilogue does.
     if (vmStatus === EXECUTED && (payloadEffects.get(txn.gasPayer)?.balance ?? 0n) < fee) {
-      vmStatus = "Move abort in 0x1::coin: EINSUFFICIENT_BALANCE(0x10006): not enough coins left to pay the fee";
+      const unpaid = abortFailure("coin", "EINSUFFICIENT_BALANCE", 0x10006, "not enough coins left to pay the fee");
+      vmStatus = unpaid.vmStatus;
+      status = unpaid.status;
     }
     const success = vmStatus === EXECUTED;
     const effects = success ? payloadEffects : withSender(new AccountOverlay(latest));
@@ -109,7 +134,7 @@ export class Executor {
       const sender = effects.get(txn.sender) as AccountState;
       effects.set(txn.sender, { ...sender, sequenceNumber: sender.sequenceNumber + 1n });
     }
-    return { writes: effects.writes(), gasUsed, success, vmStatus };
+    return { writes: effects.writes(), gasUsed, success, vmStatus, status };
   }
 
   /** Runs the payload into `effects`; returns the gas it used beyond the intrinsic cost. Throws Failure. */

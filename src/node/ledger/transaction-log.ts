@@ -3,7 +3,7 @@
 
 import { bytesToHex } from "@noble/hashes/utils.js";
 import type { SignedTransaction } from "../../codec/index.ts";
-import type { ReplayProtector, TransactionSummary } from "./api.ts";
+import type { ExecutionStatus, ReplayProtector, TransactionSummary } from "./api.ts";
 import type { Prunable } from "./pruner.ts";
 
 export interface CommittedTransaction extends TransactionSummary {
@@ -12,6 +12,7 @@ export interface CommittedTransaction extends TransactionSummary {
   readonly success: boolean;
   /** "Executed successfully", or the VM status of the failure. */
   readonly vmStatus: string;
+  readonly status: ExecutionStatus;
   readonly gasUsed: bigint;
   /** transaction-hashes.ts writeSetHash of the writes it made. */
   readonly stateChangeHash: Uint8Array;

@@ -62,6 +62,7 @@ describe("transfers", () => {
     const txn = run({ EntryFunction: entryCall("aptos_account", "transfer", fresh, 4_321n) });
     expect(txn.success).toBe(true);
     expect(txn.vmStatus).toBe("Executed successfully");
+    expect(txn.status).toEqual({ kind: "success" });
     expect(t.engine.ledger.state.latestAccount(fresh)).toEqual({ sequenceNumber: 0n, authenticationKey: fresh, balance: 4_321n });
     expect(balance(alice.address)).toBe(before - 4_321n - txn.gasUsed * 100n);
     expect(sequenceNumber()).toBe(seq + 1n);
@@ -84,6 +85,8 @@ describe("transfers", () => {
     const [aliceBefore, bobBefore] = [balance(alice.address) ?? 0n, balance(bob) ?? 0n];
     const txn = run({ EntryFunction: entryCall("aptos_account", "transfer", bob, aliceBefore) });
     expect([txn.success, txn.vmStatus]).toEqual([false, expect.stringMatching(/EINSUFFICIENT_BALANCE/)]);
+    // aptos-core's ExecutionStatus::MoveAbort at 0x1::coin with the code the vm_status names.
+    expect(txn.status).toEqual({ kind: "move_abort", module: { address: FRAMEWORK, name: "coin" }, code: 0x10006n });
     expect(balance(alice.address)).toBe(aliceBefore - txn.gasUsed * 100n);
     expect(balance(bob)).toBe(bobBefore);
   });
@@ -93,6 +96,7 @@ describe("transfers", () => {
     const [aliceBefore, bobBefore] = [balance(alice.address) ?? 0n, balance(bob) ?? 0n];
     const txn = run({ EntryFunction: entryCall("aptos_account", "transfer", bob, 5n) }, 4n);
     expect([txn.success, txn.vmStatus, txn.gasUsed]).toEqual([false, "OUT_OF_GAS", 4n]);
+    expect(txn.status).toEqual({ kind: "out_of_gas" });
     expect(balance(alice.address)).toBe(aliceBefore - 400n);
     expect(balance(bob)).toBe(bobBefore);
   });
@@ -114,23 +118,31 @@ describe("other entry functions", () => {
   it("fail with the VM status of what does not resolve, and still bump the sequence number", () => {
     const bob = (t.genesis.keys.funded[1] as Ed25519Account).address;
     const address = encodeMoveValue(parseTypeTag("address"), "0x2");
-    const cases: [TransactionPayloadInput, string][] = [
-      [call("no_such_module", "f", []), "LINKER_ERROR"],
-      [call("aptos_account", "no_such_function", []), "FUNCTION_RESOLUTION_FAILURE"],
-      [call("coin", "balance", [address], ["0x1::aptos_coin::AptosCoin"]), "EXECUTE_ENTRY_FUNCTION_CALLED_ON_NON_ENTRY_FUNCTION"],
-      [call("coin", "transfer", [address, u64(1n)]), "NUMBER_OF_TYPE_ARGUMENTS_MISMATCH"],
-      [call("aptos_account", "transfer", [address]), "NUMBER_OF_ARGUMENTS_MISMATCH"],
-      [call("aptos_account", "transfer", [new Uint8Array([1, 2, 3]), u64(1n)]), "FAILED_TO_DESERIALIZE_ARGUMENT"],
+    // Kept as aptos-core keeps them: a status code as MiscellaneousError(Some(code)), an abort as MoveAbort.
+    const misc = (statusCode: number) => ({ kind: "miscellaneous_error", statusCode });
+    const cases: [TransactionPayloadInput, string, unknown][] = [
+      [call("no_such_module", "f", []), "LINKER_ERROR", misc(1081)],
+      [call("aptos_account", "no_such_function", []), "FUNCTION_RESOLUTION_FAILURE", misc(1091)],
+      [
+        call("coin", "balance", [address], ["0x1::aptos_coin::AptosCoin"]),
+        "EXECUTE_ENTRY_FUNCTION_CALLED_ON_NON_ENTRY_FUNCTION",
+        misc(1103),
+      ],
+      [call("coin", "transfer", [address, u64(1n)]), "NUMBER_OF_TYPE_ARGUMENTS_MISMATCH", misc(1076)],
+      [call("aptos_account", "transfer", [address]), "NUMBER_OF_ARGUMENTS_MISMATCH", misc(1098)],
+      [call("aptos_account", "transfer", [new Uint8Array([1, 2, 3]), u64(1n)]), "FAILED_TO_DESERIALIZE_ARGUMENT", misc(1100)],
       [
         { EntryFunction: entryCall("coin", "transfer", parseAddress("0xdead"), 1n, ["0x1::aptos_coin::AptosCoin"]) },
         "ECOIN_STORE_NOT_PUBLISHED",
+        { kind: "move_abort", module: { address: FRAMEWORK, name: "coin" }, code: 0x60005n },
       ],
     ];
-    for (const [payload, status] of cases) {
+    for (const [payload, status, recorded] of cases) {
       const seq = sequenceNumber();
       const bobBefore = balance(bob);
       const txn = run(payload);
       expect([txn.success, txn.vmStatus.includes(status)], `${status}: ${txn.vmStatus}`).toEqual([false, true]);
+      expect(txn.status, status).toEqual(recorded);
       expect(sequenceNumber()).toBe(seq + 1n);
       expect(balance(bob)).toBe(bobBefore);
     }

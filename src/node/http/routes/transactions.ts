@@ -5,7 +5,8 @@ import type { FastifyInstance } from "fastify";
 import { decodeSignedTransaction, encodeSignedTransaction, fromHex, type SignedTransaction } from "../../../codec/index.ts";
 import { LedgerError } from "../../ledger/api.ts";
 import { prefersBcs } from "../accept.ts";
-import { requestLedgerInfo, sendJson, type HttpContext } from "../context.ts";
+import { transactionByHashBcs } from "../bcs-forms.ts";
+import { requestLedgerInfo, sendJson, sendRead, type HttpContext } from "../context.ts";
 import { badRequest } from "../errors.ts";
 import { pendingTransactionJson, transactionByHashJson } from "../json-forms.ts";
 
@@ -27,11 +28,12 @@ function hashParam(value: string): Uint8Array {
 
 export function registerTransactionRoutes(app: FastifyInstance, { engine, profile, submitEnabled }: HttpContext): void {
   // Beyond the spec (§3 names it without its contract): the pending, then committed, transaction, which
-  // Aptos clients poll to wait for a submission.
+  // Aptos clients poll to wait for a submission; under Accept: application/x-bcs, aptos-core's TransactionData.
   app.get<{ Params: { hash: string } }>("/v1/transactions/by_hash/:hash", (request, reply) => {
     const hash = hashParam(request.params.hash);
     requestLedgerInfo(engine, request);
-    sendJson(reply, transactionByHashJson(engine.transactionByHash(hash), profile));
+    const found = engine.transactionByHash(hash);
+    sendRead(request, reply, transactionByHashJson(found, profile), () => transactionByHashBcs(found));
   });
 
   // Encapsulated, so the BCS body parser exists for this route only.
