@@ -1,5 +1,5 @@
-// Faults in the §2.7 ledger-state headers: missing where required, in the wrong form, a cursor where
-// none may be, and values that go backwards.
+// Faults in the §2.7 ledger-state headers: missing where required, in the wrong form, a timestamp that
+// is not the ledger's, a cursor where none may be, and values that go backwards.
 
 import { LedgerError, type LedgerInfo } from "../ledger/api.ts";
 import { cursorHeader } from "../http/headers.ts";
@@ -30,6 +30,20 @@ const timestampHeaderInSeconds: Fault = {
       if (typeof value !== "string" || !/^[0-9]+$/.test(value)) return;
       const usec = BigInt(value);
       reply.header(name, `${usec / 1_000_000n}.${(usec % 1_000_000n).toString().padStart(6, "0")}`);
+    });
+  },
+};
+
+const timestampHeaderWallClock: Fault = {
+  name: "timestamp-header-wall-clock",
+  area: "headers",
+  description:
+    "writes X-NODE-LEDGER-TIMESTAMPUSEC from the node's wall clock (Date.now() in µs) instead of the timestamp of the ledger version it reports",
+  breaks: ["2.7/timestamp-of-ledger-version"],
+  http: (app, { profile }) => {
+    const name = `${profile.headerPrefix}LEDGER-TIMESTAMPUSEC`;
+    app.addHook("onSend", async (_request, reply) => {
+      if (reply.hasHeader(name)) reply.header(name, (BigInt(Date.now()) * 1000n).toString());
     });
   },
 };
@@ -118,4 +132,10 @@ const laggingReplica: Fault = {
   },
 };
 
-export const HEADER_FAULTS: readonly Fault[] = [missingBlockHeightHeaders, timestampHeaderInSeconds, cursorOnErrors, laggingReplica];
+export const HEADER_FAULTS: readonly Fault[] = [
+  missingBlockHeightHeaders,
+  timestampHeaderInSeconds,
+  timestampHeaderWallClock,
+  cursorOnErrors,
+  laggingReplica,
+];
