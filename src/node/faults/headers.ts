@@ -1,5 +1,6 @@
 // Faults in the §2.7 ledger-state headers: missing where required, in the wrong form, a timestamp that
-// is not the ledger's, a cursor where none may be, and values that go backwards.
+// is not the ledger's, a version one short of what the reads reflect, a cursor where none may be, and
+// values that go backwards.
 
 import { LedgerError, type LedgerInfo } from "../ledger/api.ts";
 import { cursorHeader } from "../http/headers.ts";
@@ -44,6 +45,26 @@ const timestampHeaderWallClock: Fault = {
     const name = `${profile.headerPrefix}LEDGER-TIMESTAMPUSEC`;
     app.addHook("onSend", async (_request, reply) => {
       if (reply.hasHeader(name)) reply.header(name, (BigInt(Date.now()) * 1000n).toString());
+    });
+  },
+};
+
+const ledgerVersionHeaderBehind: Fault = {
+  name: "ledger-version-header-behind",
+  area: "headers",
+  description:
+    "reports X-NODE-LEDGER-VERSION one below the version its reads reflect (the count of versions after the first written as the latest)",
+  breaks: ["4/future-version-law"],
+  http: (app, { profile }) => {
+    const name = `${profile.headerPrefix}LEDGER-VERSION`;
+    const oldestName = `${profile.headerPrefix}LEDGER-OLDEST-VERSION`;
+    app.addHook("onSend", async (_request, reply) => {
+      const value = reply.getHeader(name);
+      const oldest = reply.getHeader(oldestName);
+      if (typeof value !== "string" || !/^[0-9]+$/.test(value)) return;
+      // Never below the oldest version: the window stays a window, only its top is one short.
+      if (typeof oldest === "string" && /^[0-9]+$/.test(oldest) && BigInt(value) <= BigInt(oldest)) return;
+      if (BigInt(value) > 0n) reply.header(name, (BigInt(value) - 1n).toString());
     });
   },
 };
@@ -136,6 +157,7 @@ export const HEADER_FAULTS: readonly Fault[] = [
   missingBlockHeightHeaders,
   timestampHeaderInSeconds,
   timestampHeaderWallClock,
+  ledgerVersionHeaderBehind,
   cursorOnErrors,
   laggingReplica,
 ];
