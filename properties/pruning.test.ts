@@ -7,7 +7,9 @@
 // With them, the §2.7 header laws over generated sequences of reads: in every answer the oldest
 // version and block height are not above the current ones, and from one answer to the next the ledger
 // version, timestamp and block height never go back. The harness checks both on every response of the
-// run under the same ids; as properties they get a seed, a shrunk sequence and a replay command.
+// run under the same ids; as properties they get a seed, a shrunk sequence and a replay command. And
+// the timestamp belongs to the version: answers at one ledger version, spaced apart in time, carry the
+// same X-NODE-LEDGER-TIMESTAMPUSEC.
 
 import fc from "fast-check";
 import { errorCodeOf, law, undecided, type CheckContext, type HttpResponse, type LedgerState } from "../src/harness/index.ts";
@@ -141,9 +143,16 @@ law(
   },
 );
 
+/**
+ * One version past X-NODE-LEDGER-VERSION on every read, whatever the seed: a node whose header is one
+ * short of the version its reads reflect answers that version 200, and the draws (1 to 10 ahead, or
+ * far) meet it only in a run or so of twenty.
+ */
+const justAhead = (setup: Reads): Above[] => setup.reads.map((_, read) => ({ read, kind: "ahead", k: 1n }));
+
 law(
   "4/future-version-law",
-  { numRuns: 20 },
+  { numRuns: 20, examples: justAhead },
   reads,
   () => above,
   async (t, a, setup) => {
@@ -223,11 +232,20 @@ const steps: fc.Arbitrary<Step[]> = fc.array(
   { minLength: 2, maxLength: 6 },
 );
 
-/** Runs the steps in order (after a probe that places versions) and returns every answer with its state. */
-async function runSteps(t: CheckContext, list: readonly Step[], setup: Reads): Promise<{ res: HttpResponse; s: LedgerState }[]> {
+/**
+ * Runs the steps in order (after a probe that places versions) and returns every answer with its state;
+ * `pauseMs` apart when given.
+ */
+async function runSteps(
+  t: CheckContext,
+  list: readonly Step[],
+  setup: Reads,
+  pauseMs = 0,
+): Promise<{ res: HttpResponse; s: LedgerState }[]> {
   const w = await currentWindow(t);
   const answers: { res: HttpResponse; s: LedgerState }[] = [];
   for (const step of list) {
+    if (pauseMs > 0 && answers.length > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs));
     const res =
       step.kind === "health"
         ? await t.request({ path: "/-/healthy" })
@@ -307,5 +325,41 @@ law(
       t.expect(back.length === 0, "the ledger state at least as far as the answer before it in the sequence (§2.7)", res, back.join(", "));
     }
     return compared === 0 ? undecided("no two answers in a row carried the same ledger header") : undefined;
+  },
+);
+
+/**
+ * Between two steps of the timestamp law: a header written from a clock of millisecond resolution
+ * (Date.now() in µs) is the same within one millisecond, so answers closer than that could agree by
+ * chance. The ledger moves about once a second, so answers this far apart still share versions.
+ */
+const TIMESTAMP_PAUSE_MS = 3;
+
+law(
+  "2.7/timestamp-of-ledger-version",
+  { numRuns: 10, examples: () => [acrossEndpoints] },
+  reads,
+  () => steps,
+  async (t, list, setup) => {
+    const answers = await runSteps(t, list, setup, TIMESTAMP_PAUSE_MS);
+    // The first answer seen at each version: what every later answer at that version must agree with.
+    const firstAt = new Map<bigint, { readonly timestampUsec: bigint; readonly res: HttpResponse }>();
+    let compared = 0;
+    for (const { res, s } of answers) {
+      if (s.ledgerVersion === undefined || s.timestampUsec === undefined) continue;
+      const first = firstAt.get(s.ledgerVersion);
+      if (first === undefined) {
+        firstAt.set(s.ledgerVersion, { timestampUsec: s.timestampUsec, res });
+        continue;
+      }
+      compared += 1;
+      t.expect(
+        s.timestampUsec === first.timestampUsec,
+        `the same ${t.headerName("LEDGER-TIMESTAMPUSEC")} as an earlier answer at ${latestName(t)} ${s.ledgerVersion}: the chain's timestamp at that version (§2.7)`,
+        res,
+        `${s.timestampUsec} here, ${first.timestampUsec} in the earlier answer (${first.res.curl})`,
+      );
+    }
+    return compared === 0 ? undecided(`no two answers at the same ${latestName(t)}: the ledger moved between every two`) : undefined;
   },
 );

@@ -1,30 +1,49 @@
 // Holding a served ABI to the one derived from the module's bytecode (§2.4; aptos-core derives the
 // ABI it serves from the bytecode: api/types/src/move_types.rs, api/types/src/bytecode.rs). The
 // comparison names the first difference. It accepts what the spec leaves open: members §2.4 marks
-// optional may be absent or null (older aptos-core sends no is_view or is_event), addresses in any
-// §2.1 form, blanks inside type names, and any order of functions, structs, friends and abilities; the
-// order of parameters, returns, type parameters and fields is their meaning and must be kept.
+// optional may be absent or null (older aptos-core sends no is_view or is_event, and only newer ones
+// is_enum and variants), addresses in any §2.1 form, blanks inside type names, and any order of
+// functions, structs, friends and abilities; the order of parameters, returns, type parameters, fields
+// and variants is their meaning and must be kept. Functions and structs are compared as multisets by
+// name: the bytecode defines each name once, so an ABI that lists one twice differs from it.
 
 import {
-  abiOfBytecode,
+  deserializeModule,
   formatAddress,
   fromHex,
   MalformedModule,
+  moduleAbi,
   parseAddress,
+  structEnumAbis,
   UnsupportedModule,
   type MoveModuleAbi,
+  type MoveStructEnumAbi,
 } from "../../src/codec/index.ts";
 import { CheckNotApplicable, type CheckContext, type HttpResponse } from "../../src/harness/index.ts";
 
+/**
+ * What a module's bytecode says its served ABI holds: the ABI, and is_enum and variants of each of its
+ * structs, in the same order (aptos-core's MoveStruct, api/types/src/move_types.rs, adds them).
+ */
+export interface BytecodeAbi {
+  readonly abi: MoveModuleAbi;
+  readonly enums: readonly MoveStructEnumAbi[];
+}
+
+export function bytecodeAbi(bytes: Uint8Array): BytecodeAbi {
+  const module = deserializeModule(bytes);
+  return { abi: moduleAbi(module), enums: structEnumAbis(module) };
+}
+
 /** What reading a record's bytecode gave: its ABI, or why there is none to compare with. */
 export type DerivedAbi =
-  | { readonly kind: "read"; readonly abi: MoveModuleAbi }
+  | ({ readonly kind: "read" } & BytecodeAbi)
   | { readonly kind: "unsupported"; readonly reason: string }
   | { readonly kind: "malformed"; readonly reason: string };
 
 export function deriveAbi(bytecodeHex: string): DerivedAbi {
   try {
-    return { kind: "read", abi: abiOfBytecode(fromHex(bytecodeHex)) };
+    return { kind: "read", ...bytecodeAbi(fromHex(bytecodeHex)) };
   } catch (error) {
     if (error instanceof UnsupportedModule) return { kind: "unsupported", reason: error.message };
     if (error instanceof MalformedModule) return { kind: "malformed", reason: error.message };
@@ -106,16 +125,28 @@ function firstOf(
   return undefined;
 }
 
-function byName(list: unknown): Map<string, Json> {
+/**
+ * The objects of a served list by name, or the first reason it cannot be read that way: an item that
+ * is not an object with a name, or a name listed twice (the bytecode defines each name once, so a
+ * repeated one is a difference even when both copies agree with it).
+ */
+function byName(list: readonly unknown[], what: string): Map<string, Json> | string {
   const map = new Map<string, Json>();
-  if (Array.isArray(list))
-    for (const item of list) if (isObject(item) && typeof item.name === "string" && !map.has(item.name)) map.set(item.name, item);
+  for (const [i, item] of list.entries()) {
+    if (!isObject(item) || typeof item.name !== "string") return `${what}[${i}]: an object with a name, the ABI has ${show(item)}`;
+    if (map.has(item.name)) {
+      const times = list.filter((other) => isObject(other) && other.name === item.name).length;
+      return `${what} ${item.name}: listed ${times} times in the ABI, the bytecode defines it once`;
+    }
+    map.set(item.name, item);
+  }
   return map;
 }
 
 function functionDifference(derived: MoveModuleAbi, served: Json): string | undefined {
   if (!Array.isArray(served.exposed_functions)) return `exposed_functions: the ABI has ${show(served.exposed_functions)}`;
-  const servedFunctions = byName(served.exposed_functions);
+  const servedFunctions = byName(served.exposed_functions, "function");
+  if (typeof servedFunctions === "string") return servedFunctions;
   for (const f of derived.exposed_functions) {
     const other = servedFunctions.get(f.name);
     const kind = `${f.visibility}${f.is_entry ? " entry" : ""}${f.is_view ? " view" : ""}`;
@@ -138,16 +169,47 @@ function functionDifference(derived: MoveModuleAbi, served: Json): string | unde
   return undefined;
 }
 
-function structDifference(derived: MoveModuleAbi, served: Json): string | undefined {
+/** A variant's fields, names and types in order; the difference begins with ": " or " (". */
+function sameFields(derived: readonly { readonly name: string; readonly type: string }[], served: unknown): string | undefined {
+  if (!Array.isArray(served)) return `: the bytecode has ${show(derived)}, the ABI has ${show(served)}`;
+  const names = served.map((f: unknown) => (isObject(f) ? f.name : f));
+  if (show(names) !== show(derived.map((f) => f.name)))
+    return ` (names): the bytecode has ${show(derived.map((f) => f.name))}, the ABI has ${show(names)}`;
+  const types = sameTypeList(
+    derived.map((f) => f.type),
+    served.map((f: unknown) => (isObject(f) ? f.type : f)),
+  );
+  return types === undefined ? undefined : ` (types)${types.startsWith("[") ? "" : ": "}${types}`;
+}
+
+/** An enum's variants, in their order (the variant index is their meaning), each with its fields. */
+function sameVariants(derived: MoveStructEnumAbi["variants"], served: unknown): string | undefined {
+  if (!Array.isArray(served) || served.length !== derived.length)
+    return `the bytecode has ${derived.length} (${show(derived.map((v) => v.name))}), the ABI has ${show(served)}`;
+  for (const [i, variant] of derived.entries()) {
+    const other: unknown = served[i];
+    if (!isObject(other) || other.name !== variant.name)
+      return `[${i}]: the bytecode has variant ${show(variant.name)}, the ABI has ${show(other)}`;
+    const fields = sameFields(variant.fields, other.fields);
+    if (fields) return `[${i}].fields${fields}`;
+  }
+  return undefined;
+}
+
+function structDifference(derived: BytecodeAbi, served: Json): string | undefined {
   if (!present(served.structs)) return undefined;
-  const servedStructs = byName(served.structs);
-  for (const s of derived.structs) {
+  if (!Array.isArray(served.structs)) return `structs: the ABI has ${show(served.structs)}`;
+  const servedStructs = byName(served.structs, "struct");
+  if (typeof servedStructs === "string") return servedStructs;
+  const enumOf = (index: number): MoveStructEnumAbi => derived.enums[index] ?? { is_enum: false, variants: [] };
+  for (const [i, s] of derived.abi.structs.entries()) {
     const other = servedStructs.get(s.name);
     if (other === undefined) return `struct ${s.name}: defined in the bytecode, missing from the ABI's structs`;
     const fieldsOf = (fields: unknown) => (Array.isArray(fields) ? fields.map((f: unknown) => (isObject(f) ? f.name : f)) : fields);
     const difference = firstOf(`struct ${s.name}: `, [
       ["is_native", s.is_native, other.is_native],
       ["is_event", s.is_event, other.is_event],
+      ["is_enum", enumOf(i).is_enum, other.is_enum],
       ["abilities", s.abilities, other.abilities, sameSet],
       ["generic_type_params", s.generic_type_params, other.generic_type_params ?? [], sameGenerics],
       [
@@ -162,17 +224,19 @@ function structDifference(derived: MoveModuleAbi, served: Json): string | undefi
         present(other.fields) && Array.isArray(other.fields) ? other.fields.map((f: unknown) => (isObject(f) ? f.type : f)) : undefined,
         sameTypeList,
       ],
+      ["variants", enumOf(i).variants, other.variants, sameVariants],
     ]);
     if (difference) return difference;
   }
-  const defined = new Set(derived.structs.map((s) => s.name));
+  const defined = new Set(derived.abi.structs.map((s) => s.name));
   for (const name of servedStructs.keys())
     if (!defined.has(name)) return `struct ${name}: in the ABI's structs, but the bytecode defines no such struct`;
   return undefined;
 }
 
 /** The first way `served` (a record's abi member) differs from the ABI derived from its bytecode, or undefined. */
-export function firstAbiDifference(derived: MoveModuleAbi, served: unknown): string | undefined {
+export function firstAbiDifference(bytecode: BytecodeAbi, served: unknown): string | undefined {
+  const derived = bytecode.abi;
   if (!isObject(served)) return `abi: the ABI is ${show(served)}`;
   const address = (a: string, s: unknown) =>
     typeof s === "string" && canonicalTypeName(s) === canonicalTypeName(a)
@@ -185,7 +249,7 @@ export function firstAbiDifference(derived: MoveModuleAbi, served: unknown): str
       ["friends", derived.friends, served.friends, sameSet],
     ]) ??
     functionDifference(derived, served) ??
-    structDifference(derived, served)
+    structDifference(bytecode, served)
   );
 }
 
@@ -217,7 +281,7 @@ export function expectAbisMatchBytecode(t: CheckContext, records: readonly Recor
     }
     if (derived.kind === "malformed")
       t.fail(`module ${label}: bytecode that reads as a Move module, the ABI being derived from it (§2.4)`, res, derived.reason);
-    const difference = firstAbiDifference(derived.abi, served);
+    const difference = firstAbiDifference(derived, served);
     t.expect(
       difference === undefined,
       `module ${label}: the ABI derived from its bytecode (§2.4; aptos-core api/types/src/bytecode.rs)`,

@@ -8,7 +8,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { abiOfBytecode, deserializeModule, fromHex } from "../../src/codec/index.ts";
-import { firstAbiDifference } from "../../suites/support/module-abi.ts";
+import { bytecodeAbi, firstAbiDifference } from "../../suites/support/module-abi.ts";
 
 const DIR = new URL("./move-modules/", import.meta.url);
 
@@ -62,12 +62,12 @@ describe.each(modules)("$name", ({ recorded }) => {
   it("derives the ABI the real node served", () => {
     const derived = abiOfBytecode(fromHex(recorded.bytecode));
     expect(project(derived, recorded.abi)).toEqual(recorded.abi);
-    expect(firstAbiDifference(derived, recorded.abi)).toBeUndefined();
+    expect(firstAbiDifference(bytecodeAbi(fromHex(recorded.bytecode)), recorded.abi)).toBeUndefined();
   });
 
   it("tells a served ABI that leaves a function out, misstates a type, or invents a function", () => {
-    const derived = abiOfBytecode(fromHex(recorded.bytecode));
-    const [first] = derived.exposed_functions;
+    const derived = bytecodeAbi(fromHex(recorded.bytecode));
+    const [first] = derived.abi.exposed_functions;
     if (first === undefined) throw new Error("a recording with no exposed function");
     expect(
       firstAbiDifference(
@@ -96,5 +96,47 @@ describe.each(modules)("$name", ({ recorded }) => {
         altered(recorded.abi, (a) => void ((a.exposed_functions[0] as { visibility: string }).visibility = other)),
       ),
     ).toBe(`function ${first.name}: visibility: the bytecode has "${first.visibility}", the ABI has "${other}"`);
+  });
+
+  it("tells a served ABI that lists a function or a struct twice, even when both copies are right", () => {
+    const derived = bytecodeAbi(fromHex(recorded.bytecode));
+    const [first] = derived.abi.exposed_functions;
+    if (first === undefined) throw new Error("a recording with no exposed function");
+    expect(
+      firstAbiDifference(
+        derived,
+        altered(recorded.abi, (a) => void a.exposed_functions.push(structuredClone(a.exposed_functions[0] as Record<string, unknown>))),
+      ),
+    ).toBe(`function ${first.name}: listed 2 times in the ABI, the bytecode defines it once`);
+    const [struct] = derived.abi.structs;
+    if (struct === undefined) return;
+    expect(
+      firstAbiDifference(
+        derived,
+        altered(recorded.abi, (a) => void a.structs.unshift(structuredClone(a.structs[0] as Record<string, unknown>))),
+      ),
+    ).toBe(`struct ${struct.name}: listed 2 times in the ABI, the bytecode defines it once`);
+  });
+
+  it("judges is_enum and variants when the ABI sends them, as aptos-core's MoveStruct does", () => {
+    const derived = bytecodeAbi(fromHex(recorded.bytecode));
+    const [struct] = derived.abi.structs;
+    if (struct === undefined) return;
+    const withEnumMembers = altered(recorded.abi, (a) => {
+      for (const s of a.structs) Object.assign(s, { is_enum: false, variants: [] });
+    });
+    expect(firstAbiDifference(derived, withEnumMembers)).toBeUndefined();
+    expect(
+      firstAbiDifference(
+        derived,
+        altered(withEnumMembers, (a) => void ((a.structs[0] as { is_enum: boolean }).is_enum = true)),
+      ),
+    ).toBe(`struct ${struct.name}: is_enum: the bytecode has false, the ABI has true`);
+    expect(
+      firstAbiDifference(
+        derived,
+        altered(withEnumMembers, (a) => void ((a.structs[0] as { variants: unknown[] }).variants = [{ name: "V", fields: [] }])),
+      ),
+    ).toMatch(new RegExp(`^struct ${struct.name}: variants: the bytecode has 0`));
   });
 });

@@ -41,6 +41,17 @@ describe.concurrent("4.3 pagination properties against law-breaking nodes", () =
     );
   }, 180_000);
 
+  it("the window law catches, with one drawn case, a node that reads start_version as exclusive", async () => {
+    const id = "4.3/summaries-window-law";
+    const exclusiveStart: Alteration = (exchange, forward) => {
+      const start = splitPath(exchange).query.get("start_version");
+      if (!isPath(exchange, SUMMARIES) || start === null || !/^[0-9]+$/.test(start)) return forward();
+      return forward({ path: withQuery(exchange, (q) => q.set("start_version", (BigInt(start) + 1n).toString())) });
+    };
+    // At --depth 0.01 the law draws one case: only the fixed example (a start on a summary) can show it.
+    expectCaught(await againstAltered(target, exclusiveStart, id, ["--depth", "0.01"]), id);
+  }, 120_000);
+
   it("the window law catches a node that ignores start_version", async () => {
     const id = "4.3/summaries-window-law";
     const ignoreStart: Alteration = (exchange, forward) =>

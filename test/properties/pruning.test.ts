@@ -18,7 +18,7 @@ import { againstAltered, referenceNodeForFile } from "./support/reference-node.t
 
 const target = referenceNodeForFile();
 
-const run = (alteration: Alteration, id: string) => againstAltered(target, alteration, id);
+const run = (alteration: Alteration, id: string, extraArgs: readonly string[] = []) => againstAltered(target, alteration, id, extraArgs);
 
 /** Far more than the node adds between two requests (a block a second). */
 const STALE_VERSIONS = 50n;
@@ -104,5 +104,27 @@ describe.concurrent("pruning properties against law-breaking nodes", () => {
       return withHeaders(answer, { "x-node-ledger-version": (BigInt(latest) - STALE_VERSIONS).toString() });
     };
     expectCaught(await run(staleHealth, id), id);
+  }, 120_000);
+
+  it("the future law catches, with one drawn case, a node whose ledger version header is one short of its reads", async () => {
+    const id = "4/future-version-law";
+    const oneShort: Alteration = async (_exchange, forward) => {
+      const answer = await forward();
+      const latest = answer.headers["x-node-ledger-version"];
+      return latest === undefined ? answer : withHeaders(answer, { "x-node-ledger-version": (BigInt(latest) - 1n).toString() });
+    };
+    // At --depth 0.01 each law draws one case: only the fixed example (one version ahead) can show it.
+    expectCaught(await run(oneShort, id, ["--depth", "0.01"]), id);
+  }, 120_000);
+
+  it("the timestamp law catches a node whose timestamp header is its wall clock", async () => {
+    const id = "2.7/timestamp-of-ledger-version";
+    const wallClock: Alteration = async (_exchange, forward) => {
+      const answer = await forward();
+      return answer.headers["x-node-ledger-timestampusec"] === undefined
+        ? answer
+        : withHeaders(answer, { "x-node-ledger-timestampusec": (BigInt(Date.now()) * 1000n).toString() });
+    };
+    expectCaught(await run(wallClock, id), id);
   }, 120_000);
 });

@@ -1,5 +1,6 @@
-// Faults in the §2.7 ledger-state headers: missing where required, in the wrong form, a cursor where
-// none may be, and values that go backwards.
+// Faults in the §2.7 ledger-state headers: missing where required, in the wrong form, a timestamp that
+// is not the ledger's, a version one short of what the reads reflect, a cursor where none may be, and
+// values that go backwards.
 
 import { LedgerError, type LedgerInfo } from "../ledger/api.ts";
 import { cursorHeader } from "../http/headers.ts";
@@ -30,6 +31,40 @@ const timestampHeaderInSeconds: Fault = {
       if (typeof value !== "string" || !/^[0-9]+$/.test(value)) return;
       const usec = BigInt(value);
       reply.header(name, `${usec / 1_000_000n}.${(usec % 1_000_000n).toString().padStart(6, "0")}`);
+    });
+  },
+};
+
+const timestampHeaderWallClock: Fault = {
+  name: "timestamp-header-wall-clock",
+  area: "headers",
+  description:
+    "writes X-NODE-LEDGER-TIMESTAMPUSEC from the node's wall clock (Date.now() in µs) instead of the timestamp of the ledger version it reports",
+  breaks: ["2.7/timestamp-of-ledger-version"],
+  http: (app, { profile }) => {
+    const name = `${profile.headerPrefix}LEDGER-TIMESTAMPUSEC`;
+    app.addHook("onSend", async (_request, reply) => {
+      if (reply.hasHeader(name)) reply.header(name, (BigInt(Date.now()) * 1000n).toString());
+    });
+  },
+};
+
+const ledgerVersionHeaderBehind: Fault = {
+  name: "ledger-version-header-behind",
+  area: "headers",
+  description:
+    "reports X-NODE-LEDGER-VERSION one below the version its reads reflect (the count of versions after the first written as the latest)",
+  breaks: ["4/future-version-law"],
+  http: (app, { profile }) => {
+    const name = `${profile.headerPrefix}LEDGER-VERSION`;
+    const oldestName = `${profile.headerPrefix}LEDGER-OLDEST-VERSION`;
+    app.addHook("onSend", async (_request, reply) => {
+      const value = reply.getHeader(name);
+      const oldest = reply.getHeader(oldestName);
+      if (typeof value !== "string" || !/^[0-9]+$/.test(value)) return;
+      // Never below the oldest version: the window stays a window, only its top is one short.
+      if (typeof oldest === "string" && /^[0-9]+$/.test(oldest) && BigInt(value) <= BigInt(oldest)) return;
+      if (BigInt(value) > 0n) reply.header(name, (BigInt(value) - 1n).toString());
     });
   },
 };
@@ -118,4 +153,11 @@ const laggingReplica: Fault = {
   },
 };
 
-export const HEADER_FAULTS: readonly Fault[] = [missingBlockHeightHeaders, timestampHeaderInSeconds, cursorOnErrors, laggingReplica];
+export const HEADER_FAULTS: readonly Fault[] = [
+  missingBlockHeightHeaders,
+  timestampHeaderInSeconds,
+  timestampHeaderWallClock,
+  ledgerVersionHeaderBehind,
+  cursorOnErrors,
+  laggingReplica,
+];

@@ -1,9 +1,10 @@
 // Faults in module records: an ABI out of step with the bytecode beside it, as an ABI cache not
-// refreshed after an upgrade would serve. Both module endpoints read through the engine, so they
-// agree with each other and only the bytecode shows the ABI wrong.
+// refreshed after an upgrade would serve, or an ABI writer that repeats or misreads what it walks. Both
+// module endpoints read through the engine (or are rewritten alike), so they agree with each other and
+// only the bytecode shows the ABI wrong.
 
 import type { ModuleRecord } from "../ledger/api.ts";
-import { overrideApi, type Fault } from "./fault.ts";
+import { overrideApi, payloadText, replyMediaType, routeOf, type Fault } from "./fault.ts";
 
 /** The record with its ABI's last exposed function left out (unchanged when it exposes none). */
 function withoutLastFunction(record: ModuleRecord): ModuleRecord {
@@ -28,4 +29,56 @@ const abiOmitsFunction: Fault = {
     }),
 };
 
-export const MODULE_FAULTS: readonly Fault[] = [abiOmitsFunction];
+/** The record with its ABI's first exposed function listed a second time, at the end (unchanged when it exposes none). */
+function withFirstFunctionTwice(record: ModuleRecord): ModuleRecord {
+  const [first] = record.abi.exposed_functions;
+  if (first === undefined) return record;
+  return { bytecode: record.bytecode, abi: { ...record.abi, exposed_functions: [...record.abi.exposed_functions, first] } };
+}
+
+const abiFunctionListedTwice: Fault = {
+  name: "abi-function-listed-twice",
+  area: "modules",
+  description:
+    "lists each module's first exposed function twice in its ABI, on both module endpoints (an ABI writer that walks the function table and the entry list both)",
+  breaks: ["4.4/abi-matches-bytecode", "4.5/abi-matches-bytecode"],
+  engine: (api) =>
+    overrideApi(api, {
+      getModule: (address, name, version) => withFirstFunctionTwice(api.getModule(address, name, version)),
+      listModules: (address, options) => {
+        const page = api.listModules(address, options);
+        return { ...page, modules: page.modules.map(withFirstFunctionTwice) };
+      },
+    }),
+};
+
+const MODULE_ROUTES = new Set(["/v1/accounts/:address/module/:module_name", "/v1/accounts/:address/modules"]);
+
+/** A served module record (JSON) with is_enum true on the first struct not already marked an enum. */
+function withStructMarkedEnum(record: unknown): unknown {
+  const structs = (record as { abi?: { structs?: unknown } } | null)?.abi?.structs;
+  if (!Array.isArray(structs)) return record;
+  const plain = structs.find((s) => typeof s === "object" && s !== null && (s as { is_enum?: unknown }).is_enum !== true);
+  if (plain !== undefined) (plain as { is_enum: boolean }).is_enum = true;
+  return record;
+}
+
+const abiStructMarkedEnum: Fault = {
+  name: "abi-struct-marked-enum",
+  area: "modules",
+  description:
+    "sends is_enum true on the first plain struct of each module's JSON ABI, on both module endpoints (the enum flag read from the wrong definition kind)",
+  breaks: ["4.4/abi-matches-bytecode", "4.5/abi-matches-bytecode"],
+  http: (app) => {
+    app.addHook("onSend", async (request, reply, payload) => {
+      const route = routeOf(request);
+      const text = payloadText(payload);
+      if (route === undefined || !MODULE_ROUTES.has(route) || reply.statusCode !== 200 || text === undefined) return payload;
+      if (replyMediaType(reply) !== "application/json") return payload;
+      const body: unknown = JSON.parse(text);
+      return JSON.stringify(Array.isArray(body) ? body.map(withStructMarkedEnum) : withStructMarkedEnum(body));
+    });
+  },
+};
+
+export const MODULE_FAULTS: readonly Fault[] = [abiOmitsFunction, abiFunctionListedTwice, abiStructMarkedEnum];

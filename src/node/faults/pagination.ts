@@ -1,5 +1,5 @@
-// Faults in pagination: summaries out of order or from the wrong end, a limit overshot or ignored, and
-// module cursors that skip, repeat, or outlive the last page.
+// Faults in pagination: summaries out of order or from the wrong end, a limit overshot or ignored, a
+// start_version read as exclusive, and module cursors that skip, repeat, or outlive the last page.
 
 import { toHex } from "../../codec/index.ts";
 import { moduleCursor } from "../ledger/index.ts";
@@ -27,6 +27,21 @@ const summariesLimitPlusOne: Fault = {
   engine: (api) =>
     overrideApi(api, {
       transactionSummaries: (address, options) => api.transactionSummaries(address, { ...options, limit: options.limit + 1 }),
+    }),
+};
+
+const summariesStartExclusive: Fault = {
+  name: "summaries-start-exclusive",
+  area: "pagination",
+  description: "treats start_version as exclusive: the summaries start after it, leaving out the account's summary at that very version",
+  breaks: ["4.3/summaries-window-law"],
+  engine: (api) =>
+    overrideApi(api, {
+      transactionSummaries: (address, options) =>
+        api.transactionSummaries(
+          address,
+          options.startVersion === undefined ? options : { ...options, startVersion: options.startVersion + 1n },
+        ),
     }),
 };
 
@@ -83,6 +98,7 @@ const cursorOnLastPage: Fault = {
 export const PAGINATION_FAULTS: readonly Fault[] = [
   summariesDescending,
   summariesLimitPlusOne,
+  summariesStartExclusive,
   moduleCursorSkipsOne,
   moduleCursorRepeatsLast,
   cursorOnLastPage,
