@@ -62,8 +62,7 @@ const ANSWERS: readonly HostileAnswer[] = [
     contentType: "application/json",
     body: "{}",
     passes: {
-      "7.1/status-in-endpoint-set":
-        "every answer is 200, which every endpoint lists (a submission's success is any 2xx: §4.8 leaves it unshown)",
+      "7.1/listed-status": "every answer is 200, which every endpoint lists (a submission's success is any 2xx: §4.8 leaves it unshown)",
       "4/bcs-body-labelled":
         "a 200 body labelled application/json is JSON, and nothing else is served: every body is labelled as what it is",
       "4.7/healthy-without-duration":
@@ -78,7 +77,7 @@ const ANSWERS: readonly HostileAnswer[] = [
     passes: {
       "2.6/error-object": "every error is the JSON error object {message, error_code}",
       "4/errors-json-when-bcs-asked":
-        "an error asked for as BCS is the JSON error object, judged by 2.6/error-object's rule (that 404 is not a status the endpoint lists is 7.1/status-in-endpoint-set's, which fails)",
+        "an error asked for as BCS is the JSON error object, judged by 2.6/error-object's rule (that 404 is not a status the endpoint lists is 7.1/listed-status's, which fails)",
       "7.2/error-code-known": "resource_not_found is one of the §7.2 values",
       "2.7/no-cursor-on-error": "no answer carries a cursor header",
       "4.2/missing-item-not-found":
