@@ -116,14 +116,15 @@ describeEndpoint("get_account_module", () => {
     t.expectError(earlier, 404, "module_not_found");
   });
 
-  for (const { variant, form } of ADDRESS_PATH_FORMS) {
-    check("4.4/address-forms", { variant }, async (t) => {
+  for (const { variant, kind, form } of ADDRESS_PATH_FORMS) {
+    check(kind === "unprefixed-short" ? "4.4/unprefixed-short-address" : "4.4/address-forms-equivalent", { variant }, async (t) => {
       const { m, window } = await readModule(t);
+      const address = form(m.account);
+      if (address === undefined) throw new CheckNotApplicable(`${m.account} has no leading zero to strip`);
       // Both at one version, so they read the same state.
       const query = { ledger_version: window.latest };
       const first = await t.request({ path: modulePath(m), query });
       t.expectStatus(first, 200);
-      const address = form(m.account);
       const res = await t.request({ path: modulePath(m, address), query });
       t.expectStatus(res, 200);
       t.expectEqual(t.expectBodyMatchesSchema(res), first.json, `the record for address ${address} = the record for ${m.account}`, res);

@@ -196,13 +196,15 @@ describeEndpoint("get_account_modules", () => {
     );
   });
 
-  for (const { variant, form } of ADDRESS_PATH_FORMS) {
-    check("4.5/address-forms", { variant }, async (t) => {
+  for (const { variant, kind, form } of ADDRESS_PATH_FORMS) {
+    check(kind === "unprefixed-short" ? "4.5/unprefixed-short-address" : "4.5/address-forms-equivalent", { variant }, async (t) => {
       const { address, window } = await latest(t);
+      const written = form(address);
+      if (written === undefined) throw new CheckNotApplicable(`${address} has no leading zero to strip`);
       const query = { ledger_version: window.latest };
       const reference = await page(t, address, query);
-      const other = await page(t, form(address), query);
-      t.expectEqual(other.res.json, reference.res.json, `the listing for address ${form(address)} = the listing for ${address}`, other.res);
+      const other = await page(t, written, query);
+      t.expectEqual(other.res.json, reference.res.json, `the listing for address ${written} = the listing for ${address}`, other.res);
     });
   }
 

@@ -25,7 +25,7 @@ interface Summary {
   readonly sender: string;
   readonly version: string;
   readonly transaction_hash: string;
-  /** §2.3: {type, sequence_number} or {type, nonce}; judged by 4.3/summary-list and 4.3/replay-protector only (see support/replay-protector.ts). */
+  /** §2.3: {type, sequence_number} or {type, nonce}; judged by 4.3/replay-protector-object and 4.3/replay-protector-tags only (see support/replay-protector.ts). */
   readonly replay_protector: unknown;
 }
 
@@ -58,7 +58,7 @@ function isReadableSummary(s: unknown): s is Summary {
 
 /**
  * One 200 page of summaries as JSON: an array of objects with sender, transaction_hash and a u64
- * version. The whole §2.3 shape (the TransactionSummaryList schema) is 4.3/summary-list's to judge, so
+ * version. The whole §2.3 shape (the TransactionSummaryList schema) is 4.3/summaries's to judge, so
  * that a deviation in one member fails that requirement, not every check that reads versions.
  */
 async function page(t: CheckContext, address: string, window: Window = {}): Promise<Page> {
@@ -95,7 +95,7 @@ const showVersions = (versions: readonly bigint[]) => `versions [${versions.join
 /**
  * Ends the check not_applicable when the page holds fewer than `atLeast` summaries: an empty page is
  * ascending, within any limit and equal to any other empty page, so it shows nothing (that the fixture
- * account lists none at all is 4.3/summary-list's failure).
+ * account lists none at all is 4.3/summaries's failure).
  */
 function requireSummaries(p: Page, atLeast: number, what: string): void {
   if (p.items.length < atLeast) {
@@ -128,6 +128,33 @@ function canonicalFromJson(s: Summary): Canonical {
 /** The BCS form with the kind left out, to compare with a JSON replay_protector that does not say its kind. */
 function withoutKind(c: Canonical, json: Canonical): Canonical {
   return /^[0-9]+$/.test(json.replay) ? { ...c, replay: c.replay.replace(/^[a-z_]+ /, "") } : c;
+}
+
+/** The index of the first number that is not its predecessor + 1, or -1 when they rise by one throughout. */
+function firstGap(numbers: readonly bigint[]): number {
+  return numbers.findIndex((n, i) => i > 0 && n !== (numbers[i - 1] as bigint) + 1n);
+}
+
+/** The kinds of the replay protectors of a window, as its BCS form gives them (they must be as many as its JSON form's). */
+async function bcsKinds(t: CheckContext, account: string, window: Window, count: number): Promise<("sequence_number" | "nonce")[]> {
+  const res = await t.request({ path: summariesPath(account), query: { ...window }, accept: "bcs" });
+  t.expectStatus(res, 200);
+  const decoded = t.decodeBcs(res, TransactionSummaryListBcs);
+  t.expect(decoded.length === count, `the BCS form of the window holds its ${count} summaries`, res, `${decoded.length}`);
+  return decoded.map(({ V1: s }) => (s.replay_protector.$kind === "Nonce" ? "nonce" : "sequence_number"));
+}
+
+/**
+ * The list as its schema is to read it for 4.3/summaries: a bare u64 replay_protector (aptos-core's
+ * form, 4.3/replay-protector-object's to judge) put in a tagged form, so that the rest is judged. Either
+ * tag fits the schema alike; the number is kept, so a bare value that is no u64 still fails.
+ */
+function withBareFormsTagged(json: unknown): unknown {
+  if (!Array.isArray(json)) return json;
+  return json.map((s: unknown) => {
+    const rp = (s as { replay_protector?: unknown } | null)?.replay_protector;
+    return typeof rp === "string" ? { ...(s as object), replay_protector: { type: "sequence_number", sequence_number: rp } } : s;
+  });
 }
 
 /** A BCS summary is the versioned enum aptos-core stores (V1 is the only variant; src/codec/bcs.ts). */
@@ -183,13 +210,29 @@ function sendMalformed(t: CheckContext, c: MalformedCase): Promise<HttpResponse>
 }
 
 describeEndpoint("get_account_transaction_summaries", () => {
-  check("4.3/summary-list", async (t) => {
+  check("4.3/summaries", async (t) => {
     const account = t.needsFixture("transactionsAccount");
     const res = await t.request({ path: summariesPath(account) });
     t.expectStatus(res, 200);
     t.expectMediaType(res, "application/json");
-    const items = t.expectBodyMatchesSchema(res) as Summary[];
+    const items = t.expectBodyMatchesSchema(res, withBareFormsTagged) as Summary[];
     t.expect(items.length > 0, "summaries for the transactions account, which has committed transactions (fixture)", res);
+  });
+
+  check("4.3/replay-protector-object", async (t) => {
+    const account = t.needsFixture("transactionsAccount");
+    const p = await page(t, account);
+    requireSummaries(p, 1, "a replay_protector");
+    const bare = p.items.map((s) => s.replay_protector).filter((rp) => typeof rp !== "object" || rp === null || Array.isArray(rp));
+    const untyped = p.items
+      .map((s) => s.replay_protector)
+      .filter((rp) => typeof rp === "object" && rp !== null && typeof (rp as { type?: unknown }).type !== "string");
+    t.expect(
+      bare.length + untyped.length === 0,
+      "every replay_protector is one of two objects discriminated by a string member type (§2.3)",
+      p.res,
+      JSON.stringify(bare[0] ?? untyped[0]),
+    );
   });
 
   // --- Order and limit, for each way of choosing the window.
@@ -324,7 +367,8 @@ describeEndpoint("get_account_transaction_summaries", () => {
 
   check("4.3/summary-bcs", async (t) => {
     const { account, window } = await accountAndWindow(t);
-    const closed = { end_version: window.latest, limit: 10 };
+    // A full page, so that it holds several of the account's transactions of each kind where it sends both.
+    const closed = { end_version: window.latest, limit: PAGE_SIZE };
     const json = await page(t, account, closed);
     requireSummaries(json, 1, "a comparison of the BCS and JSON summaries");
     const res = await t.request({ path: summariesPath(account), query: closed, accept: "bcs" });
@@ -332,9 +376,23 @@ describeEndpoint("get_account_transaction_summaries", () => {
     t.expectMediaType(res, "application/x-bcs");
     const decoded = t.decodeBcs(res, TransactionSummaryListBcs);
     const fromJson = json.items.map(canonicalFromJson);
-    // The JSON form of replay_protector is 4.3/summary-list's to judge; here both forms must carry the same summaries.
+    // The JSON form of replay_protector is 4.3/replay-protector-object's to judge; here both forms must
+    // carry the same summaries. A bare JSON value does not say its kind, which the BCS variant does: the
+    // kinds are then judged by what holds of every account, that its sequence-number transactions carry
+    // the numbers one after another (an account cannot commit sequence number n + 1 before n), so the
+    // values the BCS gives as sequence numbers of the account's own transactions must rise by one.
     const fromBcs = decoded.map((c, i) => withoutKind(canonicalFromBcs(c), fromJson[i] ?? canonicalFromBcs(c)));
     t.expectEqual(fromBcs, fromJson, "the BCS summaries = the JSON summaries of the same window", res);
+    const own = toHex(parseAddress(account));
+    const numbers = decoded.flatMap(({ V1: s }) =>
+      toHex(s.sender) === own && s.replay_protector.$kind === "SequenceNumber" ? [BigInt(s.replay_protector.SequenceNumber)] : [],
+    );
+    t.expect(
+      firstGap(numbers) === -1,
+      "the account's summaries the BCS gives as sequence-number transactions carry consecutive sequence numbers",
+      res,
+      `sequence numbers [${numbers.join(", ")}]`,
+    );
   });
 
   check("4.3/transaction-hash-distinct", async (t) => {
@@ -358,31 +416,35 @@ describeEndpoint("get_account_transaction_summaries", () => {
     t.expect(bad.length === 0, "every transaction_hash is 0x followed by 64 hex digits", p.res, bad.slice(0, 3).join(", "));
   });
 
-  check("4.3/replay-protector", async (t) => {
+  check("4.3/replay-protector-tags", async (t) => {
     const account = t.needsFixture("transactionsAccount");
     const p = await page(t, account);
     requireSummaries(p, 1, "a replay_protector");
-    const forms = p.items.map((s) => s.replay_protector);
     // §2.3 "Other members of the variants: not shown": the tag and its number must be there; more members may be.
-    const tagged = (rp: unknown) => readReplayProtector(rp)?.kind !== undefined;
-    const wrong = forms.filter((rp) => !tagged(rp));
+    const wrong = p.items.map((s) => s.replay_protector).filter((rp) => readReplayProtector(rp)?.kind === undefined);
     t.expect(
       wrong.length === 0,
       'every replay_protector is {type: "sequence_number", sequence_number} or {type: "nonce", nonce}',
       p.res,
       JSON.stringify(wrong[0]),
     );
-    // The page is a run of the account's transactions, so the sequence numbers it sent follow each other.
+  });
+
+  check("4.3/sequence-numbers-consecutive", async (t) => {
+    const { account, window } = await accountAndWindow(t);
+    // A closed window, so that its JSON and BCS forms hold the same summaries.
+    const closed = { end_version: window.latest, limit: PAGE_SIZE };
+    const p = await page(t, account, closed);
+    requireSummaries(p, 1, "a replay_protector");
     const own = toHex(parseAddress(account));
-    const numbers = p.items
-      .filter((s) => toHex(parseAddress(s.sender)) === own)
-      .flatMap((s) => {
-        const rp = readReplayProtector(s.replay_protector);
-        return rp?.kind === "sequence_number" ? [rp.value] : [];
-      });
-    const gap = numbers.findIndex((n, i) => i > 0 && n !== (numbers[i - 1] as bigint) + 1n);
+    const read = p.items.map((s) => ({ own: toHex(parseAddress(s.sender)) === own, rp: readReplayProtector(s.replay_protector) }));
+    // A bare JSON value does not say its kind; the BCS variant of the same window does.
+    const kinds = read.some((r) => r.rp?.kind === undefined) ? await bcsKinds(t, account, closed, p.items.length) : undefined;
+    const numbers = read.flatMap((r, i) =>
+      r.own && r.rp !== undefined && (r.rp.kind ?? kinds?.[i]) === "sequence_number" ? [r.rp.value] : [],
+    );
     t.expect(
-      gap === -1,
+      firstGap(numbers) === -1,
       "the account's sequence numbers rise by one from summary to summary",
       p.res,
       `sequence numbers [${numbers.join(", ")}]`,
@@ -456,8 +518,13 @@ describeEndpoint("get_account_transaction_summaries", () => {
       if (c.exactly === undefined) t.expectClientError(res, c.variant);
       else t.expectStatus(res, c.exactly);
     });
-    check("4.3/error-codes", { variant: c.variant }, async (t) => {
-      t.expectError(await sendMalformed(t, c), 400, "web_framework_error");
-    });
+    // limit=0's code has an id of its own: aptos-core answers it 200 [] (4.3/limit-zero-rejected).
+    check(
+      c.requirement === "4.3/limit-zero-rejected" ? "4.3/limit-zero-code" : "4.3/malformed-value-codes",
+      { variant: c.variant },
+      async (t) => {
+        t.expectError(await sendMalformed(t, c), 400, "web_framework_error");
+      },
+    );
   }
 });

@@ -33,17 +33,18 @@ const FORMATS: readonly { format: SubmitFormat; variant: string }[] = [
 
 /**
  * Each refusal is checked twice: as the client's error (its MUST: §7.1 leaves the conditions of the
- * statuses unshown) and with the family's 400 (4.8/refused-with-400, a SHOULD). A check's variant names
- * the case, and for the SHOULD the MUST it goes with.
+ * statuses unshown) and with the family's 400 (4.8/refusals-400, a SHOULD; for a Content-Type of neither
+ * format 4.8/unsupported-body-400, which aptos-core answers 415). A check's variant names the case, and
+ * for the SHOULD the MUST it goes with.
  */
 type RefusalCheck = readonly [id: string, variant: (what: string) => string, status: 400 | undefined];
-const refusalChecks = (must: string): readonly RefusalCheck[] => [
+const refusalChecks = (must: string, should = "4.8/refusals-400"): readonly RefusalCheck[] => [
   [must, (what) => what, undefined],
-  ["4.8/refused-with-400", (what) => `${what} (${must})`, 400],
+  [should, (what) => `${what} (${must})`, 400],
 ];
 const REFUSAL_CHECKS = refusalChecks("4.8/wrong-chain-id-rejected");
 const EXPIRED_CHECKS = refusalChecks("4.8/expired-transaction-rejected");
-const CONTENT_TYPE_CHECKS = refusalChecks("4.8/wrong-content-type-rejected");
+const CONTENT_TYPE_CHECKS = refusalChecks("4.8/wrong-content-type-rejected", "4.8/unsupported-body-400");
 const MEMBER_TYPE_CHECKS = refusalChecks("4.8/json-wrong-member-type-rejected");
 const TRAILING_BYTE_CHECKS = refusalChecks("4.8/broken-bcs-rejected");
 

@@ -8,7 +8,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { firstShapeDifference, mergeShapes, type Shape } from "./differential/json-diff.ts";
 import { EXCHANGES_FILE, type RecordedExchange } from "./recording.ts";
-import { currentId, type RequirementAliases } from "./requirement-aliases.ts";
+import { currentIds, type RequirementAliases } from "./requirement-aliases.ts";
 import { aggregateStatus, type ResultStatus } from "./results.ts";
 
 /** A query that names a ledger version (§4.2–§4.5 parameters). */
@@ -67,7 +67,8 @@ export interface RunDiff {
 /**
  * Reads a run directory. Requirement ids are read as the ids that hold them now (the alias table), so
  * that a requirement renamed or merged between two releases of the suite is compared with itself; ids
- * merged into one take the status the aggregation rules give them together.
+ * merged into one take the status the aggregation rules give them together, and each part of a split id
+ * takes the status the whole had (the old run cannot tell which part failed).
  */
 export function readRecordedRun(dir: string, aliases: RequirementAliases = new Map()): RecordedRun {
   const summaryFile = join(dir, "summary.json");
@@ -82,10 +83,11 @@ export function readRecordedRun(dir: string, aliases: RequirementAliases = new M
   for (const r of summary.requirements as unknown[]) {
     const { id, level, status } = (r ?? {}) as { id?: unknown; level?: unknown; status?: unknown };
     if (typeof id !== "string" || typeof status !== "string") throw new UnreadableRun(`${summaryFile}: a requirement without id or status`);
-    const now = currentId(id, aliases);
-    const entry = byId.get(now) ?? { level: typeof level === "string" ? level : "?", statuses: [] };
-    entry.statuses.push(status);
-    byId.set(now, entry);
+    for (const now of currentIds(id, aliases)) {
+      const entry = byId.get(now) ?? { level: typeof level === "string" ? level : "?", statuses: [] };
+      entry.statuses.push(status);
+      byId.set(now, entry);
+    }
   }
   const requirements = new Map<string, { level: string; status: string }>();
   for (const [id, { level, statuses }] of byId) {

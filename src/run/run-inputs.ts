@@ -4,7 +4,7 @@
 
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseBaseline } from "../../reporters/aggregate.ts";
+import { parseBaselineEntries } from "../../reporters/aggregate.ts";
 import type { ConformanceArgs } from "./run-options.ts";
 import { ConfigurationError } from "../harness/configuration-error.ts";
 import { ApiContract } from "../harness/openapi.ts";
@@ -75,7 +75,7 @@ function readBaseline(file: string, aliases: RequirementAliases): Baseline {
   } catch (e) {
     throw new ConfigurationError(`cannot read baseline ${file}: ${(e as Error).message}`);
   }
-  return { file, ids: parseBaseline(text, file, aliases) };
+  return { file, entries: parseBaselineEntries(text, file, aliases) };
 }
 
 /** Every suite and property file, relative to the root. */

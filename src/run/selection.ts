@@ -3,17 +3,17 @@
 // exercised are given, and --level must's SHOULD requirements reported not run.
 
 import type { RunOutcome } from "../../reporters/aggregate.ts";
-import { currentId, type RequirementAliases } from "../harness/requirement-aliases.ts";
+import { currentIds, type RequirementAliases } from "../harness/requirement-aliases.ts";
 import { LEVEL_MUST_REASON, notSelectedByOnly, resolvePatterns, type CheckSelection, type SelectionPattern } from "../harness/selection.ts";
 import type { ConformanceArgs } from "./run-options.ts";
 
-/** The selection of the flags; an old requirement id given as a pattern selects the id that holds it now. */
+/** The selection of the flags; an old requirement id given as a pattern selects the ids that hold it now (all of them, when it was split). */
 export function selectionOf(
   args: Pick<ConformanceArgs, "only" | "skip" | "level">,
   suiteFiles: readonly string[],
   aliases: RequirementAliases,
 ): CheckSelection {
-  const current = (patterns: readonly string[]) => patterns.map((p) => currentId(p, aliases));
+  const current = (patterns: readonly string[]) => patterns.flatMap((p) => currentIds(p, aliases));
   return {
     only: resolvePatterns(current(args.only), suiteFiles),
     skip: resolvePatterns(current(args.skip), suiteFiles),

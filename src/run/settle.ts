@@ -4,7 +4,7 @@
 // run comes to when its target cannot be tested at all.
 
 import { join } from "node:path";
-import { applyBaseline, exitCode, notStartedOutcome, type RunOutcome } from "../../reporters/aggregate.ts";
+import { applyBaseline, type BaselineEntry, exitCode, notStartedOutcome, type RunOutcome } from "../../reporters/aggregate.ts";
 import type { JunitCase } from "../../reporters/junit-report.ts";
 import type { RequirementReporter } from "../../reporters/requirement-reporter.ts";
 import type { RunConfig } from "../harness/config.ts";
@@ -17,10 +17,10 @@ import type { SuiteRunResult } from "./vitest-run.ts";
 import type { ReportLayout } from "../../reporters/report-layout.ts";
 import { describeSelection, isFiltered, withLevel } from "./selection.ts";
 
-/** --baseline: the file, and the requirement ids it expects to fail. */
+/** --baseline: the file, and its entries (the requirement ids it expects to fail, grouped by the id each line names). */
 export interface Baseline {
   readonly file: string;
-  readonly ids: readonly string[];
+  readonly entries: readonly BaselineEntry[];
 }
 
 export interface SettleInput {
@@ -60,7 +60,7 @@ export async function settleRun(input: SettleInput): Promise<SettledRun> {
       `${describeSelection(selection).join("; ")}: selects no check (a pattern matches a suite file path, else check names)`,
     );
   }
-  if (input.baseline !== undefined) outcome = applyBaseline(outcome, [...input.baseline.ids], input.baseline.file);
+  if (input.baseline !== undefined) outcome = applyBaseline(outcome, input.baseline.entries, input.baseline.file);
   if (input.recordDir !== undefined) {
     const { EXCHANGES_FILE, joinRecordings } = await import("../harness/recording.ts");
     say(

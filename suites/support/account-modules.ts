@@ -53,11 +53,36 @@ export function longDigits(address: string): string {
   return Buffer.from(parseAddress(address, { prefixOptional: true })).toString("hex");
 }
 
-/** The forms §2.1 allows in a path for the same address, besides the 0x-prefixed one a check starts from. */
-export const ADDRESS_PATH_FORMS: readonly { readonly variant: string; readonly form: (address: string) => string }[] = [
-  { variant: "without 0x", form: (address) => (address.startsWith("0x") ? address.slice(2) : address) },
-  { variant: "64 digits with 0x", form: (address) => `0x${longDigits(address)}` },
-  { variant: "64 digits without 0x", form: (address) => longDigits(address) },
+/** The address's digits without 0x and without leading zeros ("1" for 0x1; "0" for 0x0). */
+export function shortestDigits(address: string): string {
+  return longDigits(address).replace(/^0+/, "") || "0";
+}
+
+/**
+ * A form §2.1 allows in a path for the same address, besides the 0x-prefixed one a check starts from.
+ * "unprefixed-short" (without 0x and with fewer than 64 digits) is judged apart from the others: aptos-core
+ * refuses it (baselines/aptos-core.txt), and a baseline listing it must not mask the other forms. A form
+ * the address does not have (no leading zero to strip) is undefined.
+ */
+export interface AddressPathForm {
+  readonly variant: string;
+  readonly kind: "unprefixed-short" | "other";
+  readonly form: (address: string) => string | undefined;
+}
+
+export const ADDRESS_PATH_FORMS: readonly AddressPathForm[] = [
+  {
+    variant: "without 0x, leading zeros stripped",
+    kind: "unprefixed-short",
+    form: (address) => (shortestDigits(address).length < 64 ? shortestDigits(address) : undefined),
+  },
+  {
+    variant: "with 0x, leading zeros stripped",
+    kind: "other",
+    form: (address) => (shortestDigits(address).length < 64 ? `0x${shortestDigits(address)}` : undefined),
+  },
+  { variant: "64 digits with 0x", kind: "other", form: (address) => `0x${longDigits(address)}` },
+  { variant: "64 digits without 0x", kind: "other", form: (address) => longDigits(address) },
 ];
 
 /** Malformed path addresses: a non-hex digit, and one hex digit more than 32 bytes hold. */

@@ -19,7 +19,7 @@ export function nowUsec(): bigint {
   return BigInt(Date.now()) * 1000n;
 }
 
-/** X-NODE-LEDGER-TIMESTAMPUSEC of a 200, or the check ends not_applicable (its absence fails 2.7/required-headers-on-success). */
+/** X-NODE-LEDGER-TIMESTAMPUSEC of a 200, or the check ends not_applicable (its absence fails 2.7/required-headers-on-api-success). */
 export function ledgerTimestamp(t: CheckContext, res: HttpResponse): bigint {
   const value = t.ledgerState(res).timestampUsec;
   if (value === undefined) {

@@ -12,7 +12,7 @@ export const PPM = 1_000_000;
 
 /**
  * The window of `res`. Without both headers as u64 the check cannot pick versions: it ends
- * not_applicable (the missing header itself is a failure of 2.7/required-headers-on-success).
+ * not_applicable (the missing header itself is a failure of 2.7/required-headers-on-api-success).
  */
 export function ledgerWindow(t: CheckContext, res: HttpResponse): LedgerWindow {
   const s = t.ledgerState(res);

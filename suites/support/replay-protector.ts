@@ -1,8 +1,8 @@
 // Reading the replay_protector of a transaction summary (§2.3) where a check only needs its number.
 //
 // §2.3 makes it one of two objects tagged by type (the family's convention: {type: "sequence_number",
-// sequence_number} or {type: "nonce", nonce}); 4.3/summary-list and 4.3/replay-protector judge that
-// form. aptos-core renders it as the bare u64 string instead: its ReplayProtector is a poem Union of
+// sequence_number} or {type: "nonce", nonce}); 4.3/replay-protector-object and 4.3/replay-protector-tags
+// judge that form. aptos-core renders it as the bare u64 string instead: its ReplayProtector is a poem Union of
 // two U64 newtypes (api/types/src/transaction.rs), and poem-openapi inserts the discriminator only
 // into object values (poem-openapi-derive/src/union.rs), so "replay_protector": "5". Checks about
 // other things (the next sequence number to submit with, which summary is the committed transaction)

@@ -309,7 +309,7 @@ export function noteIfAccepted(setup: SubmitSetup, tx: BuiltTransaction, res: Ht
 
 /**
  * A transaction with one flaw must be refused as the client's error: a 4xx (§4.8 lists 400 and 404 but
- * leaves their conditions unshown, §7.1; the family's 400 is 4.8/refused-with-400's). A refusal of its
+ * leaves their conditions unshown, §7.1; the family's 400 is 4.8/refusals-400's). A refusal of its
  * sequence number instead says nothing about the flaw (the suite's number was out of date): then the
  * check ends skipped.
  */

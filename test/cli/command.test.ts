@@ -117,7 +117,10 @@ describe("ledger-conformance", () => {
     const ok = await cli(["--target", `${node.origin}/v1`, "--report-dir", dir, "--baseline", expected, "--quiet", ...gas], NO_ALLURE);
     expect(ok.code).toBe(0);
     const stale = join(dir, "stale.json");
-    writeFileSync(stale, JSON.stringify(["4.6/gas-estimate-bcs", "4.6/estimates-ordered", "4.6/bcs-matches-json", "4.6/gas-estimate-object"]));
+    writeFileSync(
+      stale,
+      JSON.stringify(["4.6/gas-estimate-bcs", "4.6/estimates-ordered", "4.6/bcs-matches-json", "4.6/gas-estimate-object"]),
+    );
     const bad = await cli(["--target", `${node.origin}/v1`, "--report-dir", dir, "--baseline", stale, "--quiet", ...gas], NO_ALLURE);
     expect(bad.code).toBe(1);
     expect(bad.stdout).toMatch(/unexpectedly passing/);

@@ -25,12 +25,16 @@ const PREFIX = "X-APTOS-";
 /** What a recorded hash blanked by the golden writer becomes: any well-formed 32-byte hash. */
 const PLACEHOLDER_HASH = `0x${"ab".repeat(32)}`;
 /** The observed-contract verdicts a body-only recording gives evidence for. */
-const EVIDENCED = new Set<string>([OBSERVED.statusInSet, OBSERVED.errorObject, OBSERVED.errorCodeKnown]);
+const EVIDENCED = new Set<string>([OBSERVED.statusInSet, OBSERVED.unsupportedBodyStatus, OBSERVED.errorObject, OBSERVED.errorCodeKnown]);
 
 interface RecordedCase {
   readonly source: { readonly repo: string; readonly path: string; readonly commit: string };
   readonly recordedBy: string;
-  readonly request: { readonly method: string; readonly path: string };
+  /**
+   * The request; a golden keeps no request body, so a POST is judged as one with a body of `contentType`
+   * (as the recording test sent it), by default the first media type the operation takes.
+   */
+  readonly request: { readonly method: string; readonly path: string; readonly contentType?: string };
   readonly status: number;
   readonly contentType: string;
   readonly contentTypeSource: string;
@@ -63,8 +67,16 @@ function judge(c: RecordedCase): Map<string, string> {
   const operation = contract.findOperation(c.request.method, c.request.path);
   if (operation === undefined) throw new Error(`${c.request.method} ${c.request.path} is no operation of the contract`);
   const url = `http://recorded.invalid/v1${c.request.path}`;
+  const contentType = c.request.contentType ?? operation.requestMediaTypes[0];
+  const body = c.request.method === "POST" && contentType !== undefined ? new TextEncoder().encode("(not recorded)") : undefined;
+  const bodyHeaders: Record<string, string> = body === undefined || contentType === undefined ? {} : { "content-type": contentType };
   const response = responseFromParts({
-    request: { method: c.request.method, url, headers: { accept: "application/json" } },
+    request: {
+      method: c.request.method,
+      url,
+      headers: { accept: "application/json", ...bodyHeaders },
+      ...(body === undefined ? {} : { body }),
+    },
     status: c.status,
     headers: { "content-type": c.contentType },
     body: new TextEncoder().encode(JSON.stringify(sentBody(c))),

@@ -154,8 +154,8 @@ describe("diffRuns", () => {
       const runA = readRecordedRun(
         dir,
         new Map([
-          ["old/a", "new/ab"],
-          ["old/b", "new/ab"],
+          ["old/a", ["new/ab"]],
+          ["old/b", ["new/ab"]],
         ]),
       );
       expect([...runA.requirements]).toEqual([["new/ab", { level: "MUST", status: "failed" }]]);

@@ -136,8 +136,8 @@ describe("the validation proxy in front of a reference node, with the Aptos SDK'
       const { summary } = run;
       expect(summary.requirements.filter((r) => r.status === "failed" || r.status === "warned")).toEqual([]);
       for (const id of [
-        "7.1/status-in-endpoint-set",
-        "2.7/required-headers-on-success",
+        "7.1/listed-status",
+        "2.7/required-headers-on-api-success",
         "4/media-type-declared",
         "2.6/error-object",
         "7.2/error-code-known",
@@ -170,12 +170,12 @@ describe("the validation proxy in front of a reference node, with the Aptos SDK'
         .filter((r) => r.status === "failed")
         .map((r) => r.id)
         .sort();
-      expect(failed).toContain("2.7/required-headers-on-success");
+      expect(failed).toContain("2.7/required-headers-on-api-success");
       expect(failed).toContain("7.2/error-code-known");
-      const failure = run.summary.requirements.find((r) => r.id === "2.7/required-headers-on-success")?.failures[0];
+      const failure = run.summary.requirements.find((r) => r.id === "2.7/required-headers-on-api-success")?.failures[0];
       expect(failure?.message).toContain("x-aptos-block-height");
       expect(failure?.curl).toContain(node.url);
-      expect(run.html).toContain("2.7/required-headers-on-success");
+      expect(run.html).toContain("2.7/required-headers-on-api-success");
     } finally {
       await node.close();
     }

@@ -72,8 +72,8 @@ describe("the validation proxy", () => {
     });
     expect(judged.map((j) => j.label)).toEqual(["GET estimate_gas_price"]);
     expect(statuses(judged[0]?.results ?? [])).toMatchObject({
-      "7.1/status-in-endpoint-set": "passed",
-      "2.7/required-headers-on-success": "passed",
+      "7.1/listed-status": "passed",
+      "2.7/required-headers-on-api-success": "passed",
       "4.6/gas-estimate-object": "passed",
     });
 

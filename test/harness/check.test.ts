@@ -153,7 +153,7 @@ describe("runCheck", () => {
     });
     expect(out.own.status).toBe("passed");
     expect(out.meta.results.find((r) => r.requirement === OBSERVED.statusInSet)?.status).toBe("failed");
-    expect(out.vitest).toMatchObject({ kind: "fail", message: expect.stringMatching(/7\.1\/status-in-endpoint-set/) });
+    expect(out.vitest).toMatchObject({ kind: "fail", message: expect.stringMatching(/7\.1\/listed-status/) });
   });
 
   it("ends as not_applicable naming the missing fixture", async () => {

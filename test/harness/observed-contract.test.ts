@@ -178,6 +178,18 @@ describe("observed contract on a 200", () => {
   });
 });
 
+describe("observed contract on the spec pages", () => {
+  it("judges their ledger headers under an id of their own", async () => {
+    const page = { status: 200, headers: { "content-type": "text/html" }, body: "<html></html>" };
+    const { v } = await observe(page, { path: "/spec" });
+    expect(v[OBSERVED.requiredHeadersSpecPages]).toBe("failed");
+    expect(v[OBSERVED.requiredHeaders]).toBeUndefined();
+    const api = await observe(json(200, gas, {}));
+    expect(api.v[OBSERVED.requiredHeaders]).toBe("failed");
+    expect(api.v[OBSERVED.requiredHeadersSpecPages]).toBeUndefined();
+  });
+});
+
 describe("observed contract on an error", () => {
   const error = { message: "bad", error_code: "web_framework_error" };
 
@@ -195,6 +207,21 @@ describe("observed contract on an error", () => {
     const { v, results } = await observe(json(404, { message: "x", error_code: "resource_not_found" }, {}));
     expect(v[OBSERVED.statusInSet]).toBe("failed");
     expect(results.find((r) => r.requirement === OBSERVED.statusInSet)?.failures[0]?.message).toMatch(/400, 403, 500, 503/);
+  });
+
+  it("judges a refused body the operation does not take (none, or another Content-Type) under an id of its own", async () => {
+    const t = context();
+    reply = () => json(415, { message: "unsupported", error_code: "web_framework_error" }, {});
+    await t.request({ method: "POST", path: "/transactions", body: "x", contentType: "text/plain" });
+    await t.request({ method: "POST", path: "/transactions" });
+    const bodyless = verdicts(traceOf(t).observed);
+    expect(bodyless[OBSERVED.unsupportedBodyStatus]).toBe("failed");
+    expect(bodyless[OBSERVED.statusInSet]).toBeUndefined();
+    // The same status for a body the operation takes is the general rule's.
+    const u = context();
+    await u.request({ method: "POST", path: "/transactions", body: "{}", contentType: "application/json" });
+    expect(verdicts(traceOf(u).observed)[OBSERVED.statusInSet]).toBe("failed");
+    expect(verdicts(traceOf(u).observed)[OBSERVED.unsupportedBodyStatus]).toBeUndefined();
   });
 
   it("takes any 2xx as a submission's success, which §4.8 leaves unshown, and no 3xx", async () => {

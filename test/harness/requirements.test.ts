@@ -30,7 +30,7 @@ describe("requirement catalog", () => {
     const contract = ApiContract.load();
     const catalog = loadRequirements(contract.operations.map((o) => o.id));
     expect(catalog.requirements.length).toBeGreaterThan(10);
-    for (const id of ["2.7/required-headers-on-success", "2.6/error-object", "7.1/status-in-endpoint-set", "7.2/error-code-known"]) {
+    for (const id of ["2.7/required-headers-on-api-success", "2.6/error-object", "7.1/listed-status", "7.2/error-code-known"]) {
       expect(catalog.has(id)).toBe(true);
     }
     expect(catalog.get("4.6/estimates-ordered").level).toBe("MUST");

@@ -10,13 +10,26 @@ const target = referenceNodeForFile();
 const run = (alteration: Alteration, id: string) => againstAltered(target, alteration, id);
 
 describe.concurrent("form properties against law-breaking nodes", () => {
-  it("the address law catches a node that does not find accounts written without 0x", async () => {
-    const id = "2.1/address-forms-law";
-    const needsPrefix: Alteration = async (exchange, forward) => {
+  it("the unprefixed short address law catches a node that does not find accounts written without 0x and 64 digits", async () => {
+    const id = "2.1/unprefixed-short-address-law";
+    const needsPrefixOrAllDigits: Alteration = async (exchange, forward) => {
       const answer = await forward();
-      return /^\/v1\/accounts\/(?!0x)[^/]+\//.test(splitPath(exchange).pathname) ? errorAnswer(answer, 404, "account_not_found") : answer;
+      return /^\/v1\/accounts\/(?!0x)[0-9a-fA-F]{1,63}\//.test(splitPath(exchange).pathname)
+        ? errorAnswer(answer, 400, "web_framework_error")
+        : answer;
     };
-    expectCaught(await run(needsPrefix, id), id);
+    expectCaught(await run(needsPrefixOrAllDigits, id), id);
+  }, 120_000);
+
+  it("the address forms law catches a node that does not find 64 digits written without 0x", async () => {
+    const id = "2.1/address-forms-equivalent-law";
+    const needsPrefixOn64: Alteration = async (exchange, forward) => {
+      const answer = await forward();
+      return /^\/v1\/accounts\/[0-9a-fA-F]{64}\//.test(splitPath(exchange).pathname)
+        ? errorAnswer(answer, 404, "account_not_found")
+        : answer;
+    };
+    expectCaught(await run(needsPrefixOn64, id), id);
   }, 120_000);
 
   it("the u64 law catches a node that answers 500 to a malformed version", async () => {

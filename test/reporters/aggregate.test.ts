@@ -243,6 +243,45 @@ describe("baseline", () => {
     expect(own.requirements.find((x) => x.requirement.id === "1/should-c")).toMatchObject({ status: "failed", unexpectedPass: true });
   });
 
+  it("expects an entry naming a split id to fail as a group: a part that passes is no unexpected pass", () => {
+    const complete = aggregateRequirements(
+      catalog,
+      [ev("1/must-a", "passed"), ev("1/must-b", "failed", "boom"), ev("1/should-c", "passed"), ev("1/untested", "passed")],
+      [],
+      4,
+    );
+    const split = { listed: "1/old-ab", ids: ["1/must-a", "1/must-b"] } as const;
+    const b = applyBaseline(complete, [split], "old.txt");
+    expect(b.requirements.find((x) => x.requirement.id === "1/must-a")).toMatchObject({ status: "passed" });
+    expect(b.requirements.find((x) => x.requirement.id === "1/must-b")).toMatchObject({ status: "failed", expectedFailure: true });
+    expect(exitCode(b)).toBe(0);
+    expect(b.baseline?.ids).toEqual(["1/must-a", "1/must-b"]);
+    // Listed on its own as well, the passing part is stale all the same.
+    const alone = applyBaseline(complete, [split, "1/must-a"], "old.txt");
+    expect(alone.requirements.find((x) => x.requirement.id === "1/must-a")).toMatchObject({ status: "failed", unexpectedPass: true });
+  });
+
+  it("fails a split entry as unexpectedly passing only when every part passes", () => {
+    const allPass = aggregateRequirements(
+      catalog,
+      [ev("1/must-a", "passed"), ev("1/must-b", "passed"), ev("1/should-c", "passed"), ev("1/untested", "passed")],
+      [],
+      4,
+    );
+    const b = applyBaseline(allPass, [{ listed: "1/old-ab", ids: ["1/must-a", "1/must-b"] }], "old.txt");
+    for (const id of ["1/must-a", "1/must-b"]) {
+      const r = b.requirements.find((x) => x.requirement.id === id);
+      expect(r).toMatchObject({ status: "failed", unexpectedPass: true });
+      expect(r?.failures[0]?.message).toMatch(/as part of 1\/old-ab: 1\/must-a, 1\/must-b, all of which passed/);
+    }
+    expect(exitCode(b)).toBe(1);
+    // A part not run: the group cannot tell, so its passing parts are not run either.
+    const partly = aggregateRequirements(catalog, [ev("1/must-a", "passed"), ev("1/should-c", "passed")], [], 2);
+    const undecided = applyBaseline(partly, [{ listed: "1/old-c", ids: ["1/should-c", "1/untested"] }], "old.txt");
+    expect(undecided.requirements.find((x) => x.requirement.id === "1/should-c")).toMatchObject({ status: "skipped" });
+    expect(exitCode(undecided)).toBe(0);
+  });
+
   it("still fails unlisted failures", () => {
     expect(exitCode(applyBaseline(outcome, [], "b"))).toBe(1);
   });

@@ -83,7 +83,7 @@ check("2.6/error-object", { timeoutMs: 300 }, async (t) => { await new Promise((
     expect(out.requirements["4.6/gas-estimate-object"]).toMatchObject({ status: "passed", checks: 1 });
     expect(out.requirements["4.7/health-message"]?.status).toBe("warned");
     expect(out.requirements["4.6/gas-estimate-bcs"]).toMatchObject({ status: "not_applicable", reason: 'needs fixture "table"' });
-    expect(out.requirements["2.7/required-headers-on-success"]).toMatchObject({ status: "passed", checks: 2 });
+    expect(out.requirements["2.7/required-headers-on-api-success"]).toMatchObject({ status: "passed", checks: 2 });
     // The check that hung past its timeout is a failure of its requirement, with vitest's message.
     expect(out.requirements["2.6/error-object"]?.status).toBe("failed");
     expect(out.requirements["2.6/error-object"]?.failures[0]).toMatch(/did not finish: .*timed out/i);

@@ -37,7 +37,7 @@ describe("ledger-conformance against the embedded reference node", () => {
     expect(summary.conforming).toBe(true);
     expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(0);
     // The cross-cutting header rules ran on the responses the checks received.
-    const headers = summary.requirements.find((x: { id: string }) => x.id === "2.7/required-headers-on-success");
+    const headers = summary.requirements.find((x: { id: string }) => x.id === "2.7/required-headers-on-api-success");
     expect(headers.checks).toBeGreaterThan(0);
     expect(headers.status).toBe("passed");
     expect(summary.requests).toBeGreaterThan(1);

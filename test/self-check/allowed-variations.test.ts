@@ -16,21 +16,18 @@
 //
 // The runs go in child processes as the fault runs do (test/self-check/variation-runs.ts).
 
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { parseBaseline } from "../../reporters/aggregate.ts";
 import { ApiContract } from "../../src/harness/openapi.ts";
 import { loadRequirements } from "../../src/harness/requirements.ts";
 import { VARIATIONS } from "../support/variations.ts";
-import { APTOS_CORE_BASELINE, ROOT } from "./conformance-run.ts";
+import { APTOS_CORE_BASELINE, aptosCoreBaselined } from "./conformance-run.ts";
 import { FAULT_RUNS_MAX_MS } from "./fault-runs.ts";
 import { runName, runVariationsInProcesses, type VariationRun, type VariationRunOutcome } from "./variation-runs.ts";
 
 /** §2.7 and §4.1–§4.8: the sections whose MUSTs the clean node shows passed (clean-node.test.ts). */
 const COVERED_SECTION = /^(2\.7|4\.[1-8])$/;
 
-const BASELINED = new Set(parseBaseline(readFileSync(join(ROOT, APTOS_CORE_BASELINE), "utf8"), APTOS_CORE_BASELINE));
+const BASELINED = aptosCoreBaselined();
 
 /** Every variation in both profiles, the two of a variation side by side. */
 const RUNS: readonly VariationRun[] = VARIATIONS.flatMap((variation) => [

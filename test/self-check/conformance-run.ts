@@ -11,12 +11,18 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startNode } from "../../src/node/index.ts";
 import type { Summary, SummaryRequirement } from "../../reporters/summary.ts";
-import { conformanceCommand } from "../support/conformance-command.ts";
+import { parseBaseline } from "../../reporters/aggregate.ts";
+import { conformanceCommand, ROOT } from "../support/conformance-command.ts";
 
-export { ROOT } from "../support/conformance-command.ts";
+export { ROOT };
 
 /** aptos-core's deviations from the spec, as shipped for node teams; the aptos profile's runs use it. */
 export const APTOS_CORE_BASELINE = "baselines/aptos-core.txt";
+
+/** The catalog ids the shipped baseline lists: what the clean aptos-profile node fails or warns. */
+export function aptosCoreBaselined(): ReadonlySet<string> {
+  return new Set(parseBaseline(readFileSync(join(ROOT, APTOS_CORE_BASELINE), "utf8"), APTOS_CORE_BASELINE));
+}
 
 /** A whole-suite run takes ~20 s on an idle machine; this bounds a hung one. */
 export const RUN_TIMEOUT_MS = 240_000;

@@ -62,8 +62,8 @@ const ANSWERS: readonly HostileAnswer[] = [
     contentType: "application/json",
     body: "{}",
     passes: {
-      "7.1/status-in-endpoint-set":
-        "every answer is 200, which every endpoint lists (a submission's success is any 2xx: §4.8 leaves it unshown)",
+      "7.1/listed-status": "every answer is 200, which every endpoint lists (a submission's success is any 2xx: §4.8 leaves it unshown)",
+      "7.1/unsupported-body-status": "a body the operation does not take is answered 200 too, a status §4.2 and §4.8 list",
       "4/bcs-body-labelled":
         "a 200 body labelled application/json is JSON, and nothing else is served: every body is labelled as what it is",
       "4.7/healthy-without-duration":
@@ -78,7 +78,7 @@ const ANSWERS: readonly HostileAnswer[] = [
     passes: {
       "2.6/error-object": "every error is the JSON error object {message, error_code}",
       "4/errors-json-when-bcs-asked":
-        "an error asked for as BCS is the JSON error object, judged by 2.6/error-object's rule (that 404 is not a status the endpoint lists is 7.1/status-in-endpoint-set's, which fails)",
+        "an error asked for as BCS is the JSON error object, judged by 2.6/error-object's rule (that 404 is not a status the endpoint lists is 7.1/listed-status's, which fails)",
       "7.2/error-code-known": "resource_not_found is one of the §7.2 values",
       "2.7/no-cursor-on-error": "no answer carries a cursor header",
       "4.2/missing-item-not-found":
@@ -86,6 +86,8 @@ const ANSWERS: readonly HostileAnswer[] = [
       "4.4/missing-module-not-found":
         "a missing module is answered with a client error, 404 (a present one's 200 is 4.4/module-record's, which fails)",
       "4.8/oversized-body-refused": "a 9 MiB body is refused with a client error; that it is 413 is 4.8/oversized-body-413's, which fails",
+      "7.1/unsupported-body-status":
+        "a body §4.2 or §4.8 does not take is refused with 404, a status both list (another endpoint's 404 is 7.1/listed-status's, which fails)",
       ...REFUSED_WITH_ANY_4XX,
     },
   },
@@ -99,6 +101,8 @@ const ANSWERS: readonly HostileAnswer[] = [
       "4.2/missing-item-not-found": "a key with no item is answered 404 (the error object's form is 2.6/error-object's, which fails)",
       "4.4/missing-module-not-found": "a missing module is answered 404 (the error object's form is 2.6/error-object's, which fails)",
       "4.8/oversized-body-refused": "a 9 MiB body is refused with a client error; that it is 413 is 4.8/oversized-body-413's, which fails",
+      "7.1/unsupported-body-status":
+        "a body §4.2 or §4.8 does not take is refused with 404, a status both list (another endpoint's 404 is 7.1/listed-status's, which fails)",
       ...REFUSED_WITH_ANY_4XX,
     },
   },

@@ -73,7 +73,7 @@ it("fails the faulty node's run alone, by its fault's requirement", () => {
 // Read with the node profile's header names, its answers would miss every required header.
 it("runs the aptos-profile node with its own header names, and fails it by its own fault", () => {
   expect(failedOf("aptos")).toEqual(["4/media-type-declared", "4.6/gas-estimate-bcs"]);
-  expect(statusOf("aptos", "2.7/required-headers-on-success")).toBe("passed");
+  expect(statusOf("aptos", "2.7/required-headers-on-api-success")).toBe("passed");
   expect(statusOf("aptos", "4.6/estimates-ordered")).toBe("passed");
   expect(statusOf("aptos", "4.8/bcs-submission-accepted")).toBe("passed");
 });

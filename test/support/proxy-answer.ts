@@ -7,6 +7,8 @@ export interface Answer {
   readonly method: string;
   /** The request target's path, without the query. */
   readonly path: string;
+  /** The request target as forwarded upstream, query included. */
+  readonly target: string;
   readonly requestHeaders: IncomingHttpHeaders;
   status: number;
   /** Header lines in order, as the upstream spelled them; hop-by-hop fields removed. */

@@ -16,7 +16,7 @@ import { join, relative } from "node:path";
 import { Writable } from "node:stream";
 import { createVitest, type Reporter, type TestModule } from "vitest/node";
 import type { RunConfig } from "../../src/harness/config.ts";
-import { applyBaseline, exitCode, parseBaseline } from "../../reporters/aggregate.ts";
+import { applyBaseline, exitCode, parseBaselineEntries } from "../../reporters/aggregate.ts";
 import { RequirementReporter } from "../../reporters/requirement-reporter.ts";
 import { buildSummary, type Summary } from "../../reporters/summary.ts";
 import { parseConformanceArgs, type ConformanceArgs } from "../../src/cli/args.ts";
@@ -156,7 +156,11 @@ export async function runSuitesAtOnce(runs: readonly SuiteRun[], options: SuiteR
   for (const run of runs) {
     let outcome = (reporters.get(run.name) as RequirementReporter).finalize();
     if (run.baseline !== undefined)
-      outcome = applyBaseline(outcome, parseBaseline(readFileSync(join(ROOT, run.baseline), "utf8"), run.baseline, aliases), run.baseline);
+      outcome = applyBaseline(
+        outcome,
+        parseBaselineEntries(readFileSync(join(ROOT, run.baseline), "utf8"), run.baseline, aliases),
+        run.baseline,
+      );
     const durationMs = timings.get(run.name) ?? 0;
     results.set(run.name, {
       exitCode: exitCode(outcome),

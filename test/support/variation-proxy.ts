@@ -1,6 +1,7 @@
-// An HTTP/1.1 proxy on loopback in front of a node, applying one allowed variation (variations.ts) to
-// what passes through it: the target a conformance run is pointed at in the allowed-variations guard
-// (test/self-check/allowed-variations.test.ts).
+// An HTTP/1.1 proxy on loopback in front of a node, applying one allowed variation (variations.ts) or
+// one deviation (deviations.ts) to what passes through it: the target a conformance run is pointed at in
+// the allowed-variations and deviations guards (test/self-check/allowed-variations.test.ts,
+// deviations.test.ts).
 //
 // A request goes upstream as it came (method, target, headers but the hop-by-hop ones, its body
 // streamed), but for the target a variation may rewrite. An answer is read whole (bounded), handed
@@ -11,7 +12,8 @@
 import { Agent, createServer, request, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { writePlain, type Answer } from "./proxy-answer.ts";
-import { variationNamed, type VariationHooks } from "./variations.ts";
+import { alterationNamed } from "./alterations.ts";
+import type { VariationHooks } from "./variations.ts";
 
 export interface VariationProxy {
   /** Base URL including /v1. */
@@ -28,10 +30,10 @@ const UPSTREAM_TIMEOUT_MS = 120_000;
 /** Hop-by-hop fields (RFC 9110 §7.6.1) and those the proxy answers itself (Expect: Node's server sends the 100). */
 const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "transfer-encoding", "te", "trailer", "upgrade", "expect"]);
 
-/** Starts the proxy in front of `upstream` (a base URL including /v1), applying the variation named `variation`. */
+/** Starts the proxy in front of `upstream` (a base URL including /v1), applying the variation or deviation named `variation`. */
 export async function startVariationProxy(upstream: string, variation: string): Promise<VariationProxy> {
   const base = new URL(upstream);
-  const hooks: VariationHooks = variationNamed(variation).create();
+  const hooks: VariationHooks = alterationNamed(variation).create();
   let changed = 0;
   const count = (didChange: boolean) => {
     if (didChange) changed++;
@@ -74,6 +76,7 @@ export async function startVariationProxy(upstream: string, variation: string): 
     const answer: Answer = {
       method: req.method ?? "GET",
       path: target.split("?")[0] as string,
+      target,
       requestHeaders: req.headers,
       status: upstreamRes.statusCode ?? 502,
       headers: pairs(upstreamRes.rawHeaders).filter(([name]) => !HOP_BY_HOP.has(name.toLowerCase())),

@@ -28,8 +28,8 @@ export function compareAnswers(
 ): AnswerDifference | undefined {
   if (a.status !== b.status) return { kind: "status", detail: `${a.status}${codeNote(a)} vs ${b.status}${codeNote(b)}` };
   // §2.7: two nodes compared must serve the same chain. A header one node leaves out is not a
-  // difference between them but the suite's own finding (2.7/required-headers-on-success; aptos-core
-  // sends none on the description pages, baselines/aptos-core.txt).
+  // difference between them but the suite's own finding (2.7/required-headers-on-api-success, and
+  // 2.7/required-headers-on-spec-pages: aptos-core sends none on the description pages, baselines/aptos-core.txt).
   const chainA = headerValue(a, headerPrefix, "CHAIN-ID");
   const chainB = headerValue(b, headerPrefix, "CHAIN-ID");
   if (chainA !== undefined && chainB !== undefined && chainA !== chainB)

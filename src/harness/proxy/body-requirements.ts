@@ -7,7 +7,7 @@ export const BODY_REQUIREMENT: Readonly<Record<string, string>> = {
   spec_yaml: "4.1/spec-yaml",
   spec_json: "4.1/spec-json",
   get_table_item: "4.2/item-found",
-  get_account_transaction_summaries: "4.3/summary-list",
+  get_account_transaction_summaries: "4.3/summaries",
   get_account_module: "4.4/module-record",
   get_account_modules: "4.5/module-list",
   estimate_gas_price: "4.6/gas-estimate-object",

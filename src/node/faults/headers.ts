@@ -10,7 +10,7 @@ const missingBlockHeightHeaders: Fault = {
   name: "missing-block-height-headers",
   area: "headers",
   description: "leaves out X-NODE-BLOCK-HEIGHT and X-NODE-OLDEST-BLOCK-HEIGHT, as if they were optional",
-  breaks: ["2.7/required-headers-on-success"],
+  breaks: ["2.7/required-headers-on-api-success"],
   http: (app, { profile }) => {
     app.addHook("onSend", async (_request, reply) => {
       reply.removeHeader(`${profile.headerPrefix}BLOCK-HEIGHT`);
