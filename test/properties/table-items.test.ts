@@ -63,7 +63,7 @@ describe.concurrent("4.2 table item properties against law-breaking nodes", () =
   }, 120_000);
 
   it("the wrong-key law catches a node that answers a key of the wrong type with a server error", async () => {
-    // Any client error refuses it (§7.1 leaves the conditions unshown; the family's 400 is 4.2/error-codes'):
+    // Any client error refuses it (§7.1 leaves the conditions unshown; the family's 400 is 4.2/case-error-codes'):
     // a 500 says the node failed on the client's input.
     const id = "4.2/key-mismatch-rejected";
     expectCaught(
