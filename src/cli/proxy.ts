@@ -1,6 +1,6 @@
 // `ledger-conformance proxy --upstream URL [--port P] [--report-dir DIR] [--write-every SECONDS]`: its
-// flags checked, the contract and the baseline read, then the validation proxy's session
-// (src/proxy/serve.ts). Exit status: the session's; 2 on a usage error.
+// flags checked, the contract and the baseline read, then the validation proxy serves
+// (src/proxy/serve.ts). Exit status: its verdict on the traffic; 2 on a usage error.
 
 import { parseArgs } from "node:util";
 import { readFileSync } from "node:fs";

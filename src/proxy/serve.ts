@@ -1,4 +1,4 @@
-// The validation proxy's session (src/harness/proxy/ judges each answer): it prints `listening on URL`
+// The validation proxy serving a client's traffic (src/harness/proxy/ judges each answer): it prints `listening on URL`
 // once a client can use it, writes the reports (summary.json, junit.xml, html/) every writeEvery
 // seconds and when stopped by SIGINT or SIGTERM, and then ends like a run: 1 when a MUST requirement
 // failed on the traffic seen, else 0; 2 for a port it cannot listen on.
@@ -18,7 +18,7 @@ import { TrafficTally } from "./traffic-tally.ts";
 /** A request body larger than this is refused by the proxy (413); the node's own limit is 8 MiB by default. */
 const MAX_REQUEST_BYTES = 16 * 1024 * 1024;
 
-export interface ProxySession {
+export interface ProxyServing {
   /** The node's base URL, normalized. */
   readonly target: string;
   /** On 127.0.0.1; 0: a free port. */
@@ -35,7 +35,7 @@ export interface ProxySession {
 }
 
 /** Serves until SIGINT or SIGTERM, then writes the final reports; the exit status. */
-export async function serveProxy(input: ProxySession): Promise<number> {
+export async function serveProxy(input: ProxyServing): Promise<number> {
   const { target, port, catalog, baseline, layout } = input;
   const tally = new TrafficTally();
   const proxy = new ValidationProxy({

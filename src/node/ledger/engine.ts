@@ -273,7 +273,7 @@ export class LedgerEngine implements LedgerApi {
     };
   }
 
-  /** Design §5's pending transaction: the submission's JSON form with its hash first. */
+  /** The family's pending transaction: the submission's JSON form with its hash first. */
   private pendingJson(txn: PendingTransaction): Record<string, unknown> {
     return { hash: toHex(txn.hash), ...this.requestJson(txn.signed) };
   }

@@ -52,7 +52,7 @@ export class TransactionLog implements Prunable {
   }
 
   /**
-   * Design §5: with `startVersion` the scan goes forward from it (`endVersion` is ignored); with only
+   * The family's rule: with `startVersion` the scan goes forward from it (`endVersion` is ignored); with only
    * `endVersion` the output ends there; with neither it is the most recent. Always ascending, at most
    * `limit`, only versions in [oldest, latest].
    */

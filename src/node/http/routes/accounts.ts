@@ -11,7 +11,7 @@ import { accountJson, moduleJson, transactionSummaryJson } from "../json-forms.t
 import { addressParam, limitParam, moduleNameParam, optionalString, optionalU64, type Query } from "../params.ts";
 import { JsonBytes, renderedOnce, RenderedPages } from "../rendered-json.ts";
 
-/** Design §5: default and maximum page sizes. */
+/** The family's default and maximum page sizes. */
 export const SUMMARIES_MAX_LIMIT = 100;
 export const MODULES_MAX_LIMIT = 9999;
 
