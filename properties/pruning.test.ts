@@ -363,3 +363,37 @@ law(
     return compared === 0 ? undecided(`no two answers at the same ${latestName(t)}: the ledger moved between every two`) : undefined;
   },
 );
+
+/**
+ * The family's ledger info (aptos-core api/src/index.rs `get_ledger_info`: GET /v1 answers
+ * {chain_id, epoch, ledger_version, oldest_ledger_version, ledger_timestamp, ...}) is what the node
+ * reports of a version: its ledger_timestamp is that version's timestamp, which the header beside it,
+ * at the same version, must repeat. The spec defines no such page: a node without it decides nothing.
+ */
+law(
+  "2.7/timestamp-matches-ledger-info",
+  { numRuns: 3 },
+  async () => undefined,
+  () => fc.constant(null),
+  async (t) => {
+    const res = await t.request({ path: "" });
+    const info =
+      res.status === 200 && typeof res.json === "object" && res.json !== null ? (res.json as Record<string, unknown>) : undefined;
+    const bodyVersion = typeof info?.ledger_version === "string" ? info.ledger_version : undefined;
+    const bodyTimestamp = typeof info?.ledger_timestamp === "string" ? info.ledger_timestamp : undefined;
+    if (bodyVersion === undefined || bodyTimestamp === undefined || !/^[0-9]+$/.test(bodyVersion) || !/^[0-9]+$/.test(bodyTimestamp)) {
+      return undecided(`GET ${t.config.target} answered ${res.status} without a ledger info {ledger_version, ledger_timestamp}`);
+    }
+    const s = t.ledgerState(res);
+    if (s.ledgerVersion === undefined || s.ledgerVersion !== BigInt(bodyVersion)) {
+      return undecided(`the ledger info's ledger_version ${bodyVersion} is not its ${latestName(t)} ${s.ledgerVersion ?? "(absent)"}`);
+    }
+    t.expect(
+      s.timestampUsec === BigInt(bodyTimestamp),
+      `${t.headerName("LEDGER-TIMESTAMPUSEC")} = the ledger info's ledger_timestamp at ${latestName(t)} ${bodyVersion} (§2.7 "Current chain timestamp")`,
+      res,
+      `${t.headerName("LEDGER-TIMESTAMPUSEC")} ${s.timestampUsec ?? "(absent)"}, ledger_timestamp ${bodyTimestamp}`,
+    );
+    return undefined;
+  },
+);

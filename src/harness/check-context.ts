@@ -501,7 +501,8 @@ export class CheckContext {
   }
 
   #url(path: string, query?: Readonly<Record<string, QueryValue>>): string {
-    if (!path.startsWith("/")) throw new Error(`request path must start with "/": ${path}`);
+    // "" is the target itself (GET /v1, the family's ledger info).
+    if (path !== "" && !path.startsWith("/")) throw new Error(`request path must start with "/" (or be "", the target itself): ${path}`);
     let url = `${this.config.target}${path}`;
     const params = new URLSearchParams();
     for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) params.append(k, String(v));

@@ -127,4 +127,16 @@ describe.concurrent("pruning properties against law-breaking nodes", () => {
     };
     expectCaught(await run(wallClock, id), id);
   }, 120_000);
+
+  it("the ledger info law (SHOULD) warns about a node whose timestamp header differs from its ledger info's", async () => {
+    const id = "2.7/timestamp-matches-ledger-info";
+    // One microsecond later than the version's timestamp, on the ledger info's answer alone.
+    const late: Alteration = async (exchange, forward) => {
+      const answer = await forward();
+      const value = answer.headers["x-node-ledger-timestampusec"];
+      if (!/^\/v1\/?$/.test(splitPath(exchange).pathname) || value === undefined) return answer;
+      return withHeaders(answer, { "x-node-ledger-timestampusec": (BigInt(value) + 1n).toString() });
+    };
+    expectCaught(await run(late, id), id);
+  }, 120_000);
 });
