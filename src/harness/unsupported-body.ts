@@ -3,14 +3,8 @@
 // or §4.8 lists. The requirements about that refusal are apart from the rest of their endpoint's, so
 // that a baseline listing the one deviation masks nothing else.
 
-import type { HttpRequest } from "./http-client.ts";
+import { mediaType, type HttpRequest } from "./http-client.ts";
 import type { OperationContract } from "./openapi.ts";
-
-/** The media type of a Content-Type value: lower case, without parameters. */
-function mediaTypeOf(value: string | undefined): string | undefined {
-  const type = value?.split(";")[0]?.trim().toLowerCase();
-  return type === undefined || type === "" ? undefined : type;
-}
 
 /**
  * For an operation that takes a request body (§4.2, §4.8): the request has no body, or a Content-Type
@@ -20,6 +14,6 @@ export function bringsUnsupportedBody(op: Pick<OperationContract, "requestMediaT
   if (op.requestMediaTypes.length === 0) return false;
   if (request.body === undefined || request.body.length === 0) return true;
   const header = Object.entries(request.headers).find(([name]) => name.toLowerCase() === "content-type")?.[1];
-  const type = mediaTypeOf(header);
+  const type = mediaType(header);
   return type === undefined || !op.requestMediaTypes.includes(type);
 }
