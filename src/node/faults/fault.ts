@@ -89,6 +89,22 @@ export function payloadText(payload: unknown): string | undefined {
   return Buffer.isBuffer(payload) ? payload.toString("utf8") : undefined;
 }
 
+/**
+ * An onSend hook that rewrites the JSON body of every 200 answer to the routes given (route patterns,
+ * as routeOf names them), as a layer written against another convention would: `rewrite` takes the
+ * parsed body and returns the body to send.
+ */
+export function rewriteJsonSuccess(routes: readonly string[], rewrite: (body: unknown) => unknown) {
+  const wanted = new Set(routes);
+  return async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    const route = routeOf(request);
+    const text = payloadText(payload);
+    if (route === undefined || !wanted.has(route) || reply.statusCode !== 200 || text === undefined) return payload;
+    if (replyMediaType(reply) !== "application/json") return payload;
+    return JSON.stringify(rewrite(JSON.parse(text)));
+  };
+}
+
 /** The JSON error object of an error reply's payload, or undefined when it is not one. */
 export function errorBodyOf(reply: FastifyReply, payload: unknown): Record<string, unknown> | undefined {
   const text = payloadText(payload);

@@ -2,7 +2,7 @@
 // BCS form that does not say what the JSON form says.
 
 import { decodeBcs, encodeBcs, GasEstimationBcs } from "../../codec/index.ts";
-import { overrideApi, payloadText, replyMediaType, routeOf, type Fault } from "./fault.ts";
+import { overrideApi, replyMediaType, rewriteJsonSuccess, routeOf, type Fault } from "./fault.ts";
 
 const GAS_ROUTE = "/v1/estimate_gas_price";
 
@@ -12,13 +12,12 @@ const gasEstimatesAsStrings: Fault = {
   description: "writes the gas estimates as decimal strings, as u64 values are elsewhere, instead of JSON integers",
   breaks: ["4.6/gas-estimate-object"],
   http: (app) => {
-    app.addHook("onSend", async (request, reply, payload) => {
-      const text = payloadText(payload);
-      if (routeOf(request) !== GAS_ROUTE || reply.statusCode !== 200 || text === undefined || replyMediaType(reply) !== "application/json")
-        return payload;
-      const estimate = JSON.parse(text) as Record<string, unknown>;
-      return JSON.stringify(Object.fromEntries(Object.entries(estimate).map(([member, value]) => [member, String(value)])));
-    });
+    app.addHook(
+      "onSend",
+      rewriteJsonSuccess([GAS_ROUTE], (estimate) =>
+        Object.fromEntries(Object.entries(estimate as Record<string, unknown>).map(([member, value]) => [member, String(value)])),
+      ),
+    );
   },
 };
 

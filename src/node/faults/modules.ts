@@ -3,8 +3,8 @@
 // module endpoints read through the engine (or are rewritten alike), so they agree with each other and
 // only the bytecode shows the ABI wrong.
 
-import type { ModuleRecord } from "../ledger/api.ts";
-import { overrideApi, payloadText, replyMediaType, routeOf, type Fault } from "./fault.ts";
+import type { LedgerApi, ModuleRecord } from "../ledger/api.ts";
+import { overrideApi, rewriteJsonSuccess, type Fault } from "./fault.ts";
 
 /** The record with its ABI's last exposed function left out (unchanged when it exposes none). */
 function withoutLastFunction(record: ModuleRecord): ModuleRecord {
@@ -13,20 +13,25 @@ function withoutLastFunction(record: ModuleRecord): ModuleRecord {
   return { bytecode: record.bytecode, abi: { ...record.abi, exposed_functions: functions.slice(0, -1) } };
 }
 
+/** An engine whose module records, on both module endpoints, pass through `change`. */
+function changingRecords(change: (record: ModuleRecord) => ModuleRecord) {
+  return (api: LedgerApi): LedgerApi =>
+    overrideApi(api, {
+      getModule: (address, name, version) => change(api.getModule(address, name, version)),
+      listModules: (address, options) => {
+        const page = api.listModules(address, options);
+        return { ...page, modules: page.modules.map(change) };
+      },
+    });
+}
+
 const abiOmitsFunction: Fault = {
   name: "abi-omits-function",
   area: "modules",
   description:
     "serves each module's ABI without its last exposed function, on both module endpoints (an ABI cache out of step with the bytecode)",
   breaks: ["4.4/abi-matches-bytecode", "4.5/abi-matches-bytecode"],
-  engine: (api) =>
-    overrideApi(api, {
-      getModule: (address, name, version) => withoutLastFunction(api.getModule(address, name, version)),
-      listModules: (address, options) => {
-        const page = api.listModules(address, options);
-        return { ...page, modules: page.modules.map(withoutLastFunction) };
-      },
-    }),
+  engine: changingRecords(withoutLastFunction),
 };
 
 /** The record with its ABI's first exposed function listed a second time, at the end (unchanged when it exposes none). */
@@ -42,17 +47,10 @@ const abiFunctionListedTwice: Fault = {
   description:
     "lists each module's first exposed function twice in its ABI, on both module endpoints (an ABI writer that walks the function table and the entry list both)",
   breaks: ["4.4/abi-matches-bytecode", "4.5/abi-matches-bytecode"],
-  engine: (api) =>
-    overrideApi(api, {
-      getModule: (address, name, version) => withFirstFunctionTwice(api.getModule(address, name, version)),
-      listModules: (address, options) => {
-        const page = api.listModules(address, options);
-        return { ...page, modules: page.modules.map(withFirstFunctionTwice) };
-      },
-    }),
+  engine: changingRecords(withFirstFunctionTwice),
 };
 
-const MODULE_ROUTES = new Set(["/v1/accounts/:address/module/:module_name", "/v1/accounts/:address/modules"]);
+const MODULE_ROUTES = ["/v1/accounts/:address/module/:module_name", "/v1/accounts/:address/modules"];
 
 /** A served module record (JSON) with is_enum true on the first struct not already marked an enum. */
 function withStructMarkedEnum(record: unknown): unknown {
@@ -70,14 +68,10 @@ const abiStructMarkedEnum: Fault = {
     "sends is_enum true on the first plain struct of each module's JSON ABI, on both module endpoints (the enum flag read from the wrong definition kind)",
   breaks: ["4.4/abi-matches-bytecode", "4.5/abi-matches-bytecode"],
   http: (app) => {
-    app.addHook("onSend", async (request, reply, payload) => {
-      const route = routeOf(request);
-      const text = payloadText(payload);
-      if (route === undefined || !MODULE_ROUTES.has(route) || reply.statusCode !== 200 || text === undefined) return payload;
-      if (replyMediaType(reply) !== "application/json") return payload;
-      const body: unknown = JSON.parse(text);
-      return JSON.stringify(Array.isArray(body) ? body.map(withStructMarkedEnum) : withStructMarkedEnum(body));
-    });
+    app.addHook(
+      "onSend",
+      rewriteJsonSuccess(MODULE_ROUTES, (body) => (Array.isArray(body) ? body.map(withStructMarkedEnum) : withStructMarkedEnum(body))),
+    );
   },
 };
 

@@ -16,7 +16,7 @@ import {
 } from "../../codec/index.ts";
 import { LedgerError, type LedgerApi, type SubmitResult } from "../ledger/api.ts";
 import { VmStatus } from "../ledger/vm-status.ts";
-import { overrideApi, payloadText, replyMediaType, routeOf, type Fault, type FaultContext } from "./fault.ts";
+import { overrideApi, rewriteJsonSuccess, type Fault, type FaultContext } from "./fault.ts";
 
 const SIGNER_PARAM = /^&?\s*signer$/;
 
@@ -94,14 +94,14 @@ const summaryHashRepeated: Fault = {
   description: "writes the first summary's transaction_hash on every summary of a page (the hash taken once, outside the loop)",
   breaks: ["4.3/transaction-hash-distinct"],
   http: (app) => {
-    app.addHook("onSend", async (request, reply, payload) => {
-      const text = payloadText(payload);
-      if (reply.statusCode !== 200 || text === undefined || replyMediaType(reply) !== "application/json") return payload;
-      if (routeOf(request) !== "/v1/accounts/:address/transaction_summaries") return payload;
-      const summaries = JSON.parse(text) as { transaction_hash?: string }[];
-      const first = summaries[0]?.transaction_hash;
-      return JSON.stringify(summaries.map((s) => ({ ...s, transaction_hash: first })));
-    });
+    app.addHook(
+      "onSend",
+      rewriteJsonSuccess(["/v1/accounts/:address/transaction_summaries"], (body) => {
+        const summaries = body as { transaction_hash?: string }[];
+        const first = summaries[0]?.transaction_hash;
+        return summaries.map((s) => ({ ...s, transaction_hash: first }));
+      }),
+    );
   },
 };
 
