@@ -49,7 +49,11 @@ const exceededThresholds: fc.Arbitrary<Threshold> = fc.oneof(
   fc.integer({ min: -2, max: -1 }).map((offset): Threshold => ({ kind: "lag", offset })),
 );
 
-/** How often, and after how long beyond the clock tolerance, a case meant to exceed its threshold asks again when its answer decided nothing. */
+/**
+ * How often a case asks again when its answer decided nothing, and how long it waits first beyond the
+ * clock tolerance and the last round trip: a ledger that lags its clock by less than that (right after
+ * a block, or answering slowly) lags more a moment later, until its next block.
+ */
 const UNDECIDED_RETRIES = 3;
 const UNDECIDED_WAIT_MS = 40;
 
@@ -62,6 +66,8 @@ interface Judged {
   readonly verdict: Verdict;
   /** The evidence, in words, for failure messages. */
   readonly evidence: string;
+  /** From sending to the answer, in ms. */
+  readonly roundTripMs: number;
 }
 
 interface HealthRun {
@@ -99,7 +105,8 @@ async function judgedHealth(t: CheckContext, threshold: Threshold, run: HealthRu
   const own = t.ledgerState(res).timestampUsec;
   const previous = run.newestLedgerUsec;
   remember(run, own);
-  if (durationSecs === undefined) return { res, durationSecs, verdict: "healthy", evidence: "no duration_secs" };
+  const roundTripMs = receivedMs - sentMs;
+  if (durationSecs === undefined) return { res, durationSecs, verdict: "healthy", evidence: "no duration_secs", roundTripMs };
 
   const earliestClock = BigInt(sentMs - run.toleranceMs) * 1000n;
   const latestClock = BigInt(receivedMs + run.toleranceMs) * 1000n;
@@ -107,15 +114,31 @@ async function judgedHealth(t: CheckContext, threshold: Threshold, run: HealthRu
   const clocks = `the node's clock between ${earliestClock} and ${latestClock} µs (sent at ${sentMs} ms, answered by ${receivedMs} ms, ± ${run.toleranceMs} ms, ${CLOCK_TOLERANCE_FLAG})`;
   if (own !== undefined) {
     const evidence = `${t.headerName("LEDGER-TIMESTAMPUSEC")} ${own} on the answer, ${clocks}, duration_secs=${durationSecs}`;
-    if (own >= latestClock - threshold_) return { res, durationSecs, verdict: "healthy", evidence };
-    if (own < earliestClock - threshold_) return { res, durationSecs, verdict: "unhealthy", evidence };
-    return { res, durationSecs, verdict: "undecided", evidence };
+    if (own >= latestClock - threshold_) return { res, durationSecs, verdict: "healthy", evidence, roundTripMs };
+    if (own < earliestClock - threshold_) return { res, durationSecs, verdict: "unhealthy", evidence, roundTripMs };
+    return { res, durationSecs, verdict: "undecided", evidence, roundTripMs };
   }
   // No timestamp on the answer (allowed on errors): the ledger the node judged is at least as new as the
   // newest one seen before (it never goes back), which can prove it fresh but never stale.
   const evidence = `no ${t.headerName("LEDGER-TIMESTAMPUSEC")} on the answer; an earlier answer reported ${previous ?? "none"}, ${clocks}, duration_secs=${durationSecs}`;
-  if (previous !== undefined && previous >= latestClock - threshold_) return { res, durationSecs, verdict: "healthy", evidence };
-  return { res, durationSecs, verdict: "undecided", evidence };
+  if (previous !== undefined && previous >= latestClock - threshold_)
+    return { res, durationSecs, verdict: "healthy", evidence, roundTripMs };
+  return { res, durationSecs, verdict: "undecided", evidence, roundTripMs };
+}
+
+/**
+ * judgedHealth, asked again while the answer decides nothing and `done` does not hold, after waiting
+ * out the clock tolerance and the last round trip. Each answer is judged by its own evidence alone; the
+ * last one is returned. Cases run at once share one moment: right after a block, they would all be
+ * undecided together, and a node that ignores the threshold could pass the law.
+ */
+async function judgedUntil(t: CheckContext, threshold: Threshold, run: HealthRun, done: (j: Judged) => boolean): Promise<Judged> {
+  let judged = await judgedHealth(t, threshold, run);
+  for (let retry = 0; !done(judged) && retry < UNDECIDED_RETRIES; retry++) {
+    await new Promise((resolve) => setTimeout(resolve, run.toleranceMs + judged.roundTripMs + UNDECIDED_WAIT_MS));
+    judged = await judgedHealth(t, threshold, run);
+  }
+  return judged;
 }
 
 describeEndpoint("healthy", () => {
@@ -125,7 +148,7 @@ describeEndpoint("healthy", () => {
     setup,
     () => thresholds,
     async (t, threshold, run) => {
-      const { res, verdict, evidence, durationSecs } = await judgedHealth(t, threshold, run);
+      const { res, verdict, evidence, durationSecs } = await judgedUntil(t, threshold, run, (j) => j.verdict !== "undecided");
       // Without duration_secs the rule is not exercised (4.7/healthy-without-duration's case), and an
       // undecided case accepts every answer §4.7 lists: neither shows the threshold rule.
       const decided = durationSecs !== undefined && verdict !== "undecided";
@@ -160,16 +183,9 @@ describeEndpoint("healthy", () => {
     setup,
     () => exceededThresholds,
     async (t, threshold, run) => {
-      let judged = await judgedHealth(t, threshold, run);
       // A node making blocks every 100 ms lags its clock by less than that: at duration_secs=0 an answer
-      // right after a block is within the clock tolerance, and the cases, sent at once, share that moment.
-      // Asked again a little later the ledger lags more (until its next block): each answer is still judged
-      // by its own evidence alone.
-      for (let retry = 0; judged.verdict !== "unhealthy" && retry < UNDECIDED_RETRIES; retry++) {
-        await new Promise((resolve) => setTimeout(resolve, run.toleranceMs + UNDECIDED_WAIT_MS));
-        judged = await judgedHealth(t, threshold, run);
-      }
-      const { res, verdict, evidence } = judged;
+      // right after a block is within the clock tolerance.
+      const { res, verdict, evidence } = await judgedUntil(t, threshold, run, (j) => j.verdict === "unhealthy");
       if (verdict !== "unhealthy") {
         return undecided(
           `duration_secs was not decidedly exceeded: the ledger did not lag more than the threshold beyond the clock tolerance of ${run.toleranceMs} ms (${CLOCK_TOLERANCE_FLAG}; ${evidence})`,
