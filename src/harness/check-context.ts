@@ -18,6 +18,7 @@ import type { ApiContract, OperationContract } from "./openapi.ts";
 import { buildRawRequest, type RawEnding, type RawExchangeResult } from "./raw-exchange.ts";
 import { errorCodeOf, headerValue, ledgerState, type LedgerState } from "./response-facts.ts";
 import type { Requirement } from "./requirements.ts";
+import type { LoadProfile } from "./load-profile.ts";
 import type { CheckResult, Failure, RequestRecord } from "./results.ts";
 
 /** An assertion did not hold: ends the check, recorded as failed (MUST) or warned (SHOULD). */
@@ -106,6 +107,8 @@ export class CheckTrace {
   readonly unknownMembers = new UnknownMemberTally();
   /** Ledger-header prefixes the responses carried besides the run's: said in the verdict, with the flags to use. */
   readonly foreignPrefixes = new ForeignPrefixTally();
+  /** The load mode's figures, from the check that ran the load. */
+  loadProfile: LoadProfile | undefined;
 }
 
 const traces = new WeakMap<CheckContext, CheckTrace>();

@@ -143,6 +143,7 @@ async function decide(h: Harness, requirement: Requirement, fn: CheckFn): Promis
     requests: [...trace.requests],
     ...(unknownMembers.members.length + unknownMembers.leftOut === 0 ? {} : { unknownMembers }),
     ...(foreignHeaderPrefixes === undefined ? {} : { foreignHeaderPrefixes }),
+    ...(trace.loadProfile === undefined ? {} : { loadProfile: trace.loadProfile }),
   };
   const failed = results.filter((r) => r.status === "failed");
   if (failed.length > 0) {

@@ -5,6 +5,7 @@
 import type { Level } from "./requirements.ts";
 import type { UnknownMembersSeen } from "./unknown-member-tally.ts";
 import type { ForeignHeaderPrefixes } from "./foreign-header-prefix.ts";
+import type { LoadProfile } from "./load-profile.ts";
 
 export type ResultStatus = "passed" | "failed" | "warned" | "skipped" | "not_applicable";
 
@@ -50,6 +51,8 @@ export interface ConformanceMeta {
   readonly unknownMembers?: UnknownMembersSeen;
   /** Ledger-header prefixes the check's responses carried besides the run's (absent: none). */
   readonly foreignHeaderPrefixes?: ForeignHeaderPrefixes;
+  /** What the node did under the load mode, from the check that ran the load (absent elsewhere). */
+  readonly loadProfile?: LoadProfile;
 }
 
 declare module "@vitest/runner" {
