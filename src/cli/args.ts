@@ -39,6 +39,8 @@ interface RunFlagValues {
   path?: string;
   depth?: string;
   "rate-limit"?: string;
+  load?: string;
+  "load-duration"?: string;
   concurrency?: string;
   workers?: string;
   "clock-tolerance"?: string;
@@ -154,6 +156,14 @@ function parseWithConfigFile(argv: readonly string[], env: NodeJS.ProcessEnv, cw
     ...(values.path === undefined ? {} : { replayPath: values.path }),
     depth,
     ...(values["rate-limit"] === undefined ? {} : { rateLimit: positiveNumber("rate-limit", values["rate-limit"]) as number }),
+    ...(values.load === undefined
+      ? {}
+      : {
+          load: {
+            clients: positiveInteger("load", values.load) as number,
+            durationMs: (positiveInteger("load-duration", values["load-duration"]) ?? Number(defaultOf("run", "load-duration"))) * 1000,
+          },
+        }),
     concurrency: positiveInteger("concurrency", values.concurrency) ?? Number(defaultOf("run", "concurrency")),
     ...(values.workers === undefined ? {} : { workers: positiveInteger("workers", values.workers) as number }),
     ...(clockToleranceMs === undefined ? {} : { clockToleranceMs }),

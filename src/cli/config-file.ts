@@ -68,6 +68,8 @@ export function loadConfigFile(file: string, env: NodeJS.ProcessEnv): ConfigFile
   if (c.maxDuration !== undefined) flags["max-duration"] = String(c.maxDuration);
   if (c.depth !== undefined) flags.depth = String(c.depth);
   if (c.rateLimit !== undefined) flags["rate-limit"] = String(c.rateLimit);
+  if (c.load !== undefined) flags.load = String(c.load);
+  if (c.loadDuration !== undefined) flags["load-duration"] = String(c.loadDuration);
   if (c.clockTolerance !== undefined) flags["clock-tolerance"] = String(c.clockTolerance);
   if (c.concurrency !== undefined) flags.concurrency = String(c.concurrency);
   if (c.format !== undefined) flags.format = c.format;
@@ -105,6 +107,8 @@ interface ConfigFileShape {
   maxDuration?: number;
   depth?: number;
   rateLimit?: number;
+  load?: number;
+  loadDuration?: number;
   clockTolerance?: number;
   concurrency?: number;
   format?: string;

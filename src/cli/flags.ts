@@ -192,6 +192,24 @@ export const FLAGS: readonly Flag[] = [
   { name: "depth", value: "N", commands: ["run"], default: "1", description: ["multiplies property runs (default {default})"] },
   { name: "rate-limit", value: "RPS", commands: ["run"], description: ["at most RPS requests per second (runs one worker)"] },
   {
+    name: "load",
+    value: "N",
+    commands: ["run"],
+    description: [
+      "check the laws under load: N concurrent clients read, each on connections of its own,",
+      "while writers submit (where submissions are allowed)",
+    ],
+    readme:
+      "check the laws under load (`properties/under-load.test.ts`): N concurrent clients read, each on connections of its own, for `--load-duration` seconds, while writers submit transfers and publish small modules at their own accounts where submissions are allowed (the embedded node, a loopback target, or `--allow-submit`). Every answer is checked against the contract as usual, and the run reports its load profile. Without it the laws under load are not applicable.",
+  },
+  {
+    name: "load-duration",
+    value: "SECONDS",
+    commands: ["run"],
+    default: "10",
+    description: ["how long the load of --load lasts (default {default})"],
+  },
+  {
     name: "concurrency",
     value: "N",
     commands: ["run"],

@@ -9,7 +9,7 @@ import { redactedHeaders } from "./secrets.ts";
 import { formatFailure } from "./failure-message.ts";
 import type { FixtureName, Fixtures } from "./fixtures.ts";
 import type { Harness } from "./harness.ts";
-import { RequestFailure, responseFromParts, type HttpRequest, type HttpResponse } from "./http-client.ts";
+import { RequestFailure, responseFromParts, type HttpClient, type HttpRequest, type HttpResponse } from "./http-client.ts";
 import { observeResponse } from "./observed-contract.ts";
 import { errorObjectProblem } from "./error-object.ts";
 import { UnknownMemberTally } from "./unknown-member-tally.ts";
@@ -93,6 +93,15 @@ export interface RawResult extends RawExchangeResult {
 
 export type TryResult = { readonly ok: true; readonly response: HttpResponse } | { readonly ok: false; readonly failure: RequestFailure };
 
+/** One exchange as the harness saw it: the request, its operation, and the answer with what the observed contract found of it, or the failure. */
+export type Exchanged = { readonly request: HttpRequest; readonly operation: OperationContract | undefined } & (
+  | { readonly ok: true; readonly response: HttpResponse; readonly observed: readonly CheckResult[] }
+  | { readonly ok: false; readonly failure: RequestFailure }
+);
+
+/** Sends a request of the check on another client than the worker's (the load mode's clients, each with connections of its own). */
+export type ExchangeOn = (client: HttpClient, spec: RequestSpec) => Promise<Exchanged>;
+
 /**
  * What a check did, for the runner (check.ts, property.ts) and not for authors: the observed contract's
  * results on its responses, its requests, how many assertions it made, the last curl line.
@@ -112,10 +121,16 @@ export class CheckTrace {
 }
 
 const traces = new WeakMap<CheckContext, CheckTrace>();
+const exchangers = new WeakMap<CheckContext, { readonly exchangeOn: ExchangeOn; readonly client: HttpClient }>();
 
 /** The trace of `t` (not exported by index.ts: authors see only the context's own API). */
 export function traceOf(t: CheckContext): CheckTrace {
   return traces.get(t) as CheckTrace;
+}
+
+/** How the load mode sends a check's requests on clients of its own, and the worker's client they take their options from (not exported by index.ts). */
+export function exchangerOf(t: CheckContext): { readonly exchangeOn: ExchangeOn; readonly client: HttpClient } {
+  return exchangers.get(t) as { readonly exchangeOn: ExchangeOn; readonly client: HttpClient };
 }
 
 export class CheckContext {
@@ -128,6 +143,7 @@ export class CheckContext {
     this.#h = harness;
     this.requirement = requirement;
     traces.set(this, this.#trace);
+    exchangers.set(this, { exchangeOn: (client, spec) => this.#exchange(spec, client), client: harness.client });
   }
 
   // --- what the check can read
@@ -184,19 +200,36 @@ export class CheckContext {
 
   /** Like request, but a missing answer (timeout, reset) is returned instead of failing the check. */
   async tryRequest(spec: RequestSpec): Promise<TryResult> {
+    const exchange = await this.#exchange(spec, this.#h.client);
+    if (exchange.ok) {
+      this.#trace.requests.push(exchange.response.record);
+      this.#trace.lastCurl = exchange.response.curl;
+      this.#trace.observed.push(...exchange.observed);
+      return { ok: true, response: exchange.response };
+    }
+    // The target stopped answering earlier in the run: this check could not run, which is not a pass.
+    if (exchange.failure.kind === "not_sent") throw new CheckSkipped(exchange.failure.message);
+    this.#trace.requests.push(exchange.failure.record);
+    this.#trace.lastCurl = exchange.failure.curl;
+    return { ok: false, failure: exchange.failure };
+  }
+
+  /**
+   * One exchange on `client`, checked against the observed contract and recorded (--record), its
+   * undeclared members and foreign header prefixes noted; what the observed contract found is returned,
+   * not added to the trace, and neither is the request.
+   */
+  async #exchange(spec: RequestSpec, client: HttpClient): Promise<Exchanged> {
     const request = this.#buildRequest(spec);
     const operation =
       spec.operation !== undefined ? this.contract.operation(spec.operation) : this.contract.findOperation(request.method, spec.path);
     const markBefore = this.#h.tracker.mark();
     try {
-      const response = await this.#h.client.send(request, operation?.id === SUBMISSION_OPERATION ? "unsent" : "any-fault");
-      this.#trace.requests.push(response.record);
-      this.#trace.lastCurl = response.curl;
+      const response = await client.send(request, operation?.id === SUBMISSION_OPERATION ? "unsent" : "any-fault");
       this.#noteForeignPrefixes(response);
       const observed = operation ? observeResponse(this.#observedContext(), { operation, response, markBefore }) : [];
       if (operation) {
         this.#operations.set(response, operation);
-        this.#trace.observed.push(...observed);
         this.#noteUnknownMembers(operation, response);
       }
       this.#h.recorder?.record({
@@ -207,21 +240,19 @@ export class CheckContext {
         durationMs: response.durationMs,
         observed,
       });
-      return { ok: true, response };
+      return { ok: true, request, operation, response, observed };
     } catch (e) {
       if (!(e instanceof RequestFailure)) throw e;
-      // The target stopped answering earlier in the run: this check could not run, which is not a pass.
-      if (e.kind === "not_sent") throw new CheckSkipped(e.message);
-      this.#h.recorder?.record({
-        requirement: this.requirement.id,
-        request,
-        error: e.message,
-        curl: e.curl,
-        durationMs: e.record.durationMs,
-      });
-      this.#trace.requests.push(e.record);
-      this.#trace.lastCurl = e.curl;
-      return { ok: false, failure: e };
+      if (e.kind !== "not_sent") {
+        this.#h.recorder?.record({
+          requirement: this.requirement.id,
+          request,
+          error: e.message,
+          curl: e.curl,
+          durationMs: e.record.durationMs,
+        });
+      }
+      return { ok: false, request, operation, failure: e };
     }
   }
 

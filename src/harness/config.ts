@@ -42,6 +42,8 @@ export interface RunConfig {
    * they start).
    */
   readonly sharedInFlight?: boolean;
+  /** --load: the laws under load run with these clients for this long; undefined: they are not applicable. */
+  readonly load?: LoadSettings;
   /** fast-check seed; undefined: random, reported on failure. */
   readonly seed?: number;
   /** fast-check replay path (with seed) of one failing case. */
@@ -73,6 +75,12 @@ export interface RunConfig {
   readonly secretHeaders?: SecretHeaders;
   /** --record: where each worker appends the exchanges it makes (recording.ts). */
   readonly recordDir?: string;
+}
+
+/** The load mode's size: concurrent reading clients (--load N) and how long they read (--load-duration). */
+export interface LoadSettings {
+  readonly clients: number;
+  readonly durationMs: number;
 }
 
 /** What a run learns of its target only once the target is up: where it listens, its fixtures, and the clock tolerance its address sets. */

@@ -268,6 +268,16 @@ export class HttpClient {
     this.#cancel = signal;
   }
 
+  /**
+   * A client of the same options and rate limit (the one schedule both keep) with connections of its
+   * own and one request in flight at a time: one of the load mode's clients, which each hold their own
+   * connection as a separate user of the node would.
+   */
+  sibling(): HttpClient {
+    const { maxInFlight: _maxInFlight, inFlight: _inFlight, ...options } = this.#options;
+    return new HttpClient({ ...options, ...(this.#rateLimit === undefined ? {} : { rateLimit: this.#rateLimit }), maxInFlight: 1 });
+  }
+
   /** Counts one retry and waits its backoff (or longer, as a 429's Retry-After asks, up to MAX_RETRY_AFTER_MS). */
   async #beginRetry(n: number, atLeastMs = 0): Promise<void> {
     this.#retries += 1;

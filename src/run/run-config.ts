@@ -89,6 +89,7 @@ export function runConfigWithoutTarget(
     timeoutMs: args.timeoutMs,
     maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES,
     ...(args.rateLimit === undefined ? {} : { rateLimit: args.rateLimit }),
+    ...(args.load === undefined ? {} : { load: args.load }),
     ...(args.seed === undefined ? {} : { seed: args.seed }),
     ...(args.replayPath === undefined ? {} : { replayPath: args.replayPath }),
     depth: args.depth,

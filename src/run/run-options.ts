@@ -2,7 +2,7 @@
 // the fleet and the embedded node read. Optional members are absent unless the flag was given.
 
 import type { ReportFormat } from "../../reporters/report-format.ts";
-import type { ProfileName } from "../harness/config.ts";
+import type { LoadSettings, ProfileName } from "../harness/config.ts";
 import type { SecretHeaders } from "../harness/secrets.ts";
 
 export interface ConformanceArgs {
@@ -33,6 +33,8 @@ export interface ConformanceArgs {
   readonly replayPath?: string;
   readonly depth: number;
   readonly rateLimit?: number;
+  /** --load and --load-duration: the laws under load run; undefined: they are not applicable. */
+  readonly load?: LoadSettings;
   /** --concurrency: requests in flight to the target at once, over the whole run. */
   readonly concurrency: number;
   /** --workers: worker threads for the suite files; undefined: the run chooses (src/run/workers.ts). */
