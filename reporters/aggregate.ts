@@ -7,6 +7,7 @@ import { aggregateStatus, type CheckResult, type Failure, type ResultStatus } fr
 import { ConfigurationError } from "../src/harness/configuration-error.ts";
 import type { UnknownMembersSeen } from "../src/harness/unknown-member-tally.ts";
 import type { ForeignHeaderPrefixes } from "../src/harness/foreign-header-prefix.ts";
+import type { LoadProfile } from "../src/harness/load-profile.ts";
 
 /** One result with the test that recorded it. */
 export interface Evidence {
@@ -59,6 +60,8 @@ export interface RunOutcome {
   readonly unknownMembers?: UnknownMembersSeen;
   /** Ledger-header prefixes the target sent besides the run's: the verdict says which flags to use (absent: none). */
   readonly foreignHeaderPrefixes?: ForeignHeaderPrefixes;
+  /** What the node did under the load mode (--load N): counted, never judged (absent: the run had no load). */
+  readonly loadProfile?: LoadProfile;
 }
 
 /** Caps the failures kept per requirement so one systematic deviation does not flood the report. */

@@ -1,10 +1,12 @@
-// The end of the console output: a table of requirement statuses by endpoint, the failures with their
-// curl lines, why requirements were skipped, run errors, and the verdict. The caller passes the text
-// through escapeControls: failure messages quote what the target sent.
+// The end of the console output: a table of requirement statuses by endpoint, what the node did under
+// load (when the run had a load mode), the failures with their curl lines, why requirements were
+// skipped, run errors, and the verdict. The caller passes the text through escapeControls: failure
+// messages quote what the target sent.
 
 import { countStatuses, type RunOutcome } from "./aggregate.ts";
 import { verdictOf } from "./verdict.ts";
 import { unknownMemberLines } from "./unknown-members-report.ts";
+import { loadLines } from "./load-profile-report.ts";
 
 const COLUMNS = ["pass", "fail", "warn", "skip", "n/a"] as const;
 
@@ -37,6 +39,8 @@ export function renderConsoleReport(
     if (i === rows.length - 1) lines.push(widths.map((w) => "-".repeat(w)).join("  "));
     lines.push(fmt(r));
   });
+  const load = loadLines(outcome.loadProfile);
+  if (load.length > 0) lines.push("", ...load);
 
   const failing = outcome.requirements.filter((r) => r.status === "failed" || r.status === "warned");
   if (failing.length > 0) {

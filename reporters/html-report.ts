@@ -4,12 +4,15 @@
 // by endpoint with status badges and, under each, the evidence: which checks recorded what, and the
 // failures grouped by shape, each failure's curl line shown once. A filter (the inline script) shows only
 // failed and warned requirements; every § links to the spec page beside it (spec-page.ts). It links to
-// Allure's single-file report beside it when that was generated.
+// Allure's single-file report beside it when that was generated. A run with a load mode shows, after
+// what failed, what the node did under load, with its charts as inline SVG (load-profile-report.ts).
 // One node's part is renderNodeReport, so that a page over several nodes can reuse it inside renderPage.
 
 import type { ResultStatus } from "../src/harness/results.ts";
 import { escapeHtml as esc } from "./escape-controls.ts";
 import { unknownMemberSection } from "./unknown-members-report.ts";
+import { loadSection } from "./load-profile-report.ts";
+import { LOAD_CSS } from "./load-chart.ts";
 import { REPORT_CSS } from "./report-style.ts";
 import { countStatuses, type RequirementOutcome, type RunOutcome } from "./aggregate.ts";
 import { groupFailures, messageWithoutCurl, type FailureGroup } from "./failure-groups.ts";
@@ -123,6 +126,7 @@ ${list.map((r) => renderRequirement(r, prefix)).join("\n")}
       : `<section class="errors" id="${esc(prefix)}run-errors"><h2>Run errors</h2><ul>${outcome.errors.map((e) => `<li>${e.file ? `<code>${esc(e.file)}</code>: ` : ""}<pre>${esc(e.message)}</pre></li>`).join("")}</ul></section>`;
   return `${whatFailed(outcome, prefix)}
 ${errors}
+${loadSection(outcome.loadProfile, prefix)}
 <section>
 <h2>Requirements by endpoint</h2>
 <table class="matrix"><thead><tr><th>endpoint</th><th>passed</th><th>failed</th><th>warned</th><th>skipped</th><th>n/a</th></tr></thead>
@@ -273,7 +277,7 @@ const FILTER_SCRIPT = `<script>
 })();
 </script>`;
 
-const CSS = `${REPORT_CSS}
+const CSS = `${REPORT_CSS}${LOAD_CSS}
 header,main{max-width:1100px} header{max-width:none}
 table{width:100%} th,td{padding:4px 8px}
 .matrix{width:auto} td.num{min-width:56px}

@@ -8,6 +8,7 @@ import type { RequirementOutcome, RunOutcome } from "./aggregate.ts";
 import { escapeControls } from "./escape-controls.ts";
 import { verdictOf } from "./verdict.ts";
 import { unknownMemberMarkdown } from "./unknown-members-report.ts";
+import { loadMarkdown } from "./load-profile-report.ts";
 
 /** The longest cell text, in characters: a job summary is read at a glance. */
 const CELL_CUT = 200;
@@ -32,11 +33,13 @@ export function renderNodeMarkdown(node: { outcome: RunOutcome; target: string }
   const rows = [...outcome.requirements].sort((a, b) => rank(a) - rank(b)).map((r) => `| ${cells(r).map(cell).join(" | ")} |`);
   const errors = outcome.errors.map((e) => `- run error: ${cell(`${e.file === undefined ? "" : `${e.file}: `}${e.message}`)}`);
   const unknown = unknownMemberMarkdown(outcome.unknownMembers, cell);
+  const load = loadMarkdown(outcome.loadProfile, cell);
   return [
     `**${cell(verdict.label)}**: ${cell(verdict.detail)}`,
     "",
     `Target \`${escapeControls(node.target).replace(/[`\r\n]/g, "")}\`, ${outcome.requests} requests.`,
     ...(errors.length === 0 ? [] : ["", ...errors]),
+    ...(load.length === 0 ? [] : ["", ...load]),
     "",
     "| status | requirement | level | § | endpoint | detail |",
     "|---|---|---|---|---|---|",

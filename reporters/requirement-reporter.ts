@@ -15,6 +15,7 @@ import type { JunitCase } from "./junit-report.ts";
 import { escapeControls } from "./escape-controls.ts";
 import { UnknownMemberTally } from "../src/harness/unknown-member-tally.ts";
 import { ForeignPrefixTally } from "../src/harness/foreign-header-prefix.ts";
+import type { LoadProfile } from "../src/harness/load-profile.ts";
 
 export interface RequirementReporterOptions {
   readonly catalog: RequirementCatalog;
@@ -50,6 +51,8 @@ export class RequirementReporter implements Reporter {
   readonly #unknownMembers = new UnknownMemberTally();
   /** Ledger-header prefixes other than the run's that any check's responses carried. */
   readonly #foreignPrefixes = new ForeignPrefixTally();
+  /** The load mode's figures, from the one check of the run that ran the load. */
+  #loadProfile: LoadProfile | undefined;
   #requests = 0;
   #retries = 0;
   #stopped: string | undefined;
@@ -149,6 +152,7 @@ export class RequirementReporter implements Reporter {
       ...(interruption === undefined ? {} : { interruption }),
       ...(unknownMembers === undefined ? {} : { unknownMembers }),
       ...(foreignHeaderPrefixes === undefined ? {} : { foreignHeaderPrefixes }),
+      ...(this.#loadProfile === undefined ? {} : { loadProfile: this.#loadProfile }),
     };
   }
 
@@ -198,6 +202,9 @@ export class RequirementReporter implements Reporter {
       for (const r of meta.results) this.#evidence.push({ test: testCase.name, file, result: r });
       if (meta.unknownMembers !== undefined) this.#unknownMembers.merge(meta.unknownMembers);
       if (meta.foreignHeaderPrefixes !== undefined) this.#foreignPrefixes.merge(meta.foreignHeaderPrefixes);
+      // One check per run runs the load. Figures of two loads cannot be summed (each has its own wall
+      // time), so were there ever more than one, the last one seen is the one reported.
+      if (meta.loadProfile !== undefined) this.#loadProfile = meta.loadProfile;
     }
     if (result.state !== "failed") return;
     // A failed test whose own requirement has no failure recorded died outside the harness.

@@ -10,13 +10,17 @@
 // `unknownMembers` lists the members of response bodies the contract does not declare ({schema, member,
 // count}; never a failure), `unknownMembersLeftOut` the occurrences past the bound on distinct members.
 // `foreignHeaderPrefixes` says the target sent its ledger headers under another prefix than the run's
-// ({expected, seen, hint}: the hint, with the flags to use, also ends `verdictText`).
+// ({expected, seen, hint}: the hint, with the flags to use, also ends `verdictText`). `load` is what the
+// node did under the load mode (--load N), the LoadProfile as the load counted it (src/harness/load-profile.ts):
+// clients, writers, duration, requests and rate, and per endpoint its latency percentiles and answers by
+// status class; absent when the run had no load.
 
 import type { ResultStatus } from "../src/harness/results.ts";
 import { countStatuses, type Interruption, type RunOutcome, type StatusCounts } from "./aggregate.ts";
 import { verdictOf, type VerdictCounts, type VerdictKind } from "./verdict.ts";
 import type { UnknownMemberCount } from "../src/harness/unknown-member-tally.ts";
 import type { ForeignHeaderPrefixes } from "../src/harness/foreign-header-prefix.ts";
+import type { LoadProfile } from "../src/harness/load-profile.ts";
 
 export interface SummaryRequirement {
   readonly id: string;
@@ -55,6 +59,8 @@ export interface Summary {
   readonly unknownMembersLeftOut?: number;
   /** Ledger-header prefixes the target sent besides the run's, and the verdict's hint on the flags to use (absent: none). */
   readonly foreignHeaderPrefixes?: ForeignHeaderPrefixes & { readonly hint: string };
+  /** What the node did under the load mode: counted, never judged (absent: the run had no load). */
+  readonly load?: LoadProfile;
 }
 
 export function buildSummary(
@@ -98,5 +104,6 @@ export function buildSummary(
     ...(outcome.foreignHeaderPrefixes === undefined || verdict.hint === undefined
       ? {}
       : { foreignHeaderPrefixes: { ...outcome.foreignHeaderPrefixes, hint: verdict.hint } }),
+    ...(outcome.loadProfile === undefined ? {} : { load: outcome.loadProfile }),
   };
 }
