@@ -132,6 +132,22 @@ export {
 } from "./submission-json.ts";
 export { WIRE_PROFILES, isProfileName, normalizeHeaderPrefix, type ProfileName, type WireProfile } from "./wire-profiles.ts";
 export {
+  MoveString,
+  UPGRADE_POLICY,
+  CopyableAny,
+  ModuleMetadata,
+  PackageDep,
+  PackageMetadata,
+  type PackageMetadataInput,
+} from "./package-metadata.ts";
+export {
+  PACKAGE_BYTECODE_VERSION,
+  minimalModule,
+  packageMetadata,
+  publishPackageTxnCall,
+  publishPackageCall,
+} from "./publish-package.ts";
+export {
   deserializeModule,
   serializeModule,
   bytecodeVersion,

@@ -1,7 +1,8 @@
 // Applies a validated transaction to the latest state. Coin transfers (0x1::aptos_account::transfer and
-// transfer_coins, 0x1::coin::transfer, for AptosCoin) move balances; every other entry function of a
-// published module is resolved against its ABI (arguments decoded by their parameter types) and then
-// executes as a no-op; scripts execute as no-ops. A sponsored transaction from an address without an
+// transfer_coins, 0x1::coin::transfer, for AptosCoin) move balances; 0x1::code::publish_package_txn
+// publishes modules at the sender (package-publish.ts); every other entry function of a published
+// module is resolved against its ABI (arguments decoded by their parameter types) and then executes as
+// a no-op; scripts execute as no-ops. A sponsored transaction from an address without an
 // account creates that account, whatever its payload's outcome. Whatever the payload's outcome, the epilogue charges
 // the gas to the gas payer and bumps the sender's sequence number (an orderless transaction spends its
 // nonce instead), as Aptos keeps failed transactions on the ledger.
@@ -16,13 +17,14 @@ import {
   type SignedTransaction,
   type TypeTag,
 } from "../../codec/index.ts";
-import { bytesToHex } from "@noble/hashes/utils.js";
+import { abort, abortFailure, fail, Failure } from "./execution-failure.ts";
 import { GAS, intrinsicGas } from "./gas-schedule.ts";
+import { publishPackage } from "./package-publish.ts";
 import { createsSender, newAccount, type PendingTransaction } from "./prologue.ts";
 import type { ExecutionStatus } from "./api.ts";
 import type { AccountState, LedgerState, StateWrite } from "./state.ts";
 import { structResolver } from "./struct-resolver.ts";
-import { VmStatus, type VmStatusName } from "./vm-status.ts";
+import { TransactionOverlay } from "./transaction-overlay.ts";
 
 export interface ExecutionOutcome {
   readonly writes: readonly StateWrite[];
@@ -42,53 +44,6 @@ const APTOS_COIN = "0x1::aptos_coin::AptosCoin";
 const RESERVED = new Set(["0x0", "0x1", "0x3"]);
 
 const SUCCESS: ExecutionStatus = { kind: "success" };
-const FRAMEWORK = parseAddress("0x1");
-
-class Failure extends Error {
-  constructor(
-    readonly vmStatus: string,
-    readonly status: ExecutionStatus,
-  ) {
-    super(vmStatus);
-  }
-}
-
-/** OUT_OF_GAS is ExecutionStatus::OutOfGas; the other kept statuses are MiscellaneousError(Some(code)). */
-const failure = (status: VmStatusName, detail?: string): Failure =>
-  new Failure(
-    detail === undefined ? status : `${status}: ${detail}`,
-    status === "OUT_OF_GAS" ? { kind: "out_of_gas" } : { kind: "miscellaneous_error", statusCode: VmStatus[status] },
-  );
-const fail = (status: VmStatusName, detail?: string): never => {
-  throw failure(status, detail);
-};
-const abortFailure = (module: string, reason: string, code: number, detail: string): Failure =>
-  new Failure(`Move abort in 0x1::${module}: ${reason}(0x${code.toString(16)}): ${detail}`, {
-    kind: "move_abort",
-    module: { address: FRAMEWORK, name: module },
-    code: BigInt(code),
-  });
-const abort = (module: string, reason: string, code: number, detail: string): never => {
-  throw abortFailure(module, reason, code, detail);
-};
-
-/** Account writes of one transaction, over the latest state. */
-class AccountOverlay {
-  readonly changed = new Map<string, { address: Uint8Array; value: AccountState }>();
-  constructor(private readonly read: (address: Uint8Array) => AccountState | undefined) {}
-
-  get(address: Uint8Array): AccountState | undefined {
-    return this.changed.get(bytesToHex(address))?.value ?? this.read(address);
-  }
-
-  set(address: Uint8Array, value: AccountState): void {
-    this.changed.set(bytesToHex(address), { address, value });
-  }
-
-  writes(): StateWrite[] {
-    return [...this.changed.values()].map(({ address, value }) => ({ kind: "account" as const, address, value }));
-  }
-}
 
 export class Executor {
   constructor(private readonly state: LedgerState) {}
@@ -101,11 +56,11 @@ export class Executor {
     // it in `finish_aborted_transaction` too (`is_account_init_for_sponsored_transaction`). The
     // creation is charged like any other (GAS.createAccount).
     const createSender = createsSender(txn, { account: latest });
-    const withSender = (overlay: AccountOverlay): AccountOverlay => {
+    const withSender = (overlay: TransactionOverlay): TransactionOverlay => {
       if (createSender) overlay.set(txn.sender, newAccount(txn.sender));
       return overlay;
     };
-    const payloadEffects = withSender(new AccountOverlay(latest));
+    const payloadEffects = withSender(new TransactionOverlay(latest));
     let gasUsed = intrinsicGas(txn.bytes.length) + (createSender ? GAS.createAccount : 0n);
     let vmStatus = EXECUTED;
     let status = SUCCESS;
@@ -126,7 +81,7 @@ export class Executor {
       status = unpaid.status;
     }
     const success = vmStatus === EXECUTED;
-    const effects = success ? payloadEffects : withSender(new AccountOverlay(latest));
+    const effects = success ? payloadEffects : withSender(new TransactionOverlay(latest));
 
     const payer = effects.get(txn.gasPayer) as AccountState;
     effects.set(txn.gasPayer, { ...payer, balance: payer.balance - fee });
@@ -138,7 +93,7 @@ export class Executor {
   }
 
   /** Runs the payload into `effects`; returns the gas it used beyond the intrinsic cost. Throws Failure. */
-  private runPayload(signed: SignedTransaction, effects: AccountOverlay, version: bigint): bigint {
+  private runPayload(signed: SignedTransaction, effects: TransactionOverlay, version: bigint): bigint {
     const payload = signed.raw_txn.payload;
     switch (payload.$kind) {
       case "EntryFunction":
@@ -157,7 +112,7 @@ export class Executor {
     }
   }
 
-  private runEntryFunction(sender: Uint8Array, call: EntryFunction, effects: AccountOverlay, version: bigint): bigint {
+  private runEntryFunction(sender: Uint8Array, call: EntryFunction, effects: TransactionOverlay, version: bigint): bigint {
     const module = formatAddress(call.module.address);
     const id = `${module}::${call.module.name}::${call.function}`;
     const record = this.state.module(call.module.address, call.module.name, version);
@@ -192,13 +147,15 @@ export class Executor {
       case "0x1::coin::transfer":
         if (coinType !== APTOS_COIN) return abort("coin", "ECOIN_INFO_NOT_PUBLISHED", 0x60002, `${coinType} is not a coin on this chain`);
         return transfer(effects, sender, to(), amount(), false);
+      case "0x1::code::publish_package_txn":
+        return publishPackage(sender, call.args as [Uint8Array, Uint8Array], effects);
       default:
         return GAS.noop;
     }
   }
 }
 
-function transfer(effects: AccountOverlay, from: Uint8Array, to: Uint8Array, amount: bigint, createRecipient: boolean): bigint {
+function transfer(effects: TransactionOverlay, from: Uint8Array, to: Uint8Array, amount: bigint, createRecipient: boolean): bigint {
   let gas = GAS.transfer;
   const source = effects.get(from) as AccountState;
   if (source.balance < amount) abort("coin", "EINSUFFICIENT_BALANCE", 0x10006, "not enough coins to complete the transfer");

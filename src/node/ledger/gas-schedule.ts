@@ -12,6 +12,9 @@ export const GAS = {
   transfer: 5n,
   createAccount: 2n,
   noop: 1n,
+  /** publish_package_txn: this much, plus publishPerCodeByte for every byte of module code it publishes. */
+  publishPackage: 5n,
+  publishPerCodeByte: 1n,
 } as const;
 
 /** The gas a transaction of `size` signed bytes costs before it executes anything. */
