@@ -221,8 +221,16 @@ describe("mempool-double-accept", () => {
     // One after the other.
     const patient = fixtureAccount(running, 1);
     const patientSequenceNumber = signedTransfer(running, patient, to, 1n).raw_txn.sequence_number;
-    const first = await postJson(running.url, "/transactions", transferJson(signedTransfer(running, patient, to, 1n, patientSequenceNumber)));
-    const second = await postJson(running.url, "/transactions", transferJson(signedTransfer(running, patient, to, 2n, patientSequenceNumber)));
+    const first = await postJson(
+      running.url,
+      "/transactions",
+      transferJson(signedTransfer(running, patient, to, 1n, patientSequenceNumber)),
+    );
+    const second = await postJson(
+      running.url,
+      "/transactions",
+      transferJson(signedTransfer(running, patient, to, 2n, patientSequenceNumber)),
+    );
     expect(first.status, first.text).toBe(202);
     expect(second.status, second.text).toBe(400);
 
