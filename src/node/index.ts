@@ -145,7 +145,12 @@ export async function openFace(ledger: RunningLedger, options: FaceOptions = {})
   const submit = options.submit ?? true;
   const profile = profileSettings(options.profile ?? "node", options.headerPrefix);
   const { config } = ledger.engine;
-  const faults = activateFaults(options.faults ?? [], { profile, clock: config.clock, domain: config.domain });
+  const faults = activateFaults(options.faults ?? [], {
+    profile,
+    clock: config.clock,
+    domain: config.domain,
+    node: ledger.engine,
+  });
   const app = buildApp({
     engine: ledger.engine,
     profile,

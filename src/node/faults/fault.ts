@@ -8,6 +8,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { LedgerApi } from "../ledger/api.ts";
 import type { Clock } from "../ledger/clock.ts";
+import type { LedgerEngine } from "../ledger/engine.ts";
 import type { Profile } from "../http/profile.ts";
 
 /** The areas of the interface the faults are spread over (one file each in this folder). */
@@ -22,7 +23,8 @@ export type FaultArea =
   | "gas"
   | "health"
   | "spec-pages"
-  | "modules";
+  | "modules"
+  | "concurrency";
 
 /** What a fault may need to know about the node it breaks. */
 export interface FaultContext {
@@ -30,6 +32,11 @@ export interface FaultContext {
   readonly clock: Clock;
   /** The signing and hashing domain ("APTOS"). */
   readonly domain: string;
+  /**
+   * The engine below the HTTP face, unwrapped: for a fault whose mistake lies below the LedgerApi (an
+   * admission that races itself) or that reads the ledger outside a route (in a hook).
+   */
+  readonly node: LedgerEngine;
 }
 
 export interface Fault {

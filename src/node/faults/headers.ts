@@ -2,9 +2,9 @@
 // is not the ledger's, a version one short of what the reads reflect, a cursor where none may be, and
 // values that go backwards.
 
-import { LedgerError, type LedgerInfo } from "../ledger/api.ts";
 import { cursorHeader } from "../http/headers.ts";
-import { overrideApi, queryValue, routeOf, type Fault } from "./fault.ts";
+import { queryValue, routeOf, type Fault } from "./fault.ts";
+import { laggingReplicaEngine } from "./lagging-replica.ts";
 
 const missingBlockHeightHeaders: Fault = {
   name: "missing-block-height-headers",
@@ -87,9 +87,10 @@ const cursorOnErrors: Fault = {
 const REPLICA_LAG_USEC = 3_000_000n;
 
 /**
- * Two replicas behind a round-robin balancer, one of them 3 s behind the other: every other request sees
- * the older ledger, in its headers and in what it reads (a version the live replica reported is in the
- * lagging one's future). Each replica is consistent with itself; together they go backwards.
+ * Two replicas behind a round-robin balancer, one of them 3 s behind the other (lagging-replica.ts):
+ * every other request sees the older ledger, in its headers and in what it reads (a version the live
+ * replica reported is in the lagging one's future). Each replica is consistent with itself; together
+ * they go backwards.
  */
 const laggingReplica: Fault = {
   name: "lagging-replica",
@@ -97,59 +98,8 @@ const laggingReplica: Fault = {
   description: "every other request is served by a replica 3 s behind: the X-NODE-* ledger state goes backwards between responses",
   breaks: ["2.7/ledger-state-monotonic"],
   engine: (api, { clock }) => {
-    /** Live ledger infos seen lately, oldest first: where the lagging replica's view comes from. */
-    const seen: LedgerInfo[] = [];
     let requests = 0;
-    /** The view the current request reads (handlers run synchronously after info()). */
-    let served: LedgerInfo | undefined;
-
-    function laggingView(live: LedgerInfo): LedgerInfo {
-      const cutoff = live.ledgerTimestampUsec - REPLICA_LAG_USEC;
-      let view = seen[0] ?? live;
-      for (const info of seen) if (info.ledgerTimestampUsec <= cutoff) view = info;
-      // Forget what even the lagging replica has moved past.
-      while (seen.length > 1 && (seen[1] as LedgerInfo).ledgerTimestampUsec <= cutoff) seen.shift();
-      return view;
-    }
-
-    function notAtReplica(version: bigint | undefined): void {
-      if (served !== undefined && version !== undefined && version > served.ledgerVersion)
-        throw new LedgerError(
-          404,
-          "version_not_found",
-          `Ledger version ${version} is newer than the latest version ${served.ledgerVersion}`,
-        );
-    }
-
-    return overrideApi(api, {
-      info: () => {
-        const live = api.info();
-        if (seen[seen.length - 1]?.ledgerVersion !== live.ledgerVersion) seen.push(live);
-        requests++;
-        served = requests % 2 === 0 ? laggingView(live) : live;
-        return served;
-      },
-      getModule: (address, name, version) => {
-        notAtReplica(version);
-        return api.getModule(address, name, version);
-      },
-      listModules: (address, options) => {
-        notAtReplica(options.version);
-        return api.listModules(address, options);
-      },
-      getTableItem: (handle, request, version) => {
-        notAtReplica(version);
-        return api.getTableItem(handle, request, version);
-      },
-      transactionSummaries: (address, options) => {
-        const latest = served?.ledgerVersion;
-        return api.transactionSummaries(address, options).filter((s) => latest === undefined || s.version <= latest);
-      },
-      isHealthy: (durationSecs) => {
-        if (durationSecs === undefined || served === undefined) return api.isHealthy(durationSecs);
-        return served.ledgerTimestampUsec + durationSecs * 1_000_000n >= clock.nowUsec();
-      },
-    });
+    return laggingReplicaEngine(api, clock, REPLICA_LAG_USEC, () => ++requests % 2 === 0);
   },
 };
 

@@ -6,6 +6,7 @@
 
 import type { FastifyInstance } from "fastify";
 import type { LedgerApi } from "../ledger/api.ts";
+import { CONCURRENCY_FAULTS } from "./concurrency.ts";
 import { ERROR_FAULTS } from "./errors.ts";
 import type { Fault, FaultContext } from "./fault.ts";
 import { GAS_FAULTS } from "./gas.ts";
@@ -33,6 +34,7 @@ export const FAULTS: readonly Fault[] = [
   ...HEALTH_FAULTS,
   ...SPEC_PAGE_FAULTS,
   ...MODULE_FAULTS,
+  ...CONCURRENCY_FAULTS,
 ];
 
 export const FAULT_NAMES: readonly string[] = FAULTS.map((fault) => fault.name);

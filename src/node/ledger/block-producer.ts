@@ -88,35 +88,23 @@ export class BlockProducer {
       const txn = this.mempool.next((sender) => ledger.state.latestAccount(sender)?.sequenceNumber ?? 0n);
       if (txn === undefined) break;
       this.mempool.remove(txn);
+      // Held beside it (a racing admission's, mempool.ts addBeside): executed right after it, as validated with it.
+      const beside = this.mempool.takeBeside(txn);
       try {
         checkPrologue(txn, view, "execution");
       } catch (error) {
         if (!(error instanceof LedgerError)) throw error;
-        discarded.push({ txn, reason: error.message });
+        for (const discard of [txn, ...beside]) discarded.push({ txn: discard, reason: error.message });
         continue;
       }
-      version += 1n;
-      const outcome = this.executor.execute(txn, version);
-      ledger.state.apply(version, outcome.writes);
-      const raw = txn.signed.raw_txn;
-      if (txn.replayProtector.type === "nonce") ledger.nonces.record(txn.sender, txn.replayProtector.nonce, raw.expiration_timestamp_secs);
-      const record: CommittedTransaction = {
-        sender: txn.sender,
-        version,
-        hash: txn.hash,
-        replayProtector: txn.replayProtector,
-        signed: txn.signed,
-        blockHeight: height,
-        success: outcome.success,
-        vmStatus: outcome.vmStatus,
-        status: outcome.status,
-        gasUsed: outcome.gasUsed,
-        stateChangeHash: writeSetHash(outcome.writes),
-      };
-      ledger.transactions.record(record);
-      committed.push(record);
-      gasUsed += outcome.gasUsed;
-      if (minGasUnitPrice === undefined || raw.gas_unit_price < minGasUnitPrice) minGasUnitPrice = raw.gas_unit_price;
+      for (const next of [txn, ...beside]) {
+        version += 1n;
+        const record = this.commit(next, version, height);
+        committed.push(record);
+        gasUsed += record.gasUsed;
+        const price = next.signed.raw_txn.gas_unit_price;
+        if (minGasUnitPrice === undefined || price < minGasUnitPrice) minGasUnitPrice = price;
+      }
     }
 
     ledger.blocks.append({
@@ -130,6 +118,30 @@ export class BlockProducer {
     });
     ledger.advanceTo(version);
     return { block: ledger.blocks.latest(), committed, discarded };
+  }
+
+  /** Executes `txn` at `version` of the block at `height` and records it. */
+  private commit(txn: PendingTransaction, version: bigint, height: bigint): CommittedTransaction {
+    const ledger = this.ledger;
+    const outcome = this.executor.execute(txn, version);
+    ledger.state.apply(version, outcome.writes);
+    const raw = txn.signed.raw_txn;
+    if (txn.replayProtector.type === "nonce") ledger.nonces.record(txn.sender, txn.replayProtector.nonce, raw.expiration_timestamp_secs);
+    const record: CommittedTransaction = {
+      sender: txn.sender,
+      version,
+      hash: txn.hash,
+      replayProtector: txn.replayProtector,
+      signed: txn.signed,
+      blockHeight: height,
+      success: outcome.success,
+      vmStatus: outcome.vmStatus,
+      status: outcome.status,
+      gasUsed: outcome.gasUsed,
+      stateChangeHash: writeSetHash(outcome.writes),
+    };
+    ledger.transactions.record(record);
+    return record;
   }
 
   /**

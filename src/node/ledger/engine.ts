@@ -198,6 +198,23 @@ export class LedgerEngine implements LedgerApi {
     return { hash: txn.hash, signed, pendingJson };
   }
 
+  /**
+   * Admission as a node whose admission races itself does it (the fault mempool-double-accept,
+   * src/node/faults/concurrency.ts): `signed` is checked as admit() checks it, and when another
+   * transaction of its sender is pending under its replay protector it is held beside that one, to be
+   * committed right after it, instead of refused or replacing it. Otherwise it is admit().
+   */
+  admitBeside(signed: SignedTransaction): SubmitResult {
+    if (!this.config.submissionEnabled) throw new LedgerError(403, "api_disabled", "Transaction submission is disabled on this node");
+    const txn = verifyTransaction(signed, this.config.domain);
+    const first = this.mempool.pendingUnder(txn.sender, txn.replayProtector);
+    if (first === undefined || bytesToHex(first.hash) === bytesToHex(txn.hash)) return this.admit(signed);
+    checkPrologue(txn, this.prologueView(), "admission");
+    const pendingJson = this.pendingJson(txn);
+    this.mempool.addBeside(first, txn);
+    return { hash: txn.hash, signed, pendingJson };
+  }
+
   signedTransactionFromJson(body: unknown): SignedTransaction {
     return invalidInputOnCodecError("Invalid submission", () =>
       signedTransactionFromJson(body, {

@@ -3,6 +3,10 @@
 // expiration or max gas amount is an invalid update; a higher gas unit price replaces; a lower one is
 // an invalid update; an equal one is an identical resubmission, accepted again. A full mempool (or a
 // sender at its own limit) is 507 mempool_is_full.
+//
+// A transaction may also be held beside the one pending under its replay protector (addBeside): only
+// a node whose admission races itself does that (the fault mempool-double-accept,
+// src/node/faults/concurrency.ts); the producer executes it right after the one it is beside.
 
 import { bytesToHex } from "@noble/hashes/utils.js";
 import { bytesEqual } from "../../codec/index.ts";
@@ -22,6 +26,8 @@ const replayKey = (protector: ReplayProtector): string =>
 
 export class Mempool {
   private readonly bySender = new Map<string, Map<string, Entry>>();
+  /** Transactions held beside a pending one, by that one's hash (hex). */
+  private readonly beside = new Map<string, PendingTransaction[]>();
   private total = 0;
   private arrivals = 0;
 
@@ -61,6 +67,25 @@ export class Mempool {
     return "accepted";
   }
 
+  /** The pending transaction of `sender` under `protector`, if any. */
+  pendingUnder(sender: Uint8Array, protector: ReplayProtector): PendingTransaction | undefined {
+    return this.bySender.get(bytesToHex(sender))?.get(replayKey(protector))?.txn;
+  }
+
+  /** Holds `txn` beside `first`, whatever their replay protectors: it leaves the mempool with `first` (takeBeside). */
+  addBeside(first: PendingTransaction, txn: PendingTransaction): void {
+    const key = bytesToHex(first.hash);
+    this.beside.set(key, [...(this.beside.get(key) ?? []), txn]);
+  }
+
+  /** Removes and returns the transactions held beside `first`. */
+  takeBeside(first: PendingTransaction): PendingTransaction[] {
+    const key = bytesToHex(first.hash);
+    const held = this.beside.get(key) ?? [];
+    this.beside.delete(key);
+    return held;
+  }
+
   /** Forgets `txn` (committed or discarded). */
   remove(txn: PendingTransaction): void {
     const senderKey = bytesToHex(txn.sender);
@@ -80,16 +105,17 @@ export class Mempool {
   withHash(hash: Uint8Array): PendingTransaction | undefined {
     for (const pending of this.bySender.values())
       for (const entry of pending.values()) if (bytesEqual(entry.txn.hash, hash)) return entry.txn;
+    for (const held of this.beside.values()) for (const txn of held) if (bytesEqual(txn.hash, hash)) return txn;
     return undefined;
   }
 
-  /** Drops and returns the transactions that expire at or before `nowSeconds`. */
+  /** Drops and returns the transactions that expire at or before `nowSeconds`, with those held beside them. */
   dropExpired(nowSeconds: bigint): PendingTransaction[] {
     const dropped: PendingTransaction[] = [];
     for (const pending of this.bySender.values())
       for (const entry of pending.values()) if (entry.txn.signed.raw_txn.expiration_timestamp_secs <= nowSeconds) dropped.push(entry.txn);
     for (const txn of dropped) this.remove(txn);
-    return dropped;
+    return [...dropped, ...dropped.flatMap((txn) => this.takeBeside(txn))];
   }
 
   /**
