@@ -494,9 +494,14 @@ export class CheckContext {
    * place the suite's read-only safety against a remote target is decided.
    */
   requireSubmitAllowed(): void {
-    if (!this.config.allowSubmit && !isLoopbackUrl(this.config.target)) {
-      throw new CheckSkipped("would submit a transaction: the target is not on loopback and --allow-submit was not given");
-    }
+    const refused = this.submitRefused();
+    if (refused !== undefined) throw new CheckSkipped(refused);
+  }
+
+  /** Why this run may not submit acceptable transactions to the target, or undefined when it may. */
+  submitRefused(): string | undefined {
+    if (this.config.allowSubmit || isLoopbackUrl(this.config.target)) return undefined;
+    return "would submit a transaction: the target is not on loopback and --allow-submit was not given";
   }
 
   // --- internals

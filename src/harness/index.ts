@@ -105,6 +105,15 @@ export { CLOCK_TOLERANCE_FLAG } from "./config.ts";
 export type { Requirement, Level } from "./requirements.ts";
 export type { CheckResult, ResultStatus, Failure, RequestRecord, ConformanceMeta } from "./results.ts";
 export { OBSERVED } from "./observed-contract.ts";
+export { useRunSeed } from "./run-seed.ts";
+export { LoadSession, LoadClient, MAX_LOAD_EXCHANGES, type LoadAnswer } from "./load/load-session.ts";
+export { exchangeEvidence, type LoadExchange } from "./load/load-exchange.ts";
+export { LawTally, KEPT_ANOMALIES, lawFailure, type Anomaly } from "./load/law-tally.ts";
+export { monotonicUnderLoad } from "./load/monotonic-law.ts";
+export { answeredUnderLoad } from "./load/answered-law.ts";
+export { loadProfileOf } from "./load/load-profile-of.ts";
+export type { LoadProfile } from "./load-profile.ts";
+export type { LoadSettings } from "./config.ts";
 export {
   LEDGER_HEADERS,
   U64_MAX,

@@ -4,13 +4,13 @@
 
 import { afterEach, describe, expect, it } from "vitest";
 import { Client } from "undici";
-import { CONNECTIONS_UNDER_LOAD } from "../../src/node/faults/connections.ts";
+import { CONNECTIONS_UNDER_LOAD, REQUESTS_UNDER_LOAD } from "../../src/node/faults/connections.ts";
 import { startNode, type RunningNode } from "../../src/node/index.ts";
 import { ManualClock } from "../../src/node/ledger/index.ts";
 import { call, fixtureAccount, postJson, signedTransfer, transferJson } from "./http/helpers.ts";
 
-/** Connections of the load phase: above CONNECTIONS_UNDER_LOAD, as the load mode's clients are. */
-const LOAD_CONNECTIONS = 28;
+/** Connections of the load phase: above CONNECTIONS_UNDER_LOAD, as the load mode's clients are in its self-check. */
+const LOAD_CONNECTIONS = 48;
 /** Connections of the idle phase: as few as an idle client keeps. */
 const IDLE_CONNECTIONS = 3;
 /** How long each phase runs, and how many requests a connection sends at most. */
@@ -97,10 +97,12 @@ afterEach(async () => {
   node = undefined;
 });
 
-describe("the load threshold", () => {
-  it("lies between what an idle run keeps open (about 17) and the load mode's clients (32)", () => {
-    expect(CONNECTIONS_UNDER_LOAD).toBeGreaterThanOrEqual(17);
+describe("the load thresholds", () => {
+  it("lie above what an idle run reaches (33 connections, 16 requests in flight) and below the load mode's self-check (48 clients)", () => {
+    expect(CONNECTIONS_UNDER_LOAD).toBeGreaterThan(33);
+    expect(REQUESTS_UNDER_LOAD).toBeGreaterThan(16);
     expect(LOAD_CONNECTIONS).toBeGreaterThan(CONNECTIONS_UNDER_LOAD);
+    expect(LOAD_CONNECTIONS).toBeGreaterThan(REQUESTS_UNDER_LOAD);
   });
 });
 

@@ -37,6 +37,10 @@ export interface RunOptions {
   readonly baseline?: string;
   /** A fresh directory for the fixtures file and the reports. */
   readonly dir: string;
+  /** More flags for the command (--load, --only…). */
+  readonly args?: readonly string[];
+  /** The node's block interval (default the node's); a load needs blocks to commit while it reads. */
+  readonly blockIntervalMs?: number;
 }
 
 export interface ConformanceRun {
@@ -59,6 +63,7 @@ export async function runConformance(options: RunOptions): Promise<ConformanceRu
     host: "127.0.0.1",
     profile,
     faults: options.faults ?? [],
+    ...(options.blockIntervalMs === undefined ? {} : { blockIntervalMs: options.blockIntervalMs }),
     // Faults that make 500s would fill the test output with stack traces: the 500 itself is the point.
     onInternalError: () => undefined,
     beforeListen: (fixtures) => writeFileSync(fixturesFile, `${JSON.stringify(fixtures, null, 2)}\n`),
@@ -76,6 +81,7 @@ export async function runConformance(options: RunOptions): Promise<ConformanceRu
       "--quiet",
     ];
     if (options.baseline !== undefined) args.push("--baseline", options.baseline);
+    args.push(...(options.args ?? []));
     const {
       code: exitCode,
       stdout,

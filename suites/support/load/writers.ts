@@ -1,0 +1,237 @@
+// A writer of the load: one fixtures account that, until the deadline, submits a transaction every few
+// tens of milliseconds on its own connections: transfers to the next writer (JSON and BCS), now and
+// then a package of one small module at its own account (which the readers walk meanwhile), and now
+// and then two different transfers with one sequence number at once, on two connections, as a client
+// that retries with a new transaction would (a node takes one of them at most).
+//
+// Once the load ends, the writer waits for what the node accepted to commit (bounded), reads its
+// account's summaries from the version the load began at, and judges them:
+// - 4.8/committed-at-most-once: no accepted transaction, and no sequence number, appears twice;
+// - 4.8/accepted-committed-under-load: every accepted transaction appears, and the sequence numbers
+//   rise without a gap.
+// It also returns the versions at which its modules were published, for the cursor walk law.
+
+import { publishPackageCall } from "../../../src/codec/index.ts";
+import type { LawTally, LoadAnswer, LoadClient, LoadExchange, LoadSession } from "../../../src/harness/index.ts";
+import { readReplayProtector } from "../replay-protector.ts";
+import { buildTransfer, COMMIT_TIMEOUT_MS, isSequenceConflict, type BuiltTransaction, type SubmitSetup } from "../submission.ts";
+import { pick, type Random } from "./random.ts";
+
+/** Between one submission and the next: some 20 a second per writer. */
+const SUBMIT_EVERY_MS = 50;
+/** Every this many submissions, a module is published; half-way between two, a double submission. */
+const PUBLISH_EVERY = 10;
+/** After a refusal the node gave for load (5xx, 507) or no answer, before the next submission. */
+const BACK_OFF_MS = 200;
+/** Summaries a page when reading them back. */
+const SUMMARIES_PAGE = 100;
+/** A bound on the pages read back per writer. */
+const MAX_SUMMARY_PAGES = 200;
+/** Between two looks at whether the accepted transactions have committed. */
+const COMMIT_POLL_MS = 200;
+
+const LETTERS = "abcdefghijklmnopqrstuvwxyz";
+
+export interface Accepted {
+  readonly hash: string;
+  readonly sequenceNumber: bigint;
+  readonly publishes?: string;
+  readonly exchange: LoadExchange;
+}
+
+export interface Writer {
+  readonly session: LoadSession;
+  readonly setup: SubmitSetup;
+  /** Two clients: the second sends the other half of a double submission. */
+  readonly clients: readonly [LoadClient, LoadClient];
+  readonly random: Random;
+  readonly accepted: Accepted[];
+  /** The writer's next sequence number. */
+  sequenceNumber: bigint;
+}
+
+export interface WriterTallies {
+  readonly atMostOnce: LawTally;
+  readonly allCommitted: LawTally;
+  /** Per account, the versions at which a module was published there. */
+  readonly publishedAt: Map<string, bigint[]>;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const accepted = (answer: LoadAnswer) => answer.exchange.status !== null && answer.exchange.status >= 200 && answer.exchange.status < 300;
+
+function submit(writer: Writer, client: LoadClient, tx: BuiltTransaction, format: "json" | "bcs"): Promise<LoadAnswer> {
+  return writer.session.send(client, {
+    method: "POST",
+    path: "/transactions",
+    ...(format === "bcs" ? { bcs: tx.bytes } : { json: tx.json }),
+  });
+}
+
+/** A module name no earlier run chose, sorting anywhere among the account's modules. */
+function moduleName(random: Random): string {
+  return `load_${Array.from({ length: 8 }, () => pick(random, [...LETTERS])).join("")}`;
+}
+
+/** Submits until `deadline` (performance.now() ms) or until the load's bound on exchanges. */
+export async function writeUntil(writer: Writer, deadline: number): Promise<void> {
+  const [first, second] = writer.clients;
+  for (let n = 1; performance.now() < deadline && writer.session.open; n++) {
+    const sequenceNumber = writer.sequenceNumber;
+    let answers: { tx: BuiltTransaction; answer: LoadAnswer; publishes?: string }[];
+    if (n % PUBLISH_EVERY === 0) {
+      const name = moduleName(writer.random);
+      const payload = { EntryFunction: publishPackageCall(writer.setup.senderBytes, name, [name]) };
+      const tx = buildTransfer(writer.setup, { sequenceNumber, payload });
+      answers = [{ tx, answer: await submit(writer, first, tx, "bcs"), publishes: name }];
+    } else if (n % PUBLISH_EVERY === PUBLISH_EVERY / 2) {
+      const a = buildTransfer(writer.setup, { sequenceNumber, amount: 101n });
+      const b = buildTransfer(writer.setup, { sequenceNumber, amount: 102n });
+      const [ra, rb] = await Promise.all([submit(writer, first, a, "bcs"), submit(writer, second, b, "json")]);
+      answers = [
+        { tx: a, answer: ra },
+        { tx: b, answer: rb },
+      ];
+    } else {
+      const tx = buildTransfer(writer.setup, { sequenceNumber });
+      answers = [{ tx, answer: await submit(writer, first, tx, n % 2 === 0 ? "json" : "bcs") }];
+    }
+    for (const { tx, answer, publishes } of answers) {
+      if (accepted(answer)) {
+        writer.accepted.push({
+          hash: tx.hash,
+          sequenceNumber,
+          exchange: answer.exchange,
+          ...(publishes === undefined ? {} : { publishes }),
+        });
+      }
+    }
+    if (answers.some(({ answer }) => accepted(answer))) {
+      writer.sequenceNumber = sequenceNumber + 1n;
+    } else if (answers.some(({ answer }) => answer.response !== undefined && isSequenceConflict(answer.response))) {
+      // The writer's number is out of date (a transaction of another run, or one whose answer was lost).
+      writer.sequenceNumber = (await accountSequenceNumber(writer)) ?? sequenceNumber + 1n;
+    } else if (answers.some(({ answer }) => answer.exchange.status === null || answer.exchange.status >= 500)) {
+      // Shed (503, 507) or lost: a submission without an answer may still have arrived; ask the account.
+      await sleep(BACK_OFF_MS);
+      writer.sequenceNumber = (await accountSequenceNumber(writer)) ?? sequenceNumber;
+    }
+    await sleep(SUBMIT_EVERY_MS);
+  }
+}
+
+/** The account's next sequence number, from GET /accounts/{address} (beyond the spec; the family's clients read it there), if the node answers it. */
+async function accountSequenceNumber(writer: Writer): Promise<bigint | undefined> {
+  const answer = await writer.session.send(writer.clients[0], { path: `/accounts/${writer.setup.senderAddress}` });
+  const seq = (answer.response?.json as { sequence_number?: unknown } | undefined)?.sequence_number;
+  return answer.response?.status === 200 && typeof seq === "string" && /^[0-9]{1,20}$/.test(seq) ? BigInt(seq) : undefined;
+}
+
+interface Committed {
+  readonly hash: string;
+  readonly version: bigint;
+  readonly sequenceNumber: bigint | undefined;
+  readonly exchange: LoadExchange;
+}
+
+/** The writer's committed transactions from `fromVersion` on, read page by page (start_version, ascending). */
+async function committedSince(writer: Writer, fromVersion: bigint): Promise<Committed[]> {
+  const out: Committed[] = [];
+  let start = fromVersion;
+  for (let page = 0; page < MAX_SUMMARY_PAGES; page++) {
+    const answer = await writer.session.send(writer.clients[0], {
+      path: `/accounts/${writer.setup.senderAddress}/transaction_summaries`,
+      query: { start_version: start.toString(), limit: SUMMARIES_PAGE },
+    });
+    const items = answer.response?.status === 200 && Array.isArray(answer.response.json) ? (answer.response.json as unknown[]) : [];
+    let last: bigint | undefined;
+    for (const item of items) {
+      const { version, transaction_hash, replay_protector } = item as Record<string, unknown>;
+      if (typeof version !== "string" || !/^[0-9]{1,20}$/.test(version) || typeof transaction_hash !== "string") continue;
+      const rp = readReplayProtector(replay_protector);
+      out.push({
+        hash: transaction_hash.toLowerCase(),
+        version: BigInt(version),
+        sequenceNumber: rp !== undefined && rp.kind !== "nonce" ? rp.value : undefined,
+        exchange: answer.exchange,
+      });
+      last = BigInt(version);
+    }
+    if (items.length < SUMMARIES_PAGE || last === undefined) return out;
+    start = last + 1n;
+  }
+  return out;
+}
+
+/** Waits (bounded) until every accepted transaction of the writer has committed; returns what committed. */
+async function settle(writer: Writer, fromVersion: bigint): Promise<Committed[]> {
+  const deadline = performance.now() + COMMIT_TIMEOUT_MS;
+  for (;;) {
+    const committed = await committedSince(writer, fromVersion);
+    const hashes = new Set(committed.map((c) => c.hash));
+    if (writer.accepted.every((a) => hashes.has(a.hash.toLowerCase())) || performance.now() > deadline) return committed;
+    await sleep(COMMIT_POLL_MS);
+  }
+}
+
+/** Settles the writer and judges its summaries; adds its published modules' versions to `tallies.publishedAt`. */
+export async function judgeWriter(writer: Writer, fromVersion: bigint, tallies: WriterTallies): Promise<void> {
+  if (writer.accepted.length === 0) {
+    tallies.atMostOnce.undecided(`the node accepted no transaction of ${writer.setup.senderAddress} under load`);
+    tallies.allCommitted.undecided(`the node accepted no transaction of ${writer.setup.senderAddress} under load`);
+    return;
+  }
+  const committed = await settle(writer, fromVersion);
+  const sender = writer.setup.senderAddress;
+  const acceptedByHash = new Map(writer.accepted.map((a) => [a.hash.toLowerCase(), a]));
+
+  const published = tallies.publishedAt.get(sender) ?? [];
+  for (const c of committed) if (acceptedByHash.get(c.hash)?.publishes !== undefined) published.push(c.version);
+  tallies.publishedAt.set(sender, published);
+
+  // At most once: by hash, and by sequence number.
+  const seen = new Map<string, Committed>();
+  const bySequence = new Map<bigint, Committed>();
+  let twice = false;
+  for (const c of committed) {
+    const earlier = seen.get(c.hash) ?? (c.sequenceNumber === undefined ? undefined : bySequence.get(c.sequenceNumber));
+    if (earlier !== undefined) {
+      twice = true;
+      const submissions = writer.accepted.filter((a) => a.hash.toLowerCase() === c.hash || a.sequenceNumber === c.sequenceNumber);
+      tallies.atMostOnce.fail({
+        expected: `each transaction of ${sender}, and each of its sequence numbers, committed at most once`,
+        found:
+          earlier.hash === c.hash
+            ? `transaction ${c.hash} committed at versions ${earlier.version} and ${c.version}`
+            : `sequence number ${c.sequenceNumber} committed twice: ${earlier.hash} at version ${earlier.version}, ${c.hash} at version ${c.version}`,
+        exchanges: [...submissions.map((a) => a.exchange), c.exchange],
+      });
+    }
+    seen.set(c.hash, c);
+    if (c.sequenceNumber !== undefined) bySequence.set(c.sequenceNumber, c);
+  }
+  if (!twice) tallies.atMostOnce.decide();
+
+  // Every accepted transaction committed, and the sequence numbers without a gap.
+  const committedHashes = new Set(committed.map((c) => c.hash));
+  const missing = writer.accepted.filter((a) => !committedHashes.has(a.hash.toLowerCase()));
+  const numbers = [...bySequence.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const gaps = numbers.filter((n, i) => i > 0 && n !== (numbers[i - 1] as bigint) + 1n);
+  if (missing.length === 0 && gaps.length === 0) {
+    tallies.allCommitted.decide();
+    return;
+  }
+  tallies.allCommitted.fail({
+    expected: `every transaction the node accepted from ${sender} under load committed within ${COMMIT_TIMEOUT_MS} ms of the load's end, its sequence numbers without a gap`,
+    found: [
+      missing.length === 0 ? "" : `${missing.length} accepted transaction(s) not among the summaries (first: ${missing[0]?.hash})`,
+      gaps.length === 0 ? "" : `sequence numbers jump to ${gaps.join(", ")}`,
+    ]
+      .filter((s) => s !== "")
+      .join("; "),
+    exchanges: [
+      ...missing.slice(0, 3).map((a) => a.exchange),
+      ...(committed.at(-1) === undefined ? [] : [(committed.at(-1) as Committed).exchange]),
+    ],
+  });
+}

@@ -1,0 +1,90 @@
+// The load mode sees what it claims: the clean reference node holds every law under load, decided, in
+// both profiles; each fault that shows only under concurrency (src/node/faults/concurrency.ts) fails
+// the law it breaks under --load, and passes the whole suite without it. The runs are the conformance
+// command against the node started in-process (conformance-run.ts), with blocks every 100 ms as the
+// embedded node makes them, so that blocks commit while the load reads. One run at a time: each keeps
+// the machine busy, and a load that shares it with another judges less.
+
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { CONCURRENCY_FAULTS } from "../../src/node/faults/concurrency.ts";
+import { LOAD_LAWS } from "../../suites/support/load/under-load.ts";
+import { APTOS_CORE_BASELINE, RUN_TIMEOUT_MS, requirementsWith, runConformance, type ConformanceRun } from "./conformance-run.ts";
+
+const scratch = mkdtempSync(join(tmpdir(), "self-check-load-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+const BLOCK_INTERVAL_MS = 100;
+/** Long enough for every law to be decided on a loaded machine (a walk must span a publish), short for a test. */
+const LOAD_SECONDS = "5";
+/** The clean node's load: the README's example size. */
+const CLEAN_CLIENTS = "32";
+/**
+ * The faults' load: above the connections and requests in flight the faults switch on at
+ * (src/node/faults/connections.ts), which lie above what an idle run reaches.
+ */
+const FAULT_CLIENTS = "48";
+
+const underLoadOnly = (clients: string) => ["--load", clients, "--load-duration", LOAD_SECONDS, "--only", "properties/under-load"];
+
+function context(run: ConformanceRun): string {
+  return `exit ${run.exitCode}\n${run.stdout.slice(-6000)}\n${run.stderr.slice(-2000)}`;
+}
+
+describe("the load mode", () => {
+  it.each([
+    { profile: "node" as const, baseline: undefined },
+    { profile: "aptos" as const, baseline: APTOS_CORE_BASELINE },
+  ])(
+    "finds the clean node holding every law under load, each decided, in the $profile profile",
+    async ({ profile, baseline }) => {
+      const run = await runConformance({
+        profile,
+        dir: join(scratch, `clean-${profile}`),
+        blockIntervalMs: BLOCK_INTERVAL_MS,
+        args: underLoadOnly(CLEAN_CLIENTS),
+        ...(baseline === undefined ? {} : { baseline }),
+      });
+      const laws = new Map((run.summary?.requirements ?? []).map((r) => [r.id, r]));
+      const notPassed = Object.values(LOAD_LAWS)
+        .map((id) => laws.get(id))
+        .filter((r) => r?.status !== "passed")
+        .map((r) => `${r?.id} ${r?.status}: ${r?.reason ?? r?.failures[0]?.message ?? ""}`);
+      expect(notPassed, `${notPassed.join("\n")}\n${context(run)}`).toEqual([]);
+      const load = run.summary?.load;
+      expect(load?.clients, context(run)).toBe(Number(CLEAN_CLIENTS));
+      expect(load?.writers, context(run)).toBeGreaterThan(0);
+      expect(load?.endpoints.find((e) => e.endpoint === "submit_transaction")?.statuses["2xx"]).toBeGreaterThan(0);
+      expect(load?.endpoints.find((e) => e.endpoint === "get_account_modules")?.requests).toBeGreaterThan(0);
+      expect(requirementsWith(run.summary, "failed").map((r) => r.id)).toEqual([]);
+      expect(run.exitCode, context(run)).toBe(0);
+    },
+    RUN_TIMEOUT_MS,
+  );
+
+  it.each(CONCURRENCY_FAULTS.map((fault) => ({ name: fault.name, breaks: fault.breaks })))(
+    "catches $name under load, and misses it without",
+    async ({ name, breaks }) => {
+      const loaded = await runConformance({
+        faults: [name],
+        dir: join(scratch, `${name}-load`),
+        blockIntervalMs: BLOCK_INTERVAL_MS,
+        args: underLoadOnly(FAULT_CLIENTS),
+      });
+      const failed = requirementsWith(loaded.summary, "failed").map((r) => r.id);
+      expect(
+        breaks.filter((id) => !failed.includes(id)),
+        `${name} under load: declared requirements not failed (failed: ${failed.join(", ")})\n${context(loaded)}`,
+      ).toEqual([]);
+      expect(loaded.exitCode, context(loaded)).toBe(1);
+
+      const idle = await runConformance({ faults: [name], dir: join(scratch, `${name}-idle`), blockIntervalMs: BLOCK_INTERVAL_MS });
+      const idleFailed = requirementsWith(idle.summary, "failed").map((r) => `${r.id}: ${r.failures[0]?.message.split("\n")[0] ?? ""}`);
+      expect(idleFailed, `${name} without load\n${context(idle)}`).toEqual([]);
+      expect(idle.exitCode, context(idle)).toBe(0);
+    },
+    2 * RUN_TIMEOUT_MS,
+  );
+});
