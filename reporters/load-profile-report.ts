@@ -61,7 +61,15 @@ export function loadLines(load: LoadProfile | undefined): string[] {
       const latency = l === undefined ? "no answer to time" : `p50 ${grouped(l.p50)} / p95 ${grouped(l.p95)} / p99 ${grouped(l.p99)} ms`;
       return `  ${e.endpoint.padEnd(width)}  ${rate(e.perSecond).padStart(7)}/s  ${latency}  5xx ${grouped(e.statuses["5xx"])}  no answer ${grouped(e.statuses.noAnswer)}`;
     }),
+    ...lawLines(load),
   ];
+}
+
+/** "laws: 2.7/monotonic-under-load 1,336 decided, 0 anomalies": what each law found (its verdict is in the table). */
+function lawLines(load: LoadProfile): string[] {
+  return (load.laws ?? []).map(
+    (l) => `  law ${l.id}: ${plural(l.decided, "case")} decided, ${plural(l.anomalies, "anomaly").replace(/anomalys$/, "anomalies")}`,
+  );
 }
 
 /** A markdown heading line and table, each cell through `cell` (markdown-summary.ts); [] when the run had no load. */
@@ -73,6 +81,7 @@ export function loadMarkdown(load: LoadProfile | undefined, cell: (text: string)
     `| endpoint | ${COLUMNS.join(" | ")} |`,
     `|---|${COLUMNS.map(() => "---:").join("|")}|`,
     ...load.endpoints.map((e) => `| ${[e.endpoint, ...figures(e)].map(cell).join(" | ")} |`),
+    ...(load.laws === undefined ? [] : ["", ...lawLines(load).map((line) => `- ${cell(line.trim())}`)]),
   ];
 }
 
@@ -97,6 +106,13 @@ export function loadSection(load: LoadProfile | undefined, prefix: string): stri
 <tbody>
 ${rows}
 </tbody></table>
+${
+  (load.laws ?? []).length === 0
+    ? ""
+    : `<ul class="load-laws">${lawLines(load)
+        .map((line) => `<li>${esc(line.trim())}</li>`)
+        .join("")}</ul>`
+}
 ${LOAD_LEGEND}
 <div class="load-charts">
 ${charts.join("\n")}

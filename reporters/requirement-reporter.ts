@@ -204,7 +204,11 @@ export class RequirementReporter implements Reporter {
       if (meta.foreignHeaderPrefixes !== undefined) this.#foreignPrefixes.merge(meta.foreignHeaderPrefixes);
       // One check per run runs the load. Figures of two loads cannot be summed (each has its own wall
       // time), so were there ever more than one, the last one seen is the one reported.
-      if (meta.loadProfile !== undefined) this.#loadProfile = meta.loadProfile;
+      if (meta.loadProfile !== undefined) {
+        this.#loadProfile = meta.loadProfile;
+        // The load's exchanges are counted by its profile, not kept as records.
+        this.#requests += meta.loadProfile.requests;
+      }
     }
     if (result.state !== "failed") return;
     // A failed test whose own requirement has no failure recorded died outside the harness.

@@ -44,6 +44,16 @@ export interface LoadProfile {
   readonly perSecond: number;
   /** In the order of schemas/openapi.yaml's operations; endpoints the load did not call are left out. */
   readonly endpoints: readonly EndpointLoad[];
+  /** What each law under load found: how many cases the load let it decide, and how many anomalies. */
+  readonly laws?: readonly LawFinding[];
+}
+
+/** One law under load over the whole load (its verdict is its requirement's, in the report's table). */
+export interface LawFinding {
+  /** The requirement id (schemas/requirements/under-load.yaml). */
+  readonly id: string;
+  readonly decided: number;
+  readonly anomalies: number;
 }
 
 /** The nearest-rank percentile p (0 < p ≤ 100) of ascending `sorted`; undefined when it is empty. */

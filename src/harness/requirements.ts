@@ -19,6 +19,8 @@ export interface Requirement {
   /** operationId, or "*" for every endpoint. */
   readonly endpoint: string;
   readonly text: string;
+  /** "load": a law under load, in the catalog of a run with --load only (src/run/run-inputs.ts). */
+  readonly mode?: "load";
 }
 
 export const DEFAULT_REQUIREMENTS_PATH = packagePath("schemas", "requirements");
@@ -38,6 +40,7 @@ export const ENTRY_SCHEMA = {
       section: { type: "string", pattern: "^[0-9]+(\\.[0-9]+)*$" },
       endpoint: { type: "string", minLength: 1 },
       text: { type: "string", minLength: 1 },
+      mode: { enum: ["load"] },
     },
   },
 } as const;
@@ -67,6 +70,11 @@ export class RequirementCatalog {
 
   has(id: string): boolean {
     return this.#byId.has(id);
+  }
+
+  /** The catalog without the requirements of `mode`: what a run that does not check them reports on. */
+  without(mode: NonNullable<Requirement["mode"]>): RequirementCatalog {
+    return new RequirementCatalog(this.requirements.filter((r) => r.mode !== mode));
   }
 }
 

@@ -49,7 +49,7 @@ export interface OneNodeRunInput {
 /** The run's exit status; throws a ConfigurationError for what makes it a configuration error (exit 2). */
 export async function runOneNode(input: OneNodeRunInput): Promise<number> {
   const { args, started, interrupt, say, progress, startedAt, t0, phases } = input;
-  const { catalog, selection, baseline, files, allFiles, untestedReason, allureOff } = input.inputs;
+  const { catalog, selection, baseline, files, allFiles, excluded, untestedReason, allureOff } = input.inputs;
   let node: EmbeddedNode | undefined;
   let scratch: string | undefined;
   let allureGenerator: AllureGenerator | undefined;
@@ -123,6 +123,7 @@ export async function runOneNode(input: OneNodeRunInput): Promise<number> {
         },
         // vitest takes an empty list for every file.
         files: files.length === allFiles.length ? [] : files,
+        exclude: excluded,
         requirementReporter: reporter,
         reporters: [progress, phaseReporter, startAllureAtFirstCheck],
         ...(allureOff ? {} : { allure: { resultsDir: allureResults, catalog } }),

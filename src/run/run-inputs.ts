@@ -16,6 +16,9 @@ import { selectionOf, untestedReasonOf } from "./selection.ts";
 import type { Baseline } from "./settle.ts";
 import { preloadSuiteRunner } from "./vitest-run.ts";
 
+/** The laws under load (their requirements have `mode: load`): loaded by a run with --load only. */
+export const LOAD_MODE_FILE = `properties/under-load${SUITE_FILE_SUFFIX}`;
+
 export interface RunInputs {
   readonly catalog: RequirementCatalog;
   readonly selection: CheckSelection;
@@ -23,6 +26,8 @@ export interface RunInputs {
   readonly allFiles: readonly string[];
   /** The files the selection loads. */
   readonly files: readonly string[];
+  /** Suite files of a mode the run did not ask for (the laws under load without --load): never loaded. */
+  readonly excluded: readonly string[];
   /** Why requirements nothing exercised were not run, when the selection left them out. */
   readonly untestedReason?: string;
   readonly baseline?: Baseline;
@@ -39,10 +44,12 @@ export function prepareRun(args: ConformanceArgs, say: (line: string) => void): 
   // A run without a target: its reference node is starting on its own thread (the entry started it),
   // and the suite runner and the catalog load meanwhile.
   preloadSuiteRunner({ allure: !allureOff });
-  const catalog = loadCatalog();
+  // The laws under load are a mode: a run without --load neither loads their file nor reports on them.
+  const catalog = args.load === undefined ? loadCatalog().without("load") : loadCatalog();
   const aliases = loadRequirementAliases();
   if (args.configFile !== undefined) say(`config file ${args.configFile}`);
-  const allFiles = suiteFiles();
+  const excluded = args.load === undefined ? [LOAD_MODE_FILE] : [];
+  const allFiles = suiteFiles().filter((file) => !excluded.includes(file));
   const selection = selectionOf(args, allFiles, aliases);
   const baseline = args.baseline === undefined ? undefined : readBaseline(args.baseline, aliases);
   const files = filesToLoad(selection, allFiles);
@@ -52,6 +59,7 @@ export function prepareRun(args: ConformanceArgs, say: (line: string) => void): 
     selection,
     allFiles,
     files,
+    excluded,
     ...(untestedReason === undefined ? {} : { untestedReason }),
     ...(baseline === undefined ? {} : { baseline }),
     allureOff,

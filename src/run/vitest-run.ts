@@ -48,6 +48,8 @@ export type SuiteRunInput = ProvidedRuns & {
   readonly include?: readonly string[];
   /** File filters (substrings of paths); empty: every file. */
   readonly files: readonly string[];
+  /** Paths under root never loaded, whatever the filters (a mode's files the run did not ask for). */
+  readonly exclude?: readonly string[];
   readonly testNamePattern?: RegExp;
   readonly requirementReporter: Reporter;
   /** More reporters of the run in the command's process: the progress line, the phase clock's. */
@@ -138,6 +140,8 @@ export async function runSuites(input: SuiteRunInput): Promise<SuiteRunResult> {
       config: false,
       root: input.root,
       include: [...(input.include ?? SUITE_GLOBS)],
+      // vitest's default exclude (node_modules, .git…) lies outside the include globs anyway.
+      exclude: [...(input.exclude ?? [])],
       watch: false,
       run: true,
       passWithNoTests: true,

@@ -2,13 +2,14 @@
 // their latency and their answers by status class.
 
 import type { LoadExchange } from "./load-exchange.ts";
-import { percentile, type EndpointLoad, type LoadProfile, type StatusCounts } from "../load-profile.ts";
+import { percentile, type EndpointLoad, type LawFinding, type LoadProfile, type StatusCounts } from "../load-profile.ts";
 
 export interface LoadShape {
   readonly clients: number;
   readonly writers: number;
   readonly writersSkipped?: string;
   readonly durationMs: number;
+  readonly laws?: readonly LawFinding[];
 }
 
 /** The profile of `exchanges`, endpoints in the order of `endpointOrder` (the contract's operations); others after them. */
@@ -49,6 +50,7 @@ export function loadProfileOf(exchanges: readonly LoadExchange[], shape: LoadSha
     requests: exchanges.length,
     perSecond: round1(exchanges.length / seconds),
     endpoints,
+    ...(shape.laws === undefined ? {} : { laws: shape.laws }),
   };
 }
 

@@ -90,16 +90,6 @@ async function runLoad(t: CheckContext): Promise<LoadOutcome> {
   const durationMs = performance.now() - started;
   for (const writer of writers) await judgeWriter(writer, fromVersion, writerTallies);
 
-  const profile = loadProfileOf(
-    session.exchanges,
-    {
-      clients: settings.clients,
-      writers: writers.length,
-      ...(plan.writersSkipped === undefined ? {} : { writersSkipped: plan.writersSkipped }),
-      durationMs,
-    },
-    t.contract.operations.map((o) => o.id),
-  );
   const laws = new Map<LoadLawId, LawTally>([
     [LOAD_LAWS.monotonic, monotonicUnderLoad(session.exchanges, headerPrefix)],
     [LOAD_LAWS.snapshot, readerTallies.snapshot],
@@ -108,6 +98,17 @@ async function runLoad(t: CheckContext): Promise<LoadOutcome> {
     [LOAD_LAWS.allCommitted, writerTallies.allCommitted],
     [LOAD_LAWS.answered, answeredUnderLoad(session.exchanges)],
   ]);
+  const profile = loadProfileOf(
+    session.exchanges,
+    {
+      clients: settings.clients,
+      writers: writers.length,
+      ...(plan.writersSkipped === undefined ? {} : { writersSkipped: plan.writersSkipped }),
+      durationMs,
+      laws: [...laws].map(([id, tally]) => ({ id, decided: tally.decided, anomalies: tally.anomalyCount })),
+    },
+    t.contract.operations.map((o) => o.id),
+  );
   await session.close(profile);
   return { laws, profile, writersSkipped: plan.writersSkipped };
 }
