@@ -17,8 +17,11 @@ import type { ModuleRecordJson } from "../account-modules.ts";
 import type { LoadPlan } from "./plan.ts";
 import { pick, type Random } from "./random.ts";
 
-/** Modules a page of a walk: small, so that a walk spans several pages and, under load, a commit. */
-const WALK_PAGE = 2;
+/**
+ * Pages a walk aims at: the page size is the account's listing (as last read whole) over this, so that a
+ * walk spans several pages, and under load a commit, however many modules the account has.
+ */
+const WALK_PAGES = 6;
 /** A bound on a walk's pages; a listing longer than that is not walked to its end. */
 const MAX_WALK_PAGES = 200;
 
@@ -36,6 +39,8 @@ export interface Walk {
 export interface ReaderTallies {
   readonly snapshot: LawTally;
   readonly walks: Walk[];
+  /** Per walked account, how many modules its listing had when last read whole. */
+  readonly listingSizes: Map<string, number>;
 }
 
 export interface Reader {
@@ -136,7 +141,8 @@ function moduleNames(res: HttpResponse | undefined): string[] | undefined {
 async function walk({ session, client, plan, random, tallies, headerPrefix }: Reader): Promise<void> {
   const account = pick(random, plan.walkAccounts);
   const path = `/accounts/${account}/modules`;
-  const first = await session.send(client, { path, query: { limit: WALK_PAGE } });
+  const limit = Math.max(1, Math.ceil((tallies.listingSizes.get(account) ?? 0) / WALK_PAGES));
+  const first = await session.send(client, { path, query: { limit } });
   const version = versionOf(first);
   let names = moduleNames(first.response);
   if (version === undefined || names === undefined || first.response === undefined) return;
@@ -145,7 +151,7 @@ async function walk({ session, client, plan, random, tallies, headerPrefix }: Re
   let cursor = first.response.headers[`${headerPrefix}CURSOR`.toLowerCase()];
   for (let pages = 1; cursor !== undefined; pages++) {
     if (pages >= MAX_WALK_PAGES) return;
-    const page = await session.send(client, { path, query: { start: cursor, limit: WALK_PAGE, ledger_version: version.toString() } });
+    const page = await session.send(client, { path, query: { start: cursor, limit, ledger_version: version.toString() } });
     const pageNames = moduleNames(page.response);
     if (pageNames === undefined || page.response === undefined) return;
     exchanges.push(page.exchange);
@@ -157,6 +163,7 @@ async function walk({ session, client, plan, random, tallies, headerPrefix }: Re
   const listing = moduleNames(whole.response);
   // A listing longer than the node's page size is not read whole here; nor is a pruned version.
   if (listing === undefined || whole.response?.headers[`${headerPrefix}CURSOR`.toLowerCase()] !== undefined) return;
+  tallies.listingSizes.set(account, listing.length);
   const agree = isDeepStrictEqual(names, listing);
   tallies.walks.push({
     account,
@@ -165,7 +172,7 @@ async function walk({ session, client, plan, random, tallies, headerPrefix }: Re
     disagreement: agree
       ? undefined
       : {
-          expected: `the walk of ${account}'s modules at ledger_version ${version}, ${WALK_PAGE} a page, to yield the listing at that version, each module once: ${listing.join(", ")}`,
+          expected: `the walk of ${account}'s modules at ledger_version ${version}, ${limit} a page, to yield the listing at that version, each module once: ${listing.join(", ")}`,
           found: `the walk yielded ${names.join(", ")}${repeated(names)}`,
           exchanges: [...exchanges, whole.exchange],
         },

@@ -61,7 +61,7 @@ async function runLoad(t: CheckContext): Promise<LoadOutcome> {
   const plan = await loadPlan(t);
   const fromVersion = (await currentWindow(t)).latest;
   const session = new LoadSession(t);
-  const readerTallies: ReaderTallies = { snapshot: new LawTally(), walks: [] };
+  const readerTallies: ReaderTallies = { snapshot: new LawTally(), walks: [], listingSizes: new Map() };
   const writerTallies: WriterTallies = { atMostOnce: new LawTally(), allCommitted: new LawTally(), publishedAt: new Map() };
   const writers: Writer[] = [];
   for (const [i, setup] of plan.writers.entries()) {
@@ -72,6 +72,9 @@ async function runLoad(t: CheckContext): Promise<LoadOutcome> {
       random: seededRandom(seed, 1_000 + i),
       accepted: [],
       sequenceNumber: await nextSequenceNumber(t, setup),
+      committed: [],
+      nextVersion: fromVersion,
+      unreadBelow: undefined,
     });
   }
   const headerPrefix = t.profile.headerPrefix;
@@ -88,7 +91,7 @@ async function runLoad(t: CheckContext): Promise<LoadOutcome> {
   const deadline = started + settings.durationMs;
   await Promise.all([...readers.map((r) => readUntil(r, deadline)), ...writers.map((w) => writeUntil(w, deadline))]);
   const durationMs = performance.now() - started;
-  for (const writer of writers) await judgeWriter(writer, fromVersion, writerTallies);
+  await Promise.all(writers.map((writer) => judgeWriter(writer, writerTallies)));
 
   const laws = new Map<LoadLawId, LawTally>([
     [LOAD_LAWS.monotonic, monotonicUnderLoad(session.exchanges, headerPrefix)],

@@ -4,8 +4,9 @@
 // and then two different transfers with one sequence number at once, on two connections, as a client
 // that retries with a new transaction would (a node takes one of them at most).
 //
-// Once the load ends, the writer waits for what the node accepted to commit (bounded), reads its
-// account's summaries from the version the load began at, and judges them:
+// It reads its account's summaries back as they commit, from the version the load began at (about once
+// a second, so that no pruning window passes them unread), and once the load ends it waits for what the
+// node accepted to commit (bounded), then judges them:
 // - 4.8/committed-at-most-once: no accepted transaction, and no sequence number, appears twice;
 // - 4.8/accepted-committed-under-load: every accepted transaction appears, and the sequence numbers
 //   rise without a gap.
@@ -19,10 +20,15 @@ import { pick, type Random } from "./random.ts";
 
 /** Between one submission and the next: some 20 a second per writer. */
 const SUBMIT_EVERY_MS = 50;
-/** Every this many submissions, a module is published; half-way between two, a double submission. */
-const PUBLISH_EVERY = 10;
+/**
+ * Every this many submissions, a module is published (some three a second per writer: while readers walk
+ * the account's listing, one is published every few walks); half-way between two, a double submission.
+ */
+const PUBLISH_EVERY = 4;
 /** After a refusal the node gave for load (5xx, 507) or no answer, before the next submission. */
 const BACK_OFF_MS = 200;
+/** Every this many submissions, the writer reads back what committed meanwhile: about once a second. */
+const CATCH_UP_EVERY = 20;
 /** Summaries a page when reading them back. */
 const SUMMARIES_PAGE = 100;
 /** A bound on the pages read back per writer. */
@@ -48,6 +54,15 @@ export interface Writer {
   readonly accepted: Accepted[];
   /** The writer's next sequence number. */
   sequenceNumber: bigint;
+  /** Its committed transactions read back so far (catchUp), in version order. */
+  readonly committed: Committed[];
+  /** The version its summaries are read from next. */
+  nextVersion: bigint;
+  /**
+   * Set when a version it had not read yet was pruned first: the summaries below this version are
+   * unknown, and so is whether a transaction accepted before them committed.
+   */
+  unreadBelow: bigint | undefined;
 }
 
 export interface WriterTallies {
@@ -116,6 +131,7 @@ export async function writeUntil(writer: Writer, deadline: number): Promise<void
       await sleep(BACK_OFF_MS);
       writer.sequenceNumber = (await accountSequenceNumber(writer)) ?? sequenceNumber;
     }
+    if (n % CATCH_UP_EVERY === 0) await catchUp(writer);
     await sleep(SUBMIT_EVERY_MS);
   }
 }
@@ -127,61 +143,69 @@ async function accountSequenceNumber(writer: Writer): Promise<bigint | undefined
   return answer.response?.status === 200 && typeof seq === "string" && /^[0-9]{1,20}$/.test(seq) ? BigInt(seq) : undefined;
 }
 
-interface Committed {
+export interface Committed {
   readonly hash: string;
   readonly version: bigint;
   readonly sequenceNumber: bigint | undefined;
   readonly exchange: LoadExchange;
 }
 
-/** The writer's committed transactions from `fromVersion` on, read page by page (start_version, ascending). */
-async function committedSince(writer: Writer, fromVersion: bigint): Promise<Committed[]> {
-  const out: Committed[] = [];
-  let start = fromVersion;
+/**
+ * Reads the writer's committed transactions from where it left off, page by page (start_version,
+ * ascending), so that the node's pruning window never passes summaries not yet read: done every few
+ * submissions while the load runs, and until the end. A start the node has pruned meanwhile (410) moves
+ * to the oldest version the answer reports, and what lay below it stays unknown.
+ */
+async function catchUp(writer: Writer): Promise<void> {
   for (let page = 0; page < MAX_SUMMARY_PAGES; page++) {
     const answer = await writer.session.send(writer.clients[0], {
       path: `/accounts/${writer.setup.senderAddress}/transaction_summaries`,
-      query: { start_version: start.toString(), limit: SUMMARIES_PAGE },
+      query: { start_version: writer.nextVersion.toString(), limit: SUMMARIES_PAGE },
     });
+    const oldest = answer.exchange.state.oldestVersion;
+    if (answer.response?.status === 410 && oldest !== undefined && oldest > writer.nextVersion) {
+      writer.unreadBelow = oldest;
+      writer.nextVersion = oldest;
+      continue;
+    }
     const items = answer.response?.status === 200 && Array.isArray(answer.response.json) ? (answer.response.json as unknown[]) : [];
-    let last: bigint | undefined;
     for (const item of items) {
       const { version, transaction_hash, replay_protector } = item as Record<string, unknown>;
       if (typeof version !== "string" || !/^[0-9]{1,20}$/.test(version) || typeof transaction_hash !== "string") continue;
+      if (BigInt(version) < writer.nextVersion) continue;
       const rp = readReplayProtector(replay_protector);
-      out.push({
+      writer.committed.push({
         hash: transaction_hash.toLowerCase(),
         version: BigInt(version),
         sequenceNumber: rp !== undefined && rp.kind !== "nonce" ? rp.value : undefined,
         exchange: answer.exchange,
       });
-      last = BigInt(version);
+      writer.nextVersion = BigInt(version) + 1n;
     }
-    if (items.length < SUMMARIES_PAGE || last === undefined) return out;
-    start = last + 1n;
+    if (items.length < SUMMARIES_PAGE) return;
   }
-  return out;
 }
 
-/** Waits (bounded) until every accepted transaction of the writer has committed; returns what committed. */
-async function settle(writer: Writer, fromVersion: bigint): Promise<Committed[]> {
+/** Waits (bounded) until every accepted transaction of the writer has committed, reading its summaries as they come. */
+async function settle(writer: Writer): Promise<void> {
   const deadline = performance.now() + COMMIT_TIMEOUT_MS;
   for (;;) {
-    const committed = await committedSince(writer, fromVersion);
-    const hashes = new Set(committed.map((c) => c.hash));
-    if (writer.accepted.every((a) => hashes.has(a.hash.toLowerCase())) || performance.now() > deadline) return committed;
+    await catchUp(writer);
+    const hashes = new Set(writer.committed.map((c) => c.hash));
+    if (writer.accepted.every((a) => hashes.has(a.hash.toLowerCase())) || performance.now() > deadline) return;
     await sleep(COMMIT_POLL_MS);
   }
 }
 
 /** Settles the writer and judges its summaries; adds its published modules' versions to `tallies.publishedAt`. */
-export async function judgeWriter(writer: Writer, fromVersion: bigint, tallies: WriterTallies): Promise<void> {
+export async function judgeWriter(writer: Writer, tallies: WriterTallies): Promise<void> {
   if (writer.accepted.length === 0) {
     tallies.atMostOnce.undecided(`the node accepted no transaction of ${writer.setup.senderAddress} under load`);
     tallies.allCommitted.undecided(`the node accepted no transaction of ${writer.setup.senderAddress} under load`);
     return;
   }
-  const committed = await settle(writer, fromVersion);
+  await settle(writer);
+  const committed = writer.committed;
   const sender = writer.setup.senderAddress;
   const acceptedByHash = new Map(writer.accepted.map((a) => [a.hash.toLowerCase(), a]));
 
@@ -214,7 +238,11 @@ export async function judgeWriter(writer: Writer, fromVersion: bigint, tallies: 
 
   // Every accepted transaction committed, and the sequence numbers without a gap.
   const committedHashes = new Set(committed.map((c) => c.hash));
-  const missing = writer.accepted.filter((a) => !committedHashes.has(a.hash.toLowerCase()));
+  // Below versions pruned before they were read, a transaction may have committed unseen: those whose
+  // sequence number comes before the first one read after them are not judged.
+  const firstSeen = committed.find((c) => c.sequenceNumber !== undefined)?.sequenceNumber;
+  const judged = (a: Accepted) => writer.unreadBelow === undefined || (firstSeen !== undefined && a.sequenceNumber >= firstSeen);
+  const missing = writer.accepted.filter((a) => judged(a) && !committedHashes.has(a.hash.toLowerCase()));
   const numbers = [...bySequence.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const gaps = numbers.filter((n, i) => i > 0 && n !== (numbers[i - 1] as bigint) + 1n);
   if (missing.length === 0 && gaps.length === 0) {
