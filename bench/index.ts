@@ -4,6 +4,7 @@
 
 import { runFleet } from "./fleet.ts";
 import { runConformanceRuns } from "./conformance-run.ts";
+import { runLoadMode } from "./load-mode.ts";
 import { loadDescription, machineDescription } from "./format.ts";
 import { runNodeReadScaling } from "./node-read-scaling.ts";
 import { runNodeStartup } from "./node-startup.ts";
@@ -21,6 +22,7 @@ const SECTIONS: Readonly<Record<string, Section>> = {
   "self-check": runSelfCheck,
   fleet: runFleet,
   "conformance-run": runConformanceRuns,
+  "load-mode": runLoadMode,
   "test-wall": runTestWall,
 };
 
@@ -30,6 +32,7 @@ const PARTS: Readonly<Record<string, readonly string[]>> = {
   "self-check": ["self-check"],
   fleet: ["fleet"],
   conformance: ["conformance-run"],
+  load: ["load-mode"],
   tests: ["test-wall"],
 };
 

@@ -33,9 +33,9 @@ export const DEFAULT_OPTIONS: BenchOptions = {
 };
 
 export const USAGE = `usage: npm run bench [-- [PART...] [options]]
-  PART                   a part (node, self-check, conformance, fleet, tests) or one of its sections
+  PART                   a part (node, self-check, conformance, load, fleet, tests) or one of its sections
                          (node-throughput, node-startup, node-read-scaling, self-check, conformance-run,
-                         fleet, test-wall); none runs every part
+                         load-mode, fleet, test-wall); none runs every part
   --duration S           seconds of load per endpoint (default ${DEFAULT_OPTIONS.durationSeconds})
   --warmup S             unrecorded seconds of load before each endpoint (default ${DEFAULT_OPTIONS.warmupSeconds})
   --connections N        concurrent connections (default ${DEFAULT_OPTIONS.connections})

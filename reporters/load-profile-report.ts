@@ -68,7 +68,7 @@ export function loadLines(load: LoadProfile | undefined): string[] {
 /** "laws: 2.7/monotonic-under-load 1,336 decided, 0 anomalies": what each law found (its verdict is in the table). */
 function lawLines(load: LoadProfile): string[] {
   return (load.laws ?? []).map(
-    (l) => `  law ${l.id}: ${plural(l.decided, "case")} decided, ${plural(l.anomalies, "anomaly").replace(/anomalys$/, "anomalies")}`,
+    (l) => `  law ${l.id}: ${plural(l.decided, "case")} decided, ${grouped(l.anomalies)} ${l.anomalies === 1 ? "anomaly" : "anomalies"}`,
   );
 }
 
