@@ -7,12 +7,20 @@
 //
 // Without --load there is no load to judge: the laws are not applicable.
 
-import { check, CheckFailure, CheckNotApplicable, CheckSkipped, lawFailure, type CheckContext } from "../src/harness/index.ts";
+import {
+  check,
+  CheckFailure,
+  CheckNotApplicable,
+  CheckSkipped,
+  configAtCollection,
+  lawFailure,
+  type CheckContext,
+} from "../src/harness/index.ts";
 import { COMMIT_TIMEOUT_MS } from "../suites/support/submission.ts";
 import { LOAD_LAWS, underLoad, type LoadLawId } from "../suites/support/load/under-load.ts";
 
-/** Beyond the load itself: the writers' commits awaited and their summaries read back, then margin. */
-const SETTLE_MS = COMMIT_TIMEOUT_MS * 3 + 60_000;
+/** A law's check waits for the load, then the writers' commits and their summaries read back, then margin. */
+const LAW_TIMEOUT_MS = (configAtCollection()?.load?.durationMs ?? 0) + COMMIT_TIMEOUT_MS * 3 + 60_000;
 
 /** The laws that need the writers: skipped, with the reason, when the run may not submit. */
 const WRITERS_LAWS: ReadonlySet<LoadLawId> = new Set([LOAD_LAWS.atMostOnce, LOAD_LAWS.allCommitted]);
@@ -34,5 +42,5 @@ async function judge(t: CheckContext, id: LoadLawId): Promise<void> {
 }
 
 for (const id of Object.values(LOAD_LAWS)) {
-  check(id, { timeoutMs: SETTLE_MS }, (t) => judge(t, id));
+  check(id, { timeoutMs: LAW_TIMEOUT_MS }, (t) => judge(t, id));
 }

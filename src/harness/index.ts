@@ -106,6 +106,7 @@ export type { Requirement, Level } from "./requirements.ts";
 export type { CheckResult, ResultStatus, Failure, RequestRecord, ConformanceMeta } from "./results.ts";
 export { OBSERVED } from "./observed-contract.ts";
 export { useRunSeed } from "./run-seed.ts";
+export { configAtCollection } from "./harness.ts";
 export { LoadSession, LoadClient, MAX_LOAD_EXCHANGES, type LoadAnswer } from "./load/load-session.ts";
 export { exchangeEvidence, type LoadExchange } from "./load/load-exchange.ts";
 export { LawTally, KEPT_ANOMALIES, lawFailure, type Anomaly } from "./load/law-tally.ts";
