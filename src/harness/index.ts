@@ -107,7 +107,7 @@ export type { CheckResult, ResultStatus, Failure, RequestRecord, ConformanceMeta
 export { OBSERVED } from "./observed-contract.ts";
 export { useRunSeed } from "./run-seed.ts";
 export { configAtCollection } from "./harness.ts";
-export { LoadSession, LoadClient, MAX_LOAD_EXCHANGES, type LoadAnswer } from "./load/load-session.ts";
+export { LoadTraffic, LoadClient, MAX_LOAD_EXCHANGES, type LoadAnswer } from "./load/load-traffic.ts";
 export { exchangeEvidence, type LoadExchange } from "./load/load-exchange.ts";
 export { LawTally, KEPT_ANOMALIES, lawFailure, type Anomaly } from "./load/law-tally.ts";
 export { monotonicUnderLoad } from "./load/monotonic-law.ts";

@@ -12,7 +12,7 @@
 //   monotonic law (2.7/monotonic-under-load) judge.
 
 import { isDeepStrictEqual } from "node:util";
-import type { HttpResponse, LawTally, LoadAnswer, LoadClient, LoadExchange, LoadSession } from "../../../src/harness/index.ts";
+import type { HttpResponse, LawTally, LoadAnswer, LoadClient, LoadExchange, LoadTraffic } from "../../../src/harness/index.ts";
 import type { ModuleRecordJson } from "../account-modules.ts";
 import type { LoadPlan } from "./plan.ts";
 import { pick, type Random } from "./random.ts";
@@ -44,7 +44,7 @@ export interface ReaderTallies {
 }
 
 export interface Reader {
-  readonly session: LoadSession;
+  readonly traffic: LoadTraffic;
   readonly client: LoadClient;
   readonly plan: LoadPlan;
   readonly random: Random;
@@ -55,25 +55,25 @@ export interface Reader {
 
 /** Reads until `deadline` (performance.now() ms) or until the load's bound on exchanges. */
 export async function readUntil(reader: Reader, deadline: number): Promise<void> {
-  while (performance.now() < deadline && reader.session.open) {
+  while (performance.now() < deadline && reader.traffic.open) {
     const roll = reader.random();
     if (roll < 0.4) await pinnedPair(reader);
     else if (roll < 0.65) await newestSummaries(reader);
     else if (roll < 0.8) await walk(reader);
-    else await reader.session.send(reader.client, { path: reader.random() < 0.5 ? "/-/healthy" : "/estimate_gas_price" });
+    else await reader.traffic.send(reader.client, { path: reader.random() < 0.5 ? "/-/healthy" : "/estimate_gas_price" });
   }
 }
 
 const versionOf = (answer: LoadAnswer) => answer.exchange.state.ledgerVersion;
 
 /** A read without ledger_version, then pinned at its answer's version: one answer each, which must agree. */
-async function pinnedPair({ session, client, plan, random, tallies, headerPrefix }: Reader): Promise<void> {
+async function pinnedPair({ traffic, client, plan, random, tallies, headerPrefix }: Reader): Promise<void> {
   const read = pick(random, plan.versioned);
   const accept = random() < 0.3 ? "bcs" : "json";
-  const latest = await session.send(client, { ...read.request(undefined), accept });
+  const latest = await traffic.send(client, { ...read.request(undefined), accept });
   const version = versionOf(latest);
   if (latest.response === undefined || version === undefined || (latest.response.status !== 200 && latest.response.status !== 404)) return;
-  const pinned = await session.send(client, { ...read.request(version.toString()), accept });
+  const pinned = await traffic.send(client, { ...read.request(version.toString()), accept });
   if (pinned.response === undefined) return;
   if (pinned.response.status === 410) {
     tallies.snapshot.undecided(`ledger_version ${version} was pruned before the pinned read of ${read.name}`);
@@ -108,10 +108,10 @@ interface SummaryJson {
 }
 
 /** The newest summaries of a busy account: none may have a version above the answer's own ledger version. */
-async function newestSummaries({ session, client, plan, random, tallies, headerPrefix }: Reader): Promise<void> {
+async function newestSummaries({ traffic, client, plan, random, tallies, headerPrefix }: Reader): Promise<void> {
   if (plan.summaryAccounts.length === 0) return;
   const account = pick(random, plan.summaryAccounts);
-  const answer = await session.send(client, { path: `/accounts/${account}/transaction_summaries` });
+  const answer = await traffic.send(client, { path: `/accounts/${account}/transaction_summaries` });
   const version = versionOf(answer);
   const items = answer.response?.status === 200 && Array.isArray(answer.response.json) ? (answer.response.json as SummaryJson[]) : [];
   if (version === undefined || items.length === 0) return;
@@ -138,11 +138,11 @@ function moduleNames(res: HttpResponse | undefined): string[] | undefined {
 }
 
 /** Walks an account's listing pinned at its first page's version, then reads the listing at that version whole. */
-async function walk({ session, client, plan, random, tallies, headerPrefix }: Reader): Promise<void> {
+async function walk({ traffic, client, plan, random, tallies, headerPrefix }: Reader): Promise<void> {
   const account = pick(random, plan.walkAccounts);
   const path = `/accounts/${account}/modules`;
   const limit = Math.max(1, Math.ceil((tallies.listingSizes.get(account) ?? 0) / WALK_PAGES));
-  const first = await session.send(client, { path, query: { limit } });
+  const first = await traffic.send(client, { path, query: { limit } });
   const version = versionOf(first);
   let names = moduleNames(first.response);
   if (version === undefined || names === undefined || first.response === undefined) return;
@@ -151,7 +151,7 @@ async function walk({ session, client, plan, random, tallies, headerPrefix }: Re
   let cursor = first.response.headers[`${headerPrefix}CURSOR`.toLowerCase()];
   for (let pages = 1; cursor !== undefined; pages++) {
     if (pages >= MAX_WALK_PAGES) return;
-    const page = await session.send(client, { path, query: { start: cursor, limit, ledger_version: version.toString() } });
+    const page = await traffic.send(client, { path, query: { start: cursor, limit, ledger_version: version.toString() } });
     const pageNames = moduleNames(page.response);
     if (pageNames === undefined || page.response === undefined) return;
     exchanges.push(page.exchange);
@@ -159,7 +159,7 @@ async function walk({ session, client, plan, random, tallies, headerPrefix }: Re
     names = [...names, ...pageNames];
     cursor = page.response.headers[`${headerPrefix}CURSOR`.toLowerCase()];
   }
-  const whole = await session.send(client, { path, query: { ledger_version: version.toString() } });
+  const whole = await traffic.send(client, { path, query: { ledger_version: version.toString() } });
   const listing = moduleNames(whole.response);
   // A listing longer than the node's page size is not read whole here; nor is a pruned version.
   if (listing === undefined || whole.response?.headers[`${headerPrefix}CURSOR`.toLowerCase()] !== undefined) return;

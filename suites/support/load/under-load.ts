@@ -9,7 +9,7 @@ import {
   LawTally,
   type CheckContext,
   type LoadProfile,
-  LoadSession,
+  LoadTraffic,
   loadProfileOf,
   monotonicUnderLoad,
   useRunSeed,
@@ -60,15 +60,15 @@ async function runLoad(t: CheckContext): Promise<LoadOutcome> {
   const seed = useRunSeed(t.config);
   const plan = await loadPlan(t);
   const fromVersion = (await currentWindow(t)).latest;
-  const session = new LoadSession(t);
+  const traffic = new LoadTraffic(t);
   const readerTallies: ReaderTallies = { snapshot: new LawTally(), walks: [], listingSizes: new Map() };
   const writerTallies: WriterTallies = { atMostOnce: new LawTally(), allCommitted: new LawTally(), publishedAt: new Map() };
   const writers: Writer[] = [];
   for (const [i, setup] of plan.writers.entries()) {
     writers.push({
-      session,
+      traffic,
       setup,
-      clients: [session.client(`writer ${i + 1}`), session.client(`writer ${i + 1} (second connection)`)],
+      clients: [traffic.client(`writer ${i + 1}`), traffic.client(`writer ${i + 1} (second connection)`)],
       random: seededRandom(seed, 1_000 + i),
       accepted: [],
       sequenceNumber: await nextSequenceNumber(t, setup),
@@ -79,8 +79,8 @@ async function runLoad(t: CheckContext): Promise<LoadOutcome> {
   }
   const headerPrefix = t.profile.headerPrefix;
   const readers = Array.from({ length: settings.clients }, (_, i) => ({
-    session,
-    client: session.client(`reader ${i + 1}`),
+    traffic,
+    client: traffic.client(`reader ${i + 1}`),
     plan,
     random: seededRandom(seed, i),
     tallies: readerTallies,
@@ -94,15 +94,15 @@ async function runLoad(t: CheckContext): Promise<LoadOutcome> {
   await Promise.all(writers.map((writer) => judgeWriter(writer, writerTallies)));
 
   const laws = new Map<LoadLawId, LawTally>([
-    [LOAD_LAWS.monotonic, monotonicUnderLoad(session.exchanges, headerPrefix)],
+    [LOAD_LAWS.monotonic, monotonicUnderLoad(traffic.exchanges, headerPrefix)],
     [LOAD_LAWS.snapshot, readerTallies.snapshot],
     [LOAD_LAWS.cursorWalk, cursorWalkLaw(readerTallies.walks, writerTallies.publishedAt, plan.writersSkipped)],
     [LOAD_LAWS.atMostOnce, writerTallies.atMostOnce],
     [LOAD_LAWS.allCommitted, writerTallies.allCommitted],
-    [LOAD_LAWS.answered, answeredUnderLoad(session.exchanges)],
+    [LOAD_LAWS.answered, answeredUnderLoad(traffic.exchanges)],
   ]);
   const profile = loadProfileOf(
-    session.exchanges,
+    traffic.exchanges,
     {
       clients: settings.clients,
       writers: writers.length,
@@ -112,7 +112,7 @@ async function runLoad(t: CheckContext): Promise<LoadOutcome> {
     },
     t.contract.operations.map((o) => o.id),
   );
-  await session.close(profile);
+  await traffic.close(profile);
   return { laws, profile, writersSkipped: plan.writersSkipped };
 }
 

@@ -13,7 +13,7 @@
 // It also returns the versions at which its modules were published, for the cursor walk law.
 
 import { publishPackageCall } from "../../../src/codec/index.ts";
-import type { LawTally, LoadAnswer, LoadClient, LoadExchange, LoadSession } from "../../../src/harness/index.ts";
+import type { LawTally, LoadAnswer, LoadClient, LoadExchange, LoadTraffic } from "../../../src/harness/index.ts";
 import { readReplayProtector } from "../replay-protector.ts";
 import { buildTransfer, COMMIT_TIMEOUT_MS, isSequenceConflict, type BuiltTransaction, type SubmitSetup } from "../submission.ts";
 import { pick, type Random } from "./random.ts";
@@ -46,7 +46,7 @@ export interface Accepted {
 }
 
 export interface Writer {
-  readonly session: LoadSession;
+  readonly traffic: LoadTraffic;
   readonly setup: SubmitSetup;
   /** Two clients: the second sends the other half of a double submission. */
   readonly clients: readonly [LoadClient, LoadClient];
@@ -76,7 +76,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const accepted = (answer: LoadAnswer) => answer.exchange.status !== null && answer.exchange.status >= 200 && answer.exchange.status < 300;
 
 function submit(writer: Writer, client: LoadClient, tx: BuiltTransaction, format: "json" | "bcs"): Promise<LoadAnswer> {
-  return writer.session.send(client, {
+  return writer.traffic.send(client, {
     method: "POST",
     path: "/transactions",
     ...(format === "bcs" ? { bcs: tx.bytes } : { json: tx.json }),
@@ -91,7 +91,7 @@ function moduleName(random: Random): string {
 /** Submits until `deadline` (performance.now() ms) or until the load's bound on exchanges. */
 export async function writeUntil(writer: Writer, deadline: number): Promise<void> {
   const [first, second] = writer.clients;
-  for (let n = 1; performance.now() < deadline && writer.session.open; n++) {
+  for (let n = 1; performance.now() < deadline && writer.traffic.open; n++) {
     const sequenceNumber = writer.sequenceNumber;
     let answers: { tx: BuiltTransaction; answer: LoadAnswer; publishes?: string }[];
     if (n % PUBLISH_EVERY === 0) {
@@ -138,7 +138,7 @@ export async function writeUntil(writer: Writer, deadline: number): Promise<void
 
 /** The account's next sequence number, from GET /accounts/{address} (beyond the spec; the family's clients read it there), if the node answers it. */
 async function accountSequenceNumber(writer: Writer): Promise<bigint | undefined> {
-  const answer = await writer.session.send(writer.clients[0], { path: `/accounts/${writer.setup.senderAddress}` });
+  const answer = await writer.traffic.send(writer.clients[0], { path: `/accounts/${writer.setup.senderAddress}` });
   const seq = (answer.response?.json as { sequence_number?: unknown } | undefined)?.sequence_number;
   return answer.response?.status === 200 && typeof seq === "string" && /^[0-9]{1,20}$/.test(seq) ? BigInt(seq) : undefined;
 }
@@ -158,7 +158,7 @@ export interface Committed {
  */
 async function catchUp(writer: Writer): Promise<void> {
   for (let page = 0; page < MAX_SUMMARY_PAGES; page++) {
-    const answer = await writer.session.send(writer.clients[0], {
+    const answer = await writer.traffic.send(writer.clients[0], {
       path: `/accounts/${writer.setup.senderAddress}/transaction_summaries`,
       query: { start_version: writer.nextVersion.toString(), limit: SUMMARIES_PAGE },
     });

@@ -32,7 +32,7 @@ export class LoadClient {
   ) {}
 }
 
-export class LoadSession {
+export class LoadTraffic {
   readonly #t: CheckContext;
   readonly #clients: LoadClient[] = [];
   readonly #exchanges: LoadExchange[] = [];
