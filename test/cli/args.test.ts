@@ -251,3 +251,29 @@ describe(`the config file ${CONFIG_FILE_NAME}`, () => {
     expect(() => parse([], { H: "h" }, dir)).toThrow(message);
   });
 });
+
+describe("--load and --load-duration", () => {
+  it("leave the laws under load out unless --load is given; its duration defaults to 10 s", () => {
+    expect(parse([]).load).toBeUndefined();
+    expect(parse(["--load-duration", "30"]).load, "a duration alone asks for no load").toBeUndefined();
+    expect(parse(["--load", "32"]).load).toEqual({ clients: 32, durationMs: 10_000 });
+    expect(parse(["--load", "8", "--load-duration", "20"]).load).toEqual({ clients: 8, durationMs: 20_000 });
+  });
+
+  it("refuse a count or a duration that is not a positive integer", () => {
+    for (const argv of [
+      ["--load", "0"],
+      ["--load", "-3"],
+      ["--load", "many"],
+      ["--load", "4", "--load-duration", "0"],
+    ]) {
+      expect(() => parse(argv), argv.join(" ")).toThrow(UsageError);
+    }
+  });
+
+  it("come from the config file as load and loadDuration, which the command line overrides", () => {
+    const cwd = workdir({ load: 16, loadDuration: 5 });
+    expect(parse([], {}, cwd).load).toEqual({ clients: 16, durationMs: 5_000 });
+    expect(parse(["--load", "4"], {}, cwd).load).toEqual({ clients: 4, durationMs: 5_000 });
+  });
+});
