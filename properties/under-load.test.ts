@@ -7,15 +7,7 @@
 //
 // Without --load there is no load to judge: the laws are not applicable.
 
-import {
-  check,
-  CheckFailure,
-  CheckNotApplicable,
-  CheckSkipped,
-  configAtCollection,
-  lawFailure,
-  type CheckContext,
-} from "../src/harness/index.ts";
+import { check, CheckNotApplicable, CheckSkipped, configAtCollection, judgeTally, type CheckContext } from "../src/harness/index.ts";
 import { COMMIT_TIMEOUT_MS } from "../suites/support/submission.ts";
 import { LOAD_LAWS, underLoad, type LoadLawId } from "../suites/support/load/under-load.ts";
 
@@ -26,19 +18,14 @@ const LAW_TIMEOUT_MS = (configAtCollection()?.load?.durationMs ?? 0) + COMMIT_TI
 const WRITERS_LAWS: ReadonlySet<LoadLawId> = new Set([LOAD_LAWS.atMostOnce, LOAD_LAWS.allCommitted]);
 
 async function judge(t: CheckContext, id: LoadLawId): Promise<void> {
-  const settings = t.config.load;
-  if (settings === undefined) throw new CheckNotApplicable("a law under load: run with --load N (N concurrent clients) to check it");
+  if (t.config.load === undefined) throw new CheckNotApplicable("a law under load: run with --load N (N concurrent clients) to check it");
   const outcome = await underLoad(t);
   if (WRITERS_LAWS.has(id) && outcome.writersSkipped !== undefined) {
     throw new CheckSkipped(`needs the load's writers, and the load had none: ${outcome.writersSkipped}`);
   }
   const tally = outcome.laws.get(id);
   if (tally === undefined) throw new Error(`no tally for ${id}`);
-  if (tally.anomalyCount > 0) throw new CheckFailure(lawFailure(id, tally, t.profile.headerPrefix));
-  if (tally.decided === 0) {
-    throw new CheckNotApplicable(`the load gave the law nothing to decide: ${tally.undecidedReason ?? "no case"}`);
-  }
-  t.expect(tally.anomalyCount === 0, `the law to hold under load (${tally.decided} cases decided)`);
+  judgeTally(t, tally);
 }
 
 for (const id of Object.values(LOAD_LAWS)) {

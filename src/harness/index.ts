@@ -107,9 +107,9 @@ export type { CheckResult, ResultStatus, Failure, RequestRecord, ConformanceMeta
 export { OBSERVED } from "./observed-contract.ts";
 export { useRunSeed } from "./run-seed.ts";
 export { configAtCollection } from "./harness.ts";
-export { LoadTraffic, LoadClient, MAX_LOAD_EXCHANGES, type LoadAnswer } from "./load/load-traffic.ts";
-export { exchangeEvidence, type LoadExchange } from "./load/load-exchange.ts";
-export { LawTally, KEPT_ANOMALIES, lawFailure, type Anomaly } from "./load/law-tally.ts";
+export { LoadTraffic, LoadClient, type LoadAnswer } from "./load/load-traffic.ts";
+export type { LoadExchange } from "./load/load-exchange.ts";
+export { LawTally, judgeTally, type Anomaly } from "./load/law-tally.ts";
 export { monotonicUnderLoad } from "./load/monotonic-law.ts";
 export { answeredUnderLoad } from "./load/answered-law.ts";
 export { loadProfileOf } from "./load/load-profile-of.ts";
@@ -120,6 +120,8 @@ export {
   U64_MAX,
   errorCodeOf,
   vmErrorCodeOf,
+  headerValue,
+  boundedInteger,
   ledgerState,
   versionAt,
   type LedgerState,

@@ -30,8 +30,7 @@ import {
   type SignedTransaction,
   type TransactionPayloadInput,
 } from "../../src/codec/index.ts";
-import { CheckSkipped, errorCodeOf, vmErrorCodeOf, type CheckContext, type HttpResponse } from "../../src/harness/index.ts";
-import { U64_MAX } from "./ledger-window.ts";
+import { boundedInteger, CheckSkipped, errorCodeOf, vmErrorCodeOf, type CheckContext, type HttpResponse } from "../../src/harness/index.ts";
 import { sequenceNumberOf } from "./replay-protector.ts";
 
 /** A transfer of this many octas: small, so a run costs the fixtures accounts next to nothing. */
@@ -195,10 +194,13 @@ export async function lastCommittedSequenceNumber(t: CheckContext, setup: Submit
  * target offers that endpoint (beyond the spec) and answers 200 with a u64 sequence_number; else undefined.
  */
 export async function accountSequenceNumber(t: CheckContext, setup: SubmitSetup): Promise<bigint | undefined> {
-  const res = await t.request({ path: `/accounts/${setup.senderAddress}` });
+  return sequenceNumberInAccount(await t.request({ path: `/accounts/${setup.senderAddress}` }));
+}
+
+/** The u64 sequence_number of a 200 answer to GET /accounts/{address}, else undefined. */
+export function sequenceNumberInAccount(res: HttpResponse): bigint | undefined {
   const seq = (res.json as { sequence_number?: unknown } | undefined)?.sequence_number;
-  if (res.status !== 200 || typeof seq !== "string" || !/^[0-9]{1,20}$/.test(seq) || BigInt(seq) > U64_MAX) return undefined;
-  return BigInt(seq);
+  return res.status === 200 && typeof seq === "string" ? boundedInteger(seq) : undefined;
 }
 
 /**

@@ -15,15 +15,18 @@ export interface VersionedRead {
 
 const at = (ledgerVersion: string | undefined) => (ledgerVersion === undefined ? {} : { ledger_version: ledgerVersion });
 
+/** The module listing of `account` (§4.5), `limit` modules a page (the node's page size when absent). */
+export function moduleListingRead(account: string, limit?: number): VersionedRead {
+  return {
+    name: `the module listing of ${account} (§4.5)`,
+    request: (v) => ({ path: `/accounts/${account}/modules`, query: { ...at(v), ...(limit === undefined ? {} : { limit }) } }),
+  };
+}
+
 /** Every versioned read the target offers with these fixtures; at least the module listing. */
 export async function versionedReads(t: CheckContext): Promise<VersionedRead[]> {
   const account = moduleAccount(t);
-  const reads: VersionedRead[] = [
-    {
-      name: `the module listing of ${account} (§4.5)`,
-      request: (v) => ({ path: `/accounts/${account}/modules`, query: { ...at(v), limit: 1 } }),
-    },
-  ];
+  const reads: VersionedRead[] = [moduleListingRead(account, 1)];
   const name = t.fixtures.moduleName ?? (await firstModuleName(t, account)).name;
   if (name !== undefined) {
     reads.push({

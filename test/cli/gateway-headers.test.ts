@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startNode, type RunningNode } from "../../src/node/index.ts";
 import { cli, readReports, removeReportDirs, reportDir } from "./cli-run.ts";
-import { httpServer, type Running } from "../harness/servers.ts";
+import { forwardAsIs, httpServer, type Running } from "../harness/servers.ts";
 
 const TOKEN = "gw-7Qx9-secret-token-4711";
 const NO_ALLURE = { LEDGER_CONFORMANCE_ALLURE: "off" };
@@ -50,15 +50,7 @@ beforeAll(async () => {
       forward.end();
       return;
     }
-    const forward = httpRequest(
-      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
-      (up) => {
-        res.writeHead(up.statusCode ?? 502, up.headers);
-        up.pipe(res);
-      },
-    );
-    forward.on("error", () => res.destroy());
-    forward.end(body);
+    forwardAsIs(upstream, req, res, body);
   });
 });
 

@@ -8,7 +8,7 @@
 // own sequence numbers when one worker runs both nodes' submissions.
 
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, request as httpRequest } from "node:http";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -19,6 +19,7 @@ import type { Summary } from "../../reporters/summary.ts";
 import { FAULTS, startNode, type RunningNode } from "../../src/node/index.ts";
 import { CHROMIUM_MISSING, hasChromium, renderedDom } from "../support/chromium.ts";
 import { conformanceCommand, type CommandRun } from "../support/conformance-command.ts";
+import { forwardAsIs } from "../harness/servers.ts";
 
 const FAULT = "gas-estimates-out-of-order";
 const ONLY = "estimate-gas-price";
@@ -226,15 +227,7 @@ describe("a fleet with a node it cannot test, and a fleet stopped by a signal", 
         const upstream = new URL(t.url);
         const proxy = createServer((req, res) => {
           if (!req.url?.endsWith("/-/healthy")) (seen[i] as number[]).push(Date.now());
-          const forward = httpRequest(
-            { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
-            (answer) => {
-              res.writeHead(answer.statusCode ?? 502, answer.headers);
-              answer.pipe(res);
-            },
-          );
-          forward.on("error", () => res.destroy());
-          req.pipe(forward);
+          forwardAsIs(upstream, req, res);
         });
         await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
         return {

@@ -1,6 +1,6 @@
 // Small real servers for the harness's tests, on 127.0.0.1 port 0.
 
-import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
+import { createServer, request as httpRequest, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
 import { createConnection, createServer as createNetServer, type Server as NetServer, type Socket } from "node:net";
 import type { AddressInfo } from "node:net";
 
@@ -24,6 +24,24 @@ export async function httpServer(
   });
   if (keepAliveTimeoutMs !== undefined) server.keepAliveTimeout = keepAliveTimeoutMs;
   return listenTracked(server);
+}
+
+/**
+ * Sends `req` on to `upstream` as it came (method, target, headers; `body` when the request was read
+ * already, else the request itself streamed) and writes the answer back as it is; an upstream that
+ * fails drops the connection: a plain proxy's forwarding, for tests that put something before a node.
+ */
+export function forwardAsIs(upstream: URL, req: IncomingMessage, res: ServerResponse, body?: Buffer): void {
+  const forward = httpRequest(
+    { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
+    (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    },
+  );
+  forward.on("error", () => res.destroy());
+  if (body === undefined) req.pipe(forward);
+  else forward.end(body);
 }
 
 /**

@@ -6,12 +6,11 @@
 // a fixed share per worker (6 / 2 workers), the one busy worker had 3.
 
 import { writeFileSync } from "node:fs";
-import { request as httpRequest } from "node:http";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startNode, type RunningNode } from "../../src/node/index.ts";
 import { cli, readReports, removeReportDirs, reportDir } from "../cli/cli-run.ts";
-import { httpServer, type Running } from "../harness/servers.ts";
+import { forwardAsIs, httpServer, type Running } from "../harness/servers.ts";
 
 let node: RunningNode;
 let proxy: Running;
@@ -29,17 +28,7 @@ beforeAll(async () => {
     inFlight += 1;
     most = Math.max(most, inFlight);
     res.once("close", () => (inFlight -= 1));
-    setTimeout(() => {
-      const forward = httpRequest(
-        { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
-        (up) => {
-          res.writeHead(up.statusCode ?? 502, up.headers);
-          up.pipe(res);
-        },
-      );
-      forward.on("error", () => res.destroy());
-      forward.end(body);
-    }, HOLD_MS);
+    setTimeout(() => forwardAsIs(upstream, req, res, body), HOLD_MS);
   });
 });
 afterAll(async () => {

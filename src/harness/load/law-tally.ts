@@ -2,6 +2,7 @@
 // and the anomalies, each with the exchanges that show it. The anomalies kept are bounded: a faulty node
 // under load can show thousands, and the first few say all a reader needs (the count says the rest).
 
+import { CheckFailure, CheckNotApplicable, traceOf, type CheckContext } from "../check-context.ts";
 import type { Failure } from "../results.ts";
 import { exchangeEvidence, type LoadExchange } from "./load-exchange.ts";
 
@@ -67,4 +68,16 @@ export function lawFailure(requirement: string, tally: LawTally, headerPrefix: s
       : `${tally.anomalyCount} ${tally.anomalyCount === 1 ? "anomaly" : "anomalies"} among ${tally.decided} cases under load:`;
   const curl = tally.anomalies[0]?.exchanges.at(-1)?.curl ?? null;
   return { message: [`[${requirement}] ${count}`, ...blocks].join("\n"), curl };
+}
+
+/**
+ * Ends the check of a law under load by its tally, as one assertion: failed with the anomalies when
+ * there were any, not applicable with the reason when the load gave the law nothing to decide.
+ */
+export function judgeTally(t: CheckContext, tally: LawTally): void {
+  if (tally.anomalyCount === 0 && tally.decided === 0) {
+    throw new CheckNotApplicable(`the load gave the law nothing to decide: ${tally.undecidedReason ?? "no case"}`);
+  }
+  traceOf(t).assertions += 1;
+  if (tally.anomalyCount > 0) throw new CheckFailure(lawFailure(t.requirement.id, tally, t.profile.headerPrefix));
 }

@@ -8,7 +8,7 @@ import { Ed25519Account, formatAddress, parseAddress } from "../../../src/codec/
 import type { CheckContext } from "../../../src/harness/index.ts";
 import { moduleAccount } from "../account-modules.ts";
 import { submitSetup, type SubmitSetup } from "../submission.ts";
-import { versionedReads, type VersionedRead } from "../versioned-reads.ts";
+import { moduleListingRead, versionedReads, type VersionedRead } from "../versioned-reads.ts";
 
 /** Writers at most: each submits a few transactions a second, which a node's mempool takes in stride. */
 const MAX_WRITERS = 3;
@@ -27,18 +27,12 @@ export interface LoadPlan {
   readonly writersSkipped: string | undefined;
 }
 
-const at = (v: string | undefined) => (v === undefined ? {} : { ledger_version: v });
-
 export async function loadPlan(t: CheckContext): Promise<LoadPlan> {
   const { writers, writersSkipped } = await writerSetups(t);
   const writerAccounts = writers.map((w) => w.senderAddress);
-  const listings: VersionedRead[] = writerAccounts.map((account) => ({
-    name: `the module listing of ${account} (§4.5)`,
-    request: (v) => ({ path: `/accounts/${account}/modules`, query: at(v) }),
-  }));
   const transactions = t.fixtures.transactionsAccount;
   return {
-    versioned: [...(await versionedReads(t)), ...listings],
+    versioned: [...(await versionedReads(t)), ...writerAccounts.map((account) => moduleListingRead(account))],
     summaryAccounts: [...writerAccounts, ...(transactions === undefined ? [] : [formatAddress(parseAddress(transactions))])],
     walkAccounts: writerAccounts.length > 0 ? writerAccounts : [moduleAccount(t)],
     writers,

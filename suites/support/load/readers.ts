@@ -12,7 +12,16 @@
 //   monotonic law (2.7/monotonic-under-load) judge.
 
 import { isDeepStrictEqual } from "node:util";
-import type { HttpResponse, LawTally, LoadAnswer, LoadClient, LoadExchange, LoadTraffic } from "../../../src/harness/index.ts";
+import {
+  boundedInteger,
+  headerValue,
+  type Anomaly,
+  type HttpResponse,
+  type LawTally,
+  type LoadAnswer,
+  type LoadClient,
+  type LoadTraffic,
+} from "../../../src/harness/index.ts";
 import type { ModuleRecordJson } from "../account-modules.ts";
 import type { LoadPlan } from "./plan.ts";
 import { pick, type Random } from "./random.ts";
@@ -32,8 +41,8 @@ export interface Walk {
   readonly version: bigint;
   /** The highest ledger version an answer of the walk reported: a publish at the account in (version, latest] fell inside it. */
   readonly latest: bigint;
-  /** The modules the walk and the listing at `version` disagree on, or undefined when they agree. */
-  readonly disagreement: { readonly expected: string; readonly found: string; readonly exchanges: readonly LoadExchange[] } | undefined;
+  /** How the walk and the listing at `version` disagree, or undefined when they agree. */
+  readonly disagreement: Anomaly | undefined;
 }
 
 export interface ReaderTallies {
@@ -66,17 +75,19 @@ export async function readUntil(reader: Reader, deadline: number): Promise<void>
 
 const versionOf = (answer: LoadAnswer) => answer.exchange.state.ledgerVersion;
 
+/** The answers a read may give at a version, whether the item is there or not: two others say nothing of the snapshot (a 503 shed, a 410 pruned). */
+const SNAPSHOT_STATUSES: ReadonlySet<number> = new Set([200, 404]);
+
 /** A read without ledger_version, then pinned at its answer's version: one answer each, which must agree. */
 async function pinnedPair({ traffic, client, plan, random, tallies, headerPrefix }: Reader): Promise<void> {
   const read = pick(random, plan.versioned);
   const accept = random() < 0.3 ? "bcs" : "json";
   const latest = await traffic.send(client, { ...read.request(undefined), accept });
   const version = versionOf(latest);
-  if (latest.response === undefined || version === undefined || (latest.response.status !== 200 && latest.response.status !== 404)) return;
+  if (latest.response === undefined || version === undefined || !SNAPSHOT_STATUSES.has(latest.response.status)) return;
   const pinned = await traffic.send(client, { ...read.request(version.toString()), accept });
-  if (pinned.response === undefined) return;
-  if (pinned.response.status === 410) {
-    tallies.snapshot.undecided(`ledger_version ${version} was pruned before the pinned read of ${read.name}`);
+  if (pinned.response === undefined || !SNAPSHOT_STATUSES.has(pinned.response.status)) {
+    tallies.snapshot.undecided(`the read of ${read.name} pinned at ${version} got ${pinned.response?.status ?? "no answer"}`);
     return;
   }
   const difference = answersDiffer(latest.response, pinned.response);
@@ -116,7 +127,7 @@ async function newestSummaries({ traffic, client, plan, random, tallies, headerP
   const items = answer.response?.status === 200 && Array.isArray(answer.response.json) ? (answer.response.json as SummaryJson[]) : [];
   if (version === undefined || items.length === 0) return;
   const newest = items
-    .map((s) => (typeof s.version === "string" && /^[0-9]{1,20}$/.test(s.version) ? BigInt(s.version) : undefined))
+    .map((s) => (typeof s.version === "string" ? boundedInteger(s.version) : undefined))
     .reduce<bigint | undefined>((max, v) => (v !== undefined && (max === undefined || v > max) ? v : max), undefined);
   if (newest === undefined) return;
   if (newest <= version) {
@@ -148,21 +159,22 @@ async function walk({ traffic, client, plan, random, tallies, headerPrefix }: Re
   if (version === undefined || names === undefined || first.response === undefined) return;
   const exchanges = [first.exchange];
   let latest = version;
-  let cursor = first.response.headers[`${headerPrefix}CURSOR`.toLowerCase()];
+  let cursor = headerValue(first.response, headerPrefix, "CURSOR");
   for (let pages = 1; cursor !== undefined; pages++) {
     if (pages >= MAX_WALK_PAGES) return;
     const page = await traffic.send(client, { path, query: { start: cursor, limit, ledger_version: version.toString() } });
     const pageNames = moduleNames(page.response);
     if (pageNames === undefined || page.response === undefined) return;
     exchanges.push(page.exchange);
-    if ((versionOf(page) ?? 0n) > latest) latest = versionOf(page) as bigint;
+    const reported = versionOf(page);
+    if (reported !== undefined && reported > latest) latest = reported;
     names = [...names, ...pageNames];
-    cursor = page.response.headers[`${headerPrefix}CURSOR`.toLowerCase()];
+    cursor = headerValue(page.response, headerPrefix, "CURSOR");
   }
   const whole = await traffic.send(client, { path, query: { ledger_version: version.toString() } });
   const listing = moduleNames(whole.response);
   // A listing longer than the node's page size is not read whole here; nor is a pruned version.
-  if (listing === undefined || whole.response?.headers[`${headerPrefix}CURSOR`.toLowerCase()] !== undefined) return;
+  if (listing === undefined || whole.response === undefined || headerValue(whole.response, headerPrefix, "CURSOR") !== undefined) return;
   tallies.listingSizes.set(account, listing.length);
   const agree = isDeepStrictEqual(names, listing);
   tallies.walks.push({

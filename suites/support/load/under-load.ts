@@ -75,6 +75,7 @@ async function runLoad(t: CheckContext): Promise<LoadOutcome> {
       committed: [],
       nextVersion: fromVersion,
       unreadBelow: undefined,
+      unreadNewest: undefined,
     });
   }
   const headerPrefix = t.profile.headerPrefix;

@@ -13,9 +13,23 @@
 // It also returns the versions at which its modules were published, for the cursor walk law.
 
 import { publishPackageCall } from "../../../src/codec/index.ts";
-import type { LawTally, LoadAnswer, LoadClient, LoadExchange, LoadTraffic } from "../../../src/harness/index.ts";
+import {
+  boundedInteger,
+  type LawTally,
+  type LoadAnswer,
+  type LoadClient,
+  type LoadExchange,
+  type LoadTraffic,
+} from "../../../src/harness/index.ts";
 import { readReplayProtector } from "../replay-protector.ts";
-import { buildTransfer, COMMIT_TIMEOUT_MS, isSequenceConflict, type BuiltTransaction, type SubmitSetup } from "../submission.ts";
+import {
+  buildTransfer,
+  COMMIT_TIMEOUT_MS,
+  isSequenceConflict,
+  sequenceNumberInAccount,
+  type BuiltTransaction,
+  type SubmitSetup,
+} from "../submission.ts";
 import { pick, type Random } from "./random.ts";
 
 /** Between one submission and the next: some 20 a second per writer. */
@@ -39,6 +53,7 @@ const COMMIT_POLL_MS = 200;
 const LETTERS = "abcdefghijklmnopqrstuvwxyz";
 
 export interface Accepted {
+  /** Lower case, as the summaries' hashes are compared. */
   readonly hash: string;
   readonly sequenceNumber: bigint;
   readonly publishes?: string;
@@ -63,6 +78,8 @@ export interface Writer {
    * unknown, and so is whether a transaction accepted before them committed.
    */
   unreadBelow: bigint | undefined;
+  /** Why its last read-back ended before the newest summaries (a 503, no answer); undefined when it got there. */
+  unreadNewest: string | undefined;
 }
 
 export interface WriterTallies {
@@ -114,7 +131,7 @@ export async function writeUntil(writer: Writer, deadline: number): Promise<void
     for (const { tx, answer, publishes } of answers) {
       if (accepted(answer)) {
         writer.accepted.push({
-          hash: tx.hash,
+          hash: tx.hash.toLowerCase(),
           sequenceNumber,
           exchange: answer.exchange,
           ...(publishes === undefined ? {} : { publishes }),
@@ -139,8 +156,7 @@ export async function writeUntil(writer: Writer, deadline: number): Promise<void
 /** The account's next sequence number, from GET /accounts/{address} (beyond the spec; the family's clients read it there), if the node answers it. */
 async function accountSequenceNumber(writer: Writer): Promise<bigint | undefined> {
   const answer = await writer.traffic.send(writer.clients[0], { path: `/accounts/${writer.setup.senderAddress}` });
-  const seq = (answer.response?.json as { sequence_number?: unknown } | undefined)?.sequence_number;
-  return answer.response?.status === 200 && typeof seq === "string" && /^[0-9]{1,20}$/.test(seq) ? BigInt(seq) : undefined;
+  return answer.response === undefined ? undefined : sequenceNumberInAccount(answer.response);
 }
 
 export interface Committed {
@@ -168,22 +184,31 @@ async function catchUp(writer: Writer): Promise<void> {
       writer.nextVersion = oldest;
       continue;
     }
-    const items = answer.response?.status === 200 && Array.isArray(answer.response.json) ? (answer.response.json as unknown[]) : [];
+    if (answer.response?.status !== 200 || !Array.isArray(answer.response.json)) {
+      // Shed or lost: no evidence that anything is missing, only that the newest summaries are unread.
+      writer.unreadNewest = `its summaries from version ${writer.nextVersion} were answered ${answer.exchange.status ?? "not at all"}`;
+      return;
+    }
+    const items = answer.response.json as unknown[];
     for (const item of items) {
       const { version, transaction_hash, replay_protector } = item as Record<string, unknown>;
-      if (typeof version !== "string" || !/^[0-9]{1,20}$/.test(version) || typeof transaction_hash !== "string") continue;
-      if (BigInt(version) < writer.nextVersion) continue;
+      const at = typeof version === "string" ? boundedInteger(version) : undefined;
+      if (at === undefined || typeof transaction_hash !== "string" || at < writer.nextVersion) continue;
       const rp = readReplayProtector(replay_protector);
       writer.committed.push({
         hash: transaction_hash.toLowerCase(),
-        version: BigInt(version),
+        version: at,
         sequenceNumber: rp !== undefined && rp.kind !== "nonce" ? rp.value : undefined,
         exchange: answer.exchange,
       });
-      writer.nextVersion = BigInt(version) + 1n;
+      writer.nextVersion = at + 1n;
     }
-    if (items.length < SUMMARIES_PAGE) return;
+    if (items.length < SUMMARIES_PAGE) {
+      writer.unreadNewest = undefined;
+      return;
+    }
   }
+  writer.unreadNewest = `its summaries run past ${MAX_SUMMARY_PAGES} pages of ${SUMMARIES_PAGE}`;
 }
 
 /** Waits (bounded) until every accepted transaction of the writer has committed, reading its summaries as they come. */
@@ -192,7 +217,7 @@ async function settle(writer: Writer): Promise<void> {
   for (;;) {
     await catchUp(writer);
     const hashes = new Set(writer.committed.map((c) => c.hash));
-    if (writer.accepted.every((a) => hashes.has(a.hash.toLowerCase())) || performance.now() > deadline) return;
+    if (writer.accepted.every((a) => hashes.has(a.hash)) || performance.now() > deadline) return;
     await sleep(COMMIT_POLL_MS);
   }
 }
@@ -207,7 +232,7 @@ export async function judgeWriter(writer: Writer, tallies: WriterTallies): Promi
   await settle(writer);
   const committed = writer.committed;
   const sender = writer.setup.senderAddress;
-  const acceptedByHash = new Map(writer.accepted.map((a) => [a.hash.toLowerCase(), a]));
+  const acceptedByHash = new Map(writer.accepted.map((a) => [a.hash, a]));
 
   const published = tallies.publishedAt.get(sender) ?? [];
   for (const c of committed) if (acceptedByHash.get(c.hash)?.publishes !== undefined) published.push(c.version);
@@ -221,7 +246,7 @@ export async function judgeWriter(writer: Writer, tallies: WriterTallies): Promi
     const earlier = seen.get(c.hash) ?? (c.sequenceNumber === undefined ? undefined : bySequence.get(c.sequenceNumber));
     if (earlier !== undefined) {
       twice = true;
-      const submissions = writer.accepted.filter((a) => a.hash.toLowerCase() === c.hash || a.sequenceNumber === c.sequenceNumber);
+      const submissions = writer.accepted.filter((a) => a.hash === c.hash || a.sequenceNumber === c.sequenceNumber);
       tallies.atMostOnce.fail({
         expected: `each transaction of ${sender}, and each of its sequence numbers, committed at most once`,
         found:
@@ -234,7 +259,8 @@ export async function judgeWriter(writer: Writer, tallies: WriterTallies): Promi
     seen.set(c.hash, c);
     if (c.sequenceNumber !== undefined) bySequence.set(c.sequenceNumber, c);
   }
-  if (!twice) tallies.atMostOnce.decide();
+  if (committed.length === 0) tallies.atMostOnce.undecided(`no committed transaction of ${sender} was read back`);
+  else if (!twice) tallies.atMostOnce.decide();
 
   // Every accepted transaction committed, and the sequence numbers without a gap.
   const committedHashes = new Set(committed.map((c) => c.hash));
@@ -242,7 +268,14 @@ export async function judgeWriter(writer: Writer, tallies: WriterTallies): Promi
   // sequence number comes before the first one read after them are not judged.
   const firstSeen = committed.find((c) => c.sequenceNumber !== undefined)?.sequenceNumber;
   const judged = (a: Accepted) => writer.unreadBelow === undefined || (firstSeen !== undefined && a.sequenceNumber >= firstSeen);
-  const missing = writer.accepted.filter((a) => judged(a) && !committedHashes.has(a.hash.toLowerCase()));
+  if (writer.unreadNewest !== undefined || !writer.accepted.some(judged)) {
+    tallies.allCommitted.undecided(
+      writer.unreadNewest ??
+        `every transaction of ${sender} the node accepted may have committed below versions pruned before they were read`,
+    );
+    return;
+  }
+  const missing = writer.accepted.filter((a) => judged(a) && !committedHashes.has(a.hash));
   const numbers = [...bySequence.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const gaps = numbers.filter((n, i) => i > 0 && n !== (numbers[i - 1] as bigint) + 1n);
   if (missing.length === 0 && gaps.length === 0) {
