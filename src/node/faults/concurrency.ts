@@ -45,6 +45,7 @@ const tornRead: Fault = {
   description:
     "under load, a read without ledger_version takes its X-NODE-* headers on arrival and its body after a queue, from the ledger then: the body may be of a later version than the headers name",
   breaks: ["4/snapshot-under-load"],
+  racesTheLedger: true,
   http: (app, { node, profile }) => {
     const requests = requestGauge(app);
     /** The ledger when each queued request arrived: what its headers report under load. */
@@ -79,6 +80,7 @@ const staleReplicaConnections: Fault = {
   description:
     "under load, a new connection is served for its whole life by a replica 2 s behind: the X-NODE-* ledger state goes backwards across connections",
   breaks: ["2.7/monotonic-under-load"],
+  racesTheLedger: true,
   engine: (api, { clock }) =>
     laggingReplicaEngine(api, clock, STALE_REPLICA_LAG_USEC, () => {
       const request = currentRequest();

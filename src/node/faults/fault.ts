@@ -47,6 +47,11 @@ export interface Fault {
   readonly description: string;
   /** Requirement ids (schemas/requirements/) the fault is meant to break; at least one is a MUST. */
   readonly breaks: readonly string[];
+  /**
+   * What the fault does to a check depends on where the ledger is when the check's requests arrive:
+   * the checks it fails beyond `breaks` differ from run to run, and from one profile to the other.
+   */
+  readonly racesTheLedger?: true;
   /** Wraps the engine the HTTP face serves. */
   readonly engine?: (api: LedgerApi, ctx: FaultContext) => LedgerApi;
   /** Adds hooks to the app; called after the app's own hooks and before its routes. */

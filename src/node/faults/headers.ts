@@ -97,6 +97,7 @@ const laggingReplica: Fault = {
   area: "headers",
   description: "every other request is served by a replica 3 s behind: the X-NODE-* ledger state goes backwards between responses",
   breaks: ["2.7/ledger-state-monotonic"],
+  racesTheLedger: true,
   engine: (api, { clock }) => {
     let requests = 0;
     return laggingReplicaEngine(api, clock, REPLICA_LAG_USEC, () => ++requests % 2 === 0);
