@@ -35,10 +35,17 @@ import { pick, type Random } from "./random.ts";
 /** Between one submission and the next: some 20 a second per writer. */
 const SUBMIT_EVERY_MS = 50;
 /**
- * Every this many submissions, a module is published (some three a second per writer: while readers walk
- * the account's listing, one is published every few walks); half-way between two, a double submission.
+ * The n-th submission of a writer: every other one publishes a module (some ten a second per writer on
+ * an idle machine, and still one every walk or two when a loaded machine slows round trips to a quarter
+ * of a second: the cursor walk law is decided by walks a publish fell inside); of the others, one in
+ * two is a double submission, and the transfers alternate between BCS and JSON.
  */
-const PUBLISH_EVERY = 4;
+function submissionKind(n: number): "publish" | "double" | "transfer-bcs" | "transfer-json" {
+  if (n % 2 === 1) return "publish";
+  if (n % 4 === 2) return "double";
+  return n % 8 === 0 ? "transfer-json" : "transfer-bcs";
+}
+
 /** After a refusal the node gave for load (5xx, 507) or no answer, before the next submission. */
 const BACK_OFF_MS = 200;
 /** Every this many submissions, the writer reads back what committed meanwhile: about once a second. */
@@ -111,12 +118,13 @@ export async function writeUntil(writer: Writer, deadline: number): Promise<void
   for (let n = 1; performance.now() < deadline && writer.traffic.open; n++) {
     const sequenceNumber = writer.sequenceNumber;
     let answers: { tx: BuiltTransaction; answer: LoadAnswer; publishes?: string }[];
-    if (n % PUBLISH_EVERY === 0) {
+    const kind = submissionKind(n);
+    if (kind === "publish") {
       const name = moduleName(writer.random);
       const payload = { EntryFunction: publishPackageCall(writer.setup.senderBytes, name, [name]) };
       const tx = buildTransfer(writer.setup, { sequenceNumber, payload });
       answers = [{ tx, answer: await submit(writer, first, tx, "bcs"), publishes: name }];
-    } else if (n % PUBLISH_EVERY === PUBLISH_EVERY / 2) {
+    } else if (kind === "double") {
       const a = buildTransfer(writer.setup, { sequenceNumber, amount: 101n });
       const b = buildTransfer(writer.setup, { sequenceNumber, amount: 102n });
       const [ra, rb] = await Promise.all([submit(writer, first, a, "bcs"), submit(writer, second, b, "json")]);
@@ -126,7 +134,7 @@ export async function writeUntil(writer: Writer, deadline: number): Promise<void
       ];
     } else {
       const tx = buildTransfer(writer.setup, { sequenceNumber });
-      answers = [{ tx, answer: await submit(writer, first, tx, n % 2 === 0 ? "json" : "bcs") }];
+      answers = [{ tx, answer: await submit(writer, first, tx, kind === "transfer-json" ? "json" : "bcs") }];
     }
     for (const { tx, answer, publishes } of answers) {
       if (accepted(answer)) {
