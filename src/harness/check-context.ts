@@ -520,7 +520,7 @@ export class CheckContext {
   /** Every response with an operation, once: its undeclared members, for the report ("Objects", schemas/openapi.yaml). */
   #noteUnknownMembers(operation: OperationContract, res: HttpResponse): void {
     if (res.contentType === undefined || res.json === undefined) return;
-    this.#trace.unknownMembers.addAll(operation.response(res.status)?.unknownMembers(res.contentType, res.json) ?? []);
+    this.#trace.unknownMembers.addAll(operation.response(res.status)?.unknownMembers(res.contentType, res) ?? []);
   }
 
   /** Every response: ledger headers under another prefix than the run's (X-APTOS-* to an X-NODE- run). */

@@ -7,6 +7,7 @@
 
 import { readFileSync } from "node:fs";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import { BoundedMap } from "../codec/bounded-map.ts";
 import { parsePackageYaml } from "../parsed-yaml.ts";
 import { packagePath } from "../package-root.ts";
 import { unknownMembersOf, type SchemaMatcher, type UnknownMember } from "./unknown-members.ts";
@@ -42,7 +43,7 @@ export interface ResponseContract {
    * top of the document: never an error, listed by the report). [] when the body does not match its
    * schema (what it matched is then undefined) or nothing JSON is declared for the media type.
    */
-  unknownMembers(mediaType: string, json: unknown): UnknownMember[];
+  unknownMembers(mediaType: string, body: { json: unknown; text: string }): readonly UnknownMember[];
 }
 
 export interface OperationContract {
@@ -111,7 +112,14 @@ export class ApiContract {
     // A oneOf or anyOf branch, judged as the body's validator judges it (with null as absent).
     const matches: SchemaMatcher = (branch, value) =>
       compile(typeof (branch as { $ref?: unknown } | null)?.$ref === "string" ? branch : nullAsAbsent(branch))(value);
-    const members = (schema: unknown, value: unknown) => unknownMembersOf(schemas, schema, value, matches);
+    const memo = new BoundedMap<string, { readonly schema: unknown; readonly found: readonly UnknownMember[] }>(MEMO_BODIES);
+    const members: Members = (schema, { json, text }) => {
+      const known = memo.get(text);
+      if (known !== undefined && known.schema === schema) return known.found;
+      const found = compile(schema)(json) ? unknownMembersOf(schemas, schema, json, matches) : [];
+      if (text.length <= MEMO_MAX_TEXT) memo.set(text, { schema, found });
+      return found;
+    };
     const operations: OperationContract[] = [];
     for (const [template, item] of Object.entries((doc.paths ?? {}) as Record<string, Json>)) {
       for (const method of ["get", "put", "post", "delete", "patch", "head", "options"]) {
@@ -186,12 +194,22 @@ function templateRegex(template: string): RegExp {
   return new RegExp(`^${parts.join("")}$`);
 }
 
+/**
+ * The undeclared members of a body under its schema (none when the body does not match it). They are a
+ * function of the body's text: a node read again and again (a law's repeated reads, the load's
+ * thousands) sends the same bodies, and walking a module listing's ABIs against the schema is most of
+ * what judging its answer costs, so the last bodies up to a size are remembered with their schema.
+ */
+type Members = (schema: unknown, body: { json: unknown; text: string }) => readonly UnknownMember[];
+const MEMO_BODIES = 64;
+const MEMO_MAX_TEXT = 256 * 1024;
+
 function responseContract(
   doc: Json,
   status: number,
   response: Json,
   compile: (schema: unknown) => ValidateFunction,
-  members: (schema: unknown, value: unknown) => UnknownMember[],
+  members: Members,
   headerPrefix: string,
 ): ResponseContract {
   const content = (response.content ?? {}) as Record<string, Json>;
@@ -228,10 +246,10 @@ function responseContract(
       if (isJson && body.json === undefined) return ["the body is not JSON"];
       return problemsOf(compile(declared.schema), isJson ? body.json : body.text);
     },
-    unknownMembers: (media, json) => {
+    unknownMembers: (media, { json, text }) => {
       const declared = bodies.get(media.toLowerCase());
       if (!declared || declared.binary || json === undefined || !(media === "application/json" || media.endsWith("+json"))) return [];
-      return compile(declared.schema)(json) ? members(declared.schema, json) : [];
+      return members(declared.schema, { json, text });
     },
   };
 }

@@ -15,9 +15,10 @@ function judge(operation: string, status: number, body: unknown): { problems: st
   const declared = contract.operation(operation).response(status);
   if (declared === undefined) throw new Error(`${operation} declares no ${status}`);
   const tally = new UnknownMemberTally();
-  tally.addAll(declared.unknownMembers(JSON_MEDIA, body));
+  const text = JSON.stringify(body);
+  tally.addAll(declared.unknownMembers(JSON_MEDIA, { json: body, text }));
   return {
-    problems: declared.validateBody(JSON_MEDIA, { json: body, text: JSON.stringify(body) }),
+    problems: declared.validateBody(JSON_MEDIA, { json: body, text }),
     unknown: tally.seen().members.map((m) => `${m.schema}.${m.member} ${m.count}`),
   };
 }
@@ -124,6 +125,18 @@ describe("members the contract does not declare", () => {
     expect(wrongType.problems?.join("; ")).toMatch(/is_event must be boolean/);
     expect(judge("estimate_gas_price", 200, { gas_estimate: 100, x_future: true }).problems?.length).toBeGreaterThan(0);
     expect(judge("get_account_module", 404, { message: "gone", x_future: true }).problems?.join("; ")).toMatch(/error_code/);
+  });
+
+  it("are remembered by the body's text, apart for each schema: the same text under another schema is judged again", () => {
+    const text = JSON.stringify({ gas_estimate: 100, deprioritized_gas_estimate: 50, prioritized_gas_estimate: 150, x_future: true });
+    const body = () => ({ json: JSON.parse(text), text });
+    const gas = contract.operation("estimate_gas_price").response(200);
+    const error = contract.operation("estimate_gas_price").response(400) ?? contract.operation("get_account_modules").response(400);
+    const expected = [{ schema: "GasEstimation", member: "x_future" }];
+    expect(gas?.unknownMembers(JSON_MEDIA, body())).toEqual(expected);
+    expect(gas?.unknownMembers(JSON_MEDIA, body()), "the second time, from what was remembered").toEqual(expected);
+    expect(error?.unknownMembers(JSON_MEDIA, body()), "not an error object: nothing matched, nothing listed").toEqual([]);
+    expect(gas?.unknownMembers(JSON_MEDIA, body())).toEqual(expected);
   });
 
   it("are bounded in a tally: so many distinct members, names cut, the rest counted as left out", () => {
