@@ -22,7 +22,7 @@ const LOAD_SECONDS = "5";
 /** The clean node's load: the README's example size. */
 const CLEAN_CLIENTS = "32";
 /**
- * The faults' load: above the connections and requests in flight the faults switch on at
+ * The faults' load: above the open connections the faults switch on at
  * (src/node/faults/connections.ts), which lie above what an idle run reaches.
  */
 const FAULT_CLIENTS = "48";

@@ -10,7 +10,7 @@ import type { LedgerInfo } from "../ledger/api.ts";
 import type { LedgerEngine } from "../ledger/engine.ts";
 import { moduleCursor } from "../ledger/index.ts";
 import { replayProtectorOf } from "../ledger/transaction-log.ts";
-import { connectionGauge, REQUESTS_UNDER_LOAD, requestGauge } from "./connections.ts";
+import { connectionGauge } from "./connections.ts";
 import { overrideApi, queryValue, routeOf, type Fault } from "./fault.ts";
 import { laggingReplicaEngine } from "./lagging-replica.ts";
 import { currentRequest, handlersInRequestScope } from "./request-scope.ts";
@@ -33,8 +33,8 @@ const LATEST_READ_ROUTES = new Set([
 
 /**
  * A read at the latest version takes its ledger-state headers when the request arrives and reads its
- * body from storage after a queue (READ_QUEUE_MS). Under load (more than REQUESTS_UNDER_LOAD in flight when it is
- * answered) the headers it sends are those of its arrival: when a block committed meanwhile, they name
+ * body from storage after a queue (READ_QUEUE_MS). Under load (more than CONNECTIONS_UNDER_LOAD open when it
+ * is answered) the headers it sends are those of its arrival: when a block committed meanwhile, they name
  * version V and the body is of a later one (a summary above V, a module published after V). Lightly
  * used, it sends the headers of the snapshot its body was read from, as the node's routes take them
  * (src/node/http/context.ts).
@@ -47,7 +47,7 @@ const tornRead: Fault = {
   breaks: ["4/snapshot-under-load"],
   racesTheLedger: true,
   http: (app, { node, profile }) => {
-    const requests = requestGauge(app);
+    const connections = connectionGauge(app);
     /** The ledger when each queued request arrived: what its headers report under load. */
     const onArrival = new WeakMap<FastifyRequest, LedgerInfo>();
     app.addHook("onRequest", async (request) => {
@@ -61,7 +61,7 @@ const tornRead: Fault = {
     // After the app's own onSend, which wrote the headers of the snapshot the body was read from.
     app.addHook("onSend", async (request, reply) => {
       const arrival = onArrival.get(request);
-      if (arrival !== undefined && requests.inFlight() > REQUESTS_UNDER_LOAD) reply.headers(ledgerHeaders(arrival, profile.headerPrefix));
+      if (arrival !== undefined && connections.underLoad()) reply.headers(ledgerHeaders(arrival, profile.headerPrefix));
     });
   },
 };

@@ -1,5 +1,7 @@
 // How busy a node's HTTP server is: what the faults of a node that behaves only while lightly used
-// (concurrency.ts) switch on. Two gauges, each above what an idle run of the suite ever reaches.
+// (concurrency.ts) switch on: its open connections, above what an idle run of the suite ever reaches.
+// Connections, not requests in flight: a client slowed by its own machine keeps its connections open
+// but has fewer requests in flight, and a node with many clients is under load either way.
 
 import type { Socket } from "node:net";
 import type { FastifyInstance } from "fastify";
@@ -12,15 +14,11 @@ import type { FastifyInstance } from "fastify";
  */
 export const CONNECTIONS_UNDER_LOAD = 40;
 
-/**
- * Requests in flight at once (arrived, not yet answered) above which a node misbehaves. An idle run
- * sends at most --concurrency (16) at once; the load mode's readers each keep one in flight.
- */
-export const REQUESTS_UNDER_LOAD = 20;
-
 export interface ConnectionGauge {
   /** Whether `socket` was accepted while more than CONNECTIONS_UNDER_LOAD were open (itself included). */
   acceptedUnderLoad(socket: Socket): boolean;
+  /** Whether more than CONNECTIONS_UNDER_LOAD are open now. */
+  underLoad(): boolean;
 }
 
 /** Counts the connections of `app`'s server from now on ('connection' and 'close'). */
@@ -34,22 +32,5 @@ export function connectionGauge(app: FastifyInstance): ConnectionGauge {
       open -= 1;
     });
   });
-  return { acceptedUnderLoad: (socket) => underLoad.has(socket) };
-}
-
-export interface RequestGauge {
-  /** The requests arrived and not yet answered (or abandoned). */
-  inFlight(): number;
-}
-
-/** Counts `app`'s requests from arrival to the end of their response (its 'close': sent, or the connection gone). */
-export function requestGauge(app: FastifyInstance): RequestGauge {
-  let inFlight = 0;
-  app.addHook("onRequest", async (_request, reply) => {
-    inFlight += 1;
-    reply.raw.once("close", () => {
-      inFlight -= 1;
-    });
-  });
-  return { inFlight: () => inFlight };
+  return { acceptedUnderLoad: (socket) => underLoad.has(socket), underLoad: () => open > CONNECTIONS_UNDER_LOAD };
 }
