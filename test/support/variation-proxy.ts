@@ -3,8 +3,8 @@
 // the allowed-variations and deviations guards (test/self-check/allowed-variations.test.ts,
 // deviations.test.ts).
 //
-// A request goes upstream as it came (method, target, headers but the hop-by-hop ones, its body
-// streamed), but for the target a variation may rewrite. An answer is read whole (bounded), handed
+// A request goes upstream as it came (method, target, headers but the hop-by-hop ones, its body read
+// whole, bounded, and sent as one), but for the target a variation may rewrite. An answer is read whole (bounded), handed
 // to the variation as status, header lines and body bytes, and written back: with Content-Length set
 // anew when the variation changed the body, the body bytes untouched otherwise (BCS byte for byte).
 // node:http on both sides: no package.
@@ -25,6 +25,8 @@ export interface VariationProxy {
 
 /** An answer larger than this is refused (502): the reference node's largest is the interface description. */
 const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
+/** A request body larger than this is refused (502): the suite's largest is a 9 MiB submission. */
+const MAX_REQUEST_BYTES = 32 * 1024 * 1024;
 /** An upstream that has not answered in this long is given up (502). */
 const UPSTREAM_TIMEOUT_MS = 120_000;
 /** Hop-by-hop fields (RFC 9110 §7.6.1) and those the proxy answers itself (Expect: Node's server sends the 100). */
@@ -50,29 +52,26 @@ export async function startVariationProxy(upstream: string, variation: string): 
   });
   hooks.server?.(server, () => count(true));
 
+  /**
+   * One exchange with the upstream. A read goes on a kept-alive connection and, when that connection
+   * turns out closed before any answer, once more on another (RFC 9112 §9.3.1: the upstream may close
+   * an idle connection at any time, and a proxy retries what is idempotent); anything else goes on a
+   * connection of its own, which never meets that race.
+   */
+  async function exchangeUpstream(req: IncomingMessage, target: string, requestBody: Buffer): Promise<IncomingMessage> {
+    const idempotent = req.method === "GET" || req.method === "HEAD";
+    try {
+      return await sendUpstream(base, req, target, requestBody, idempotent ? agent : false);
+    } catch (failure) {
+      if (!(idempotent && failure instanceof UpstreamFailure && failure.reusedSocket)) throw failure;
+      return sendUpstream(base, req, target, requestBody, agent);
+    }
+  }
+
   async function forward(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const target = hooks.target?.(req.url ?? "/") ?? req.url ?? "/";
-    const upstreamRes = await new Promise<IncomingMessage>((resolve, reject) => {
-      const out = request(
-        {
-          host: base.hostname,
-          port: base.port,
-          method: req.method,
-          path: target,
-          headers: forwardedHeaders(req.rawHeaders),
-          agent,
-          timeout: UPSTREAM_TIMEOUT_MS,
-        },
-        resolve,
-      );
-      out.once("error", reject);
-      out.once("timeout", () => out.destroy(new Error("upstream timed out")));
-      req.once("close", () => {
-        if (!req.complete) out.destroy();
-      });
-      req.pipe(out);
-    });
-    const body = await readBounded(upstreamRes);
+    const upstreamRes = await exchangeUpstream(req, target, await readBounded(req, MAX_REQUEST_BYTES));
+    const body = await readBounded(upstreamRes, MAX_ANSWER_BYTES);
     const answer: Answer = {
       method: req.method ?? "GET",
       path: target.split("?")[0] as string,
@@ -126,14 +125,46 @@ function setContentLength(answer: Answer): void {
   ]);
 }
 
-async function readBounded(res: IncomingMessage): Promise<Buffer> {
+/** A failure of one upstream exchange before its answer, and whether its connection had served another. */
+class UpstreamFailure extends Error {
+  constructor(
+    override readonly cause: Error,
+    readonly reusedSocket: boolean,
+  ) {
+    super(cause.message);
+  }
+}
+
+function sendUpstream(upstream: URL, req: IncomingMessage, target: string, body: Buffer, via: Agent | false): Promise<IncomingMessage> {
+  return new Promise<IncomingMessage>((resolve, reject) => {
+    const out = request(
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        method: req.method,
+        path: target,
+        headers: forwardedHeaders(req.rawHeaders),
+        agent: via,
+        timeout: UPSTREAM_TIMEOUT_MS,
+      },
+      resolve,
+    );
+    // Every error is listened to: one after the answer arrived (an upload cut short) changes nothing.
+    out.on("error", (error) => reject(new UpstreamFailure(error, out.reusedSocket)));
+    out.once("timeout", () => out.destroy(new Error("upstream timed out")));
+    out.end(body);
+  });
+}
+
+/** A message's body, whole, or an error past `limit` bytes. */
+async function readBounded(message: IncomingMessage, limit: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of res as AsyncIterable<Buffer>) {
+  for await (const chunk of message as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_ANSWER_BYTES) {
-      res.destroy();
-      throw new Error(`the upstream answer exceeds ${MAX_ANSWER_BYTES} bytes`);
+    if (size > limit) {
+      message.destroy();
+      throw new Error(`a body exceeds ${limit} bytes`);
     }
     chunks.push(chunk);
   }
