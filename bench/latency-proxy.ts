@@ -6,7 +6,7 @@
 // order and wait no longer than it. Answers come back at once.
 
 import { createServer, connect, type Server, type Socket } from "node:net";
-import { seededRandom } from "./stats.ts";
+import { seededRandom } from "../src/harness/seeded-random.ts";
 
 export interface LatencyProxy {
   /** The proxy's base URL with the upstream's path (…/v1). */

@@ -8,7 +8,8 @@ import { createEngine, DEFAULT_CONFIG, LedgerError, ManualClock } from "../src/n
 import { VersionedStore } from "../src/node/ledger/versioned-store.ts";
 import { formatNumber, formatVersions, printTable } from "./format.ts";
 import type { BenchOptions } from "./options.ts";
-import { median, randomBigIntBetween, seededRandom } from "./stats.ts";
+import { seededRandom } from "../src/harness/seeded-random.ts";
+import { median, randomBigIntBetween } from "./stats.ts";
 
 /** Summaries asked for per read: a page, small enough that the lookup is not hidden by copying. */
 const SUMMARY_LIMIT = 10;

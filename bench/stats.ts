@@ -18,18 +18,6 @@ export function median(values: readonly number[]): number {
   return percentile(values, 50);
 }
 
-/** mulberry32: a tiny deterministic generator of floats in [0, 1). */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** A uniformly drawn integer in [low, high] (bigint bounds, as ledger versions are). */
 export function randomBigIntBetween(random: () => number, low: bigint, high: bigint): bigint {
   if (high < low) throw new RangeError(`empty range ${low}..${high}`);

@@ -383,43 +383,46 @@ law(
   reads,
   () => steps,
   async (t, list, setup) => {
-    let answers = await runSteps(t, list, setup, TIMESTAMP_PAUSE_MS);
-    for (let attempt = 0; attempt < AT_ONCE_ATTEMPTS && !sharesAVersion(answers); attempt++) {
-      answers = await sendSteps(t, list, setup, TIMESTAMP_PAUSE_MS);
+    let pairs = atOneVersion(await runSteps(t, list, setup, TIMESTAMP_PAUSE_MS));
+    for (let attempt = 0; attempt < AT_ONCE_ATTEMPTS && pairs.length === 0; attempt++) {
+      pairs = atOneVersion(await sendSteps(t, list, setup, TIMESTAMP_PAUSE_MS));
     }
-    // The first answer seen at each version: what every later answer at that version must agree with.
-    const firstAt = new Map<bigint, { readonly timestampUsec: bigint; readonly res: HttpResponse }>();
-    let compared = 0;
-    for (const { res, s } of answers) {
-      if (s.ledgerVersion === undefined || s.timestampUsec === undefined) continue;
-      const first = firstAt.get(s.ledgerVersion);
-      if (first === undefined) {
-        firstAt.set(s.ledgerVersion, { timestampUsec: s.timestampUsec, res });
-        continue;
-      }
-      compared += 1;
+    for (const { version, first, later } of pairs) {
       t.expect(
-        s.timestampUsec === first.timestampUsec,
-        `the same ${t.headerName("LEDGER-TIMESTAMPUSEC")} as an earlier answer at ${latestName(t)} ${s.ledgerVersion}: the chain's timestamp at that version (§2.7)`,
-        res,
-        `${s.timestampUsec} here, ${first.timestampUsec} in the earlier answer (${first.res.curl})`,
+        later.timestampUsec === first.timestampUsec,
+        `the same ${t.headerName("LEDGER-TIMESTAMPUSEC")} as an earlier answer at ${latestName(t)} ${version}: the chain's timestamp at that version (§2.7)`,
+        later.res,
+        `${later.timestampUsec} here, ${first.timestampUsec} in the earlier answer (${first.res.curl})`,
       );
     }
-    return compared === 0
+    return pairs.length === 0
       ? undecided(`no two answers at the same ${latestName(t)}, in order or sent at once: the ledger moved between every two`)
       : undefined;
   },
 );
 
-/** Whether two of the answers report one ledger version with a timestamp: the timestamp law's evidence. */
-function sharesAVersion(answers: readonly { readonly s: LedgerState }[]): boolean {
-  const seen = new Set<bigint>();
-  for (const { s } of answers) {
+interface TimestampAnswer {
+  readonly res: HttpResponse;
+  readonly timestampUsec: bigint;
+}
+
+/**
+ * The timestamp law's evidence: each answer that reports a ledger version an earlier answer reported,
+ * beside the first answer at that version (what every later one there must agree with).
+ */
+function atOneVersion(
+  answers: readonly { res: HttpResponse; s: LedgerState }[],
+): { version: bigint; first: TimestampAnswer; later: TimestampAnswer }[] {
+  const firstAt = new Map<bigint, TimestampAnswer>();
+  const pairs: { version: bigint; first: TimestampAnswer; later: TimestampAnswer }[] = [];
+  for (const { res, s } of answers) {
     if (s.ledgerVersion === undefined || s.timestampUsec === undefined) continue;
-    if (seen.has(s.ledgerVersion)) return true;
-    seen.add(s.ledgerVersion);
+    const answer = { res, timestampUsec: s.timestampUsec };
+    const first = firstAt.get(s.ledgerVersion);
+    if (first === undefined) firstAt.set(s.ledgerVersion, answer);
+    else pairs.push({ version: s.ledgerVersion, first, later: answer });
   }
-  return false;
+  return pairs;
 }
 
 /**

@@ -106,6 +106,7 @@ export type { Requirement, Level } from "./requirements.ts";
 export type { CheckResult, ResultStatus, Failure, RequestRecord, ConformanceMeta } from "./results.ts";
 export { OBSERVED } from "./observed-contract.ts";
 export { useRunSeed } from "./run-seed.ts";
+export { seededRandom, type Random } from "./seeded-random.ts";
 export { configAtCollection } from "./harness.ts";
 export { LoadTraffic, LoadClient, type LoadAnswer } from "./load/load-traffic.ts";
 export type { LoadExchange } from "./load/load-exchange.ts";

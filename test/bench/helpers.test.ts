@@ -4,7 +4,8 @@
 import { describe, expect, it } from "vitest";
 import { renderTable } from "../../bench/format.ts";
 import { DEFAULT_OPTIONS, parseCommandLine, UsageError } from "../../bench/options.ts";
-import { median, percentile, randomBigIntBetween, seededRandom } from "../../bench/stats.ts";
+import { median, percentile, randomBigIntBetween } from "../../bench/stats.ts";
+import { seededRandom } from "../../src/harness/seeded-random.ts";
 import { signTransfers } from "../../bench/submissions.ts";
 import {
   decodeSignedTransaction,

@@ -18,7 +18,7 @@ import { currentWindow } from "../ledger-window.ts";
 import { nextSequenceNumber } from "../submission.ts";
 import { loadPlan } from "./plan.ts";
 import { readUntil, type ReaderTallies, type Walk } from "./readers.ts";
-import { seededRandom } from "./random.ts";
+import { clientRandom } from "./random.ts";
 import { judgeWriter, writeUntil, type Writer, type WriterTallies } from "./writers.ts";
 
 /** The laws under load, by requirement id (schemas/requirements/under-load.yaml). */
@@ -69,7 +69,7 @@ async function runLoad(t: CheckContext): Promise<LoadOutcome> {
       traffic,
       setup,
       clients: [traffic.client(`writer ${i + 1}`), traffic.client(`writer ${i + 1} (second connection)`)],
-      random: seededRandom(seed, 1_000 + i),
+      random: clientRandom(seed, 1_000 + i),
       accepted: [],
       sequenceNumber: await nextSequenceNumber(t, setup),
       committed: [],
@@ -83,7 +83,7 @@ async function runLoad(t: CheckContext): Promise<LoadOutcome> {
     traffic,
     client: traffic.client(`reader ${i + 1}`),
     plan,
-    random: seededRandom(seed, i),
+    random: clientRandom(seed, i),
     tallies: readerTallies,
     headerPrefix,
   }));
