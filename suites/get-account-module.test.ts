@@ -205,7 +205,14 @@ describeEndpoint("get_account_module", () => {
     const m = await moduleUnderTest(t);
     const res = await t.request({ path: modulePath(m) });
     t.expectStatus(res, 200);
-    expectAbisMatchBytecode(t, [t.expectBodyMatchesSchema(res) as ModuleRecordJson], res);
+    expectAbisMatchBytecode(t, [t.expectBodyMatchesSchema(res) as ModuleRecordJson], res, "words");
+  });
+
+  check("4.4/abi-lists-every-member", async (t) => {
+    const m = await moduleUnderTest(t);
+    const res = await t.request({ path: modulePath(m) });
+    t.expectStatus(res, 200);
+    expectAbisMatchBytecode(t, [t.expectBodyMatchesSchema(res) as ModuleRecordJson], res, "family");
   });
 
   check("4.4/error-codes", { variant: "missing module: module_not_found" }, async (t) => {

@@ -365,7 +365,12 @@ describeEndpoint("get_account_modules", () => {
 
   check("4.5/abi-matches-bytecode", async (t) => {
     const listing = await page(t, moduleAccount(t), {});
-    expectAbisMatchBytecode(t, listing.records, listing.res);
+    expectAbisMatchBytecode(t, listing.records, listing.res, "words");
+  });
+
+  check("4.5/abi-lists-every-member", async (t) => {
+    const listing = await page(t, moduleAccount(t), {});
+    expectAbisMatchBytecode(t, listing.records, listing.res, "family");
   });
 
   check("4.5/limit-zero-rejected", async (t) => {

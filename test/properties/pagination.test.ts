@@ -59,7 +59,7 @@ describe.concurrent("4.3 pagination properties against law-breaking nodes", () =
     expectCaught(await run(ignoreStart, id), id);
   }, 120_000);
 
-  it("the end-window law (SHOULD) warns about a node whose end_version page stops short of end_version", async () => {
+  it("the end-window law catches a node whose end_version page stops short of end_version", async () => {
     const id = "4.3/summaries-end-window-law";
     const stopShort = alterPages((items, q) => (q.has("end_version") && !q.has("start_version") ? items.slice(0, -1) : items));
     expectCaught(await run(stopShort, id), id);

@@ -6,11 +6,12 @@
 import type { LedgerApi, ModuleRecord } from "../ledger/api.ts";
 import { overrideApi, rewriteJsonSuccess, type Fault } from "./fault.ts";
 
-/** The record with its ABI's last exposed function left out (unchanged when it exposes none). */
-function withoutLastFunction(record: ModuleRecord): ModuleRecord {
+/** The record with its ABI's last public function left out (unchanged when it has none). */
+function withoutLastPublicFunction(record: ModuleRecord): ModuleRecord {
   const functions = record.abi.exposed_functions;
-  if (functions.length === 0) return record;
-  return { bytecode: record.bytecode, abi: { ...record.abi, exposed_functions: functions.slice(0, -1) } };
+  const last = functions.findLastIndex((f) => f.visibility === "public");
+  if (last < 0) return record;
+  return { bytecode: record.bytecode, abi: { ...record.abi, exposed_functions: functions.filter((_, i) => i !== last) } };
 }
 
 /** An engine whose module records, on both module endpoints, pass through `change`. */
@@ -29,9 +30,9 @@ const abiOmitsFunction: Fault = {
   name: "abi-omits-function",
   area: "modules",
   description:
-    "serves each module's ABI without its last exposed function, on both module endpoints (an ABI cache out of step with the bytecode)",
+    "serves each module's ABI without its last public function, on both module endpoints (an ABI cache out of step with the bytecode)",
   breaks: ["4.4/abi-matches-bytecode", "4.5/abi-matches-bytecode"],
-  engine: changingRecords(withoutLastFunction),
+  engine: changingRecords(withoutLastPublicFunction),
 };
 
 /** The record with its ABI's first exposed function listed a second time, at the end (unchanged when it exposes none). */

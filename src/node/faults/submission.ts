@@ -72,14 +72,6 @@ const signatureNotVerified: Fault = {
   engine: overlooking([VmStatus.INVALID_SIGNATURE]),
 };
 
-const chainIdNotChecked: Fault = {
-  name: "chain-id-not-checked",
-  area: "submission",
-  description: "accepts a transaction signed for another chain id",
-  breaks: ["4.8/wrong-chain-id-rejected"],
-  engine: overlooking([VmStatus.BAD_CHAIN_ID]),
-};
-
 const staleSequenceNumberAccepted: Fault = {
   name: "stale-sequence-number-accepted",
   area: "submission",
@@ -105,9 +97,4 @@ const summaryHashRepeated: Fault = {
   },
 };
 
-export const SUBMISSION_FAULTS: readonly Fault[] = [
-  signatureNotVerified,
-  chainIdNotChecked,
-  staleSequenceNumberAccepted,
-  summaryHashRepeated,
-];
+export const SUBMISSION_FAULTS: readonly Fault[] = [signatureNotVerified, staleSequenceNumberAccepted, summaryHashRepeated];
