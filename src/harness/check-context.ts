@@ -13,6 +13,7 @@ import { RequestFailure, responseFromParts, type HttpClient, type HttpRequest, t
 import { observeResponse } from "./observed-contract.ts";
 import { errorObjectProblem } from "./error-object.ts";
 import { UnknownMemberTally } from "./unknown-member-tally.ts";
+import { withFamilyNames, type FamilyNamed } from "./unshown-members.ts";
 import { ForeignPrefixTally, foreignLedgerPrefixes } from "./foreign-header-prefix.ts";
 import type { ApiContract, OperationContract } from "./openapi.ts";
 import { buildRawRequest, type RawEnding, type RawExchangeResult } from "./raw-exchange.ts";
@@ -225,9 +226,10 @@ export class CheckContext {
       spec.operation !== undefined ? this.contract.operation(spec.operation) : this.contract.findOperation(request.method, spec.path);
     const markBefore = this.#h.tracker.mark();
     try {
-      const response = await client.send(request, operation?.id === SUBMISSION_OPERATION ? "unsent" : "any-fault");
+      const sent = await client.send(request, operation?.id === SUBMISSION_OPERATION ? "unsent" : "any-fault");
+      const { response, foundByType } = this.#familyNamed(operation, sent);
       this.#noteForeignPrefixes(response);
-      const observed = operation ? observeResponse(this.#observedContext(), { operation, response, markBefore }) : [];
+      const observed = operation ? observeResponse(this.#observedContext(), { operation, response, markBefore, foundByType }) : [];
       if (operation) {
         this.#operations.set(response, operation);
         this.#noteUnknownMembers(operation, response);
@@ -254,6 +256,11 @@ export class CheckContext {
       }
       return { ok: false, request, operation, failure: e };
     }
+  }
+
+  /** The answer as checks read it: the family's names for the members the spec leaves unnamed. */
+  #familyNamed(operation: OperationContract | undefined, response: HttpResponse): FamilyNamed {
+    return operation ? withFamilyNames(operation.id, response, this.contract.errorCodes) : { response, foundByType: undefined };
   }
 
   /** Bytes over a bare socket (truncated bodies, dropped connections); never fails the check by itself. */
@@ -294,7 +301,7 @@ export class CheckContext {
     });
     let response: HttpResponse | undefined;
     if (result.answer) {
-      response = responseFromParts({
+      const answered = responseFromParts({
         request: { method, url, headers: lowerCaseKeys(spec.headers ?? {}) },
         status: result.answer.status,
         headers: result.answer.headers,
@@ -304,8 +311,12 @@ export class CheckContext {
       });
       const operation =
         spec.operation !== undefined ? this.contract.operation(spec.operation) : this.contract.findOperation(method, spec.path);
+      const named = this.#familyNamed(operation, answered);
+      response = named.response;
       this.#noteForeignPrefixes(response);
-      const observed = operation ? observeResponse(this.#observedContext(), { operation, response, markBefore }) : [];
+      const observed = operation
+        ? observeResponse(this.#observedContext(), { operation, response, markBefore, foundByType: named.foundByType })
+        : [];
       if (operation) {
         this.#operations.set(response, operation);
         this.#trace.observed.push(...observed);

@@ -14,7 +14,7 @@ export interface ErrorObjectProblem {
 }
 
 export const ERROR_OBJECT_EXPECTED =
-  "the §2.6 error object as JSON: Content-Type application/json and {message: string, error_code: string, vm_error_code?: unsigned integer or null}";
+  "the §2.6 error object as JSON: Content-Type application/json and a message (string), an error code (string; by the family's names {message, error_code}, else found by type) and vm_error_code?: unsigned integer or null";
 
 /** Undefined when `res` carries the §2.6 error object, else what is wrong with it. */
 export function errorObjectProblem(contract: Pick<ApiContract, "errorObjectProblems">, res: HttpResponse): ErrorObjectProblem | undefined {

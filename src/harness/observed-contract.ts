@@ -32,6 +32,7 @@ export const OBSERVED = {
   cursorLastPage: "2.7/cursor-absent-on-last-page",
   mediaType: "4/media-type-declared",
   acceptSelects: "4/accept-selects-media-type",
+  familyMemberNames: "2/family-member-names",
 } as const;
 
 export interface ObservedContext {
@@ -49,6 +50,8 @@ export interface ObservedExchange {
   readonly response: HttpResponse;
   /** The ledger mark taken just before the request was sent. */
   readonly markBefore: LedgerMark | undefined;
+  /** Members the spec leaves unnamed that the answer names otherwise, found by type (unshown-members.ts). */
+  readonly foundByType?: readonly string[] | undefined;
 }
 
 /** What one rule found wrong: the expectation and what came back. */
@@ -66,6 +69,7 @@ interface Observation {
   readonly res: HttpResponse;
   readonly op: OperationContract;
   readonly markBefore: LedgerMark | undefined;
+  readonly foundByType: readonly string[] | undefined;
   /** The ledger headers present in a valid form, by suffix. */
   readonly values: ReadonlyMap<string, bigint>;
   /** The ledger headers present in another form, as the failure names them. */
@@ -161,6 +165,16 @@ function acceptSelects(o: Observation): Judgement {
   return holdsUnless(
     type === wanted ? undefined : { expected: `Content-Type ${wanted} for Accept ${JSON.stringify(accept || "(none)")}`, found: type },
   );
+}
+
+/** The family's names for the members §2.3–§2.6 leave unnamed (found by type otherwise: unshown-members.ts). */
+function familyMemberNames(o: Observation): Judgement {
+  if (o.foundByType === undefined) return "not applicable";
+  if (o.foundByType.length === 0) return "holds";
+  return {
+    expected: "the family's names for the members the spec leaves unnamed (message, error_code; sender, version; bytecode; gas_estimate)",
+    found: `read by type: ${o.foundByType.join(", ")}`,
+  };
 }
 
 /** §2.7: a page with no items is a last page, without a cursor. */
@@ -270,6 +284,7 @@ const RULES: readonly { readonly id: string | ((o: Observation) => string); read
   { id: (o) => (SPEC_PAGES.has(o.op.id) ? OBSERVED.requiredHeadersSpecPages : OBSERVED.requiredHeaders), judge: requiredHeaders },
   { id: OBSERVED.mediaType, judge: mediaType },
   { id: OBSERVED.acceptSelects, judge: acceptSelects },
+  { id: OBSERVED.familyMemberNames, judge: familyMemberNames },
   { id: OBSERVED.cursorLastPage, judge: cursorLastPage },
   { id: OBSERVED.headerForms, judge: headerForms },
   { id: OBSERVED.headerConsistency, judge: headerConsistency },
@@ -289,7 +304,16 @@ export function observeResponse(ctx: ObservedContext, ex: ObservedExchange): Che
     if (value !== undefined) values.set(h.suffix, value);
     else badForms.push(`${ctx.headerPrefix}${h.suffix}: ${JSON.stringify(raw)} (${h.max === 255n ? "uint8" : "uint64"})`);
   }
-  const o: Observation = { ctx, res, op: ex.operation, markBefore: ex.markBefore, values, badForms, header };
+  const o: Observation = {
+    ctx,
+    res,
+    op: ex.operation,
+    markBefore: ex.markBefore,
+    foundByType: ex.foundByType,
+    values,
+    badForms,
+    header,
+  };
   const results: CheckResult[] = [];
   for (const rule of RULES) {
     const judgement = rule.judge(o);

@@ -74,6 +74,7 @@ describe("observed contract on a 200", () => {
       [OBSERVED.requiredHeaders]: "passed",
       [OBSERVED.mediaType]: "passed",
       [OBSERVED.acceptSelects]: "passed",
+      [OBSERVED.familyMemberNames]: "passed",
       [OBSERVED.headerForms]: "passed",
       [OBSERVED.headerConsistency]: "passed",
       [OBSERVED.chainId]: "passed",
@@ -200,6 +201,7 @@ describe("observed contract on an error", () => {
       [OBSERVED.errorObject]: "passed",
       [OBSERVED.errorCodeKnown]: "passed",
       [OBSERVED.noCursorOnError]: "passed",
+      [OBSERVED.familyMemberNames]: "passed",
     });
   });
 

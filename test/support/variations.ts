@@ -58,6 +58,19 @@ function rewriteJson(answer: Answer, change: (root: JsonNode) => JsonNode, style
   return true;
 }
 
+/**
+ * Other names for the members an answer carries whose names the spec does not show (§2.3–§2.6), by
+ * the answer's path and status; undefined for an answer that has none.
+ */
+function unshownRenames(answer: Answer): Readonly<Record<string, string>> | undefined {
+  if (answer.status >= 400) return { message: "detail", error_code: "code" };
+  if (answer.status !== 200) return undefined;
+  if (/\/transaction_summaries$/.test(answer.path)) return { sender: "account", version: "txn_version" };
+  if (/\/accounts\/[^/]+\/modules?(\/[^/]+)?$/.test(answer.path)) return { bytecode: "module_bytecode" };
+  if (answer.path.endsWith("/estimate_gas_price")) return { gas_estimate: "regular_gas_estimate" };
+  return undefined;
+}
+
 /** The same hooks for every proxy: the variation keeps no state. */
 const stateless = (hooks: VariationHooks) => () => hooks;
 
@@ -160,6 +173,21 @@ export const VARIATIONS: readonly Variation[] = [
               }
             : root,
         ),
+    }),
+  },
+  {
+    name: "unshown-members-renamed",
+    description:
+      "The members whose names the spec does not show named otherwise: the error object's message and error code (§2.6), a summary's sender and version (§2.3), a module record's bytecode (§2.4), the regular gas estimate (§2.5).",
+    departsFrom: ["2/family-member-names"],
+    create: stateless({
+      answer: (answer) => {
+        const renames = unshownRenames(answer);
+        return (
+          renames !== undefined &&
+          rewriteJson(answer, (root) => mapObjects(root, (members) => members.map(([key, value]) => [renames[key] ?? key, value] as const)))
+        );
+      },
     }),
   },
   {

@@ -15,6 +15,7 @@ import { exchange } from "../dispatch-exchange.ts";
 import { flattenHeaders, responseFromParts, type HttpRequest } from "../http-client.ts";
 import { LedgerTracker } from "../ledger-tracker.ts";
 import { observeResponse } from "../observed-contract.ts";
+import { withFamilyNames } from "../unshown-members.ts";
 import type { ApiContract } from "../openapi.ts";
 import { redactHeaders } from "../recording.ts";
 import type { RequirementCatalog } from "../requirements.ts";
@@ -156,9 +157,16 @@ export class ValidationProxy {
     const body = decoded(raw, headers["content-encoding"]);
     if (body === undefined) return; // an encoding this proxy cannot read: no evidence either way
     const curl = renderCurl({ ...request, headers: redactHeaders(request.headers) });
-    const response = responseFromParts({ request, status, headers, body, durationMs, curl });
     const { catalog, contract, headerPrefix } = this.#options;
-    const results = observeResponse({ catalog, contract, headerPrefix, tracker: this.#tracker }, { operation, response, markBefore });
+    const { response, foundByType } = withFamilyNames(
+      operation.id,
+      responseFromParts({ request, status, headers, body, durationMs, curl }),
+      contract.errorCodes,
+    );
+    const results = observeResponse(
+      { catalog, contract, headerPrefix, tracker: this.#tracker },
+      { operation, response, markBefore, foundByType },
+    );
     const bodyRequirement = BODY_REQUIREMENT[operation.id];
     const declared = operation.response(status);
     if (

@@ -13,19 +13,6 @@ function rewriteErrors(rewrite: (body: Record<string, unknown>, reply: FastifyRe
   };
 }
 
-const errorCodeMemberRenamed: Fault = {
-  name: "error-code-member-renamed",
-  area: "errors",
-  description: "names the error code member `code` instead of `error_code` in every error object",
-  breaks: ["2.6/error-object"],
-  http: (app) => {
-    app.addHook(
-      "onSend",
-      rewriteErrors(({ error_code, ...rest }) => JSON.stringify({ ...rest, code: error_code })),
-    );
-  },
-};
-
 const errorCodesUppercase: Fault = {
   name: "error-codes-uppercase",
   area: "errors",
@@ -61,4 +48,4 @@ const frameworkErrorsPlainText: Fault = {
   },
 };
 
-export const ERROR_FAULTS: readonly Fault[] = [errorCodeMemberRenamed, errorCodesUppercase, frameworkErrorsPlainText];
+export const ERROR_FAULTS: readonly Fault[] = [errorCodesUppercase, frameworkErrorsPlainText];
