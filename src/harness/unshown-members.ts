@@ -21,6 +21,8 @@ interface UnshownMember {
 interface ObjectShape {
   readonly unshown: readonly UnshownMember[];
   readonly shown: readonly string[];
+  /** Objects of other shapes inside it, under a member (each item of it, for an array). */
+  readonly inner?: readonly { readonly member: string; readonly shape: ObjectShape }[];
 }
 
 const isString = (v: unknown): v is string => typeof v === "string";
@@ -42,9 +44,32 @@ const SUMMARY: ObjectShape = {
   shown: ["transaction_hash", "replay_protector"],
 };
 
+const isIdentifier = (v: unknown) => isString(v) && /^[A-Za-z_][A-Za-z0-9_]*$/.test(v);
+
+// §2.4: "Exact member names for the function name, the flags, params and return: not shown". The two
+// flags (booleans) and params and return (arrays of strings) cannot be told apart by type: only the
+// names are found, and an ABI member read by no name is left unjudged (suites/support/module-abi.ts).
+const FUNCTION: ObjectShape = { unshown: [{ family: "name", isOfType: isIdentifier }], shown: ["visibility", "generic_type_params"] };
+
+const STRUCT: ObjectShape = {
+  unshown: [{ family: "name", isOfType: isIdentifier }],
+  shown: ["abilities", "generic_type_params", "fields"],
+};
+
+// "Names of other ABI members (for instance the module name): not shown".
+const ABI: ObjectShape = {
+  unshown: [{ family: "name", isOfType: isIdentifier }],
+  shown: ["address", "exposed_functions", "structs"],
+  inner: [
+    { member: "exposed_functions", shape: FUNCTION },
+    { member: "structs", shape: STRUCT },
+  ],
+};
+
 const MODULE_RECORD: ObjectShape = {
   unshown: [{ family: "bytecode", isOfType: (v) => isString(v) && /^0x(?:[0-9a-fA-F]{2})*$/.test(v) }],
   shown: ["abi"],
+  inner: [{ member: "abi", shape: ABI }],
 };
 
 const GAS_ESTIMATE: ObjectShape = {
@@ -74,6 +99,15 @@ function named(object: Json, shape: ObjectShape, errorCodes: readonly string[], 
     taken.add(only);
     out = { ...out, [member.family]: object[only] };
     found.push(`${member.family} as ${JSON.stringify(only)}`);
+  }
+  for (const { member, shape: innerShape } of shape.inner ?? []) {
+    const value = out[member];
+    const read = Array.isArray(value)
+      ? value.map((item) => (isObject(item) ? named(item, innerShape, errorCodes, found) : item))
+      : isObject(value)
+        ? named(value, innerShape, errorCodes, found)
+        : value;
+    if (read !== value) out = { ...out, [member]: read };
   }
   return out;
 }

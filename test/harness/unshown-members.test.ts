@@ -53,4 +53,22 @@ describe("withFamilyNames", () => {
     const gas = answer(200, { deprioritized_gas_estimate: 100, regular: 150, prioritized_gas_estimate: 200 });
     expect(withFamilyNames("estimate_gas_price", gas, CODES).response.json.gas_estimate).toBe(150);
   });
+
+  it("finds the names of an ABI, its functions and its structs, and leaves the fields' shown names alone", () => {
+    const record = {
+      bytecode: "0xa11ceb0b",
+      abi: {
+        address: "0x1",
+        module_name: "coin",
+        exposed_functions: [{ fn: "transfer", visibility: "public", generic_type_params: [] }],
+        structs: [{ struct_name: "Coin", abilities: ["store"], generic_type_params: [], fields: [{ name: "value", type: "u64" }] }],
+      },
+    };
+    const named = withFamilyNames("get_account_module", answer(200, record), CODES);
+    expect(named.response.json.abi.name).toBe("coin");
+    expect(named.response.json.abi.exposed_functions[0].name).toBe("transfer");
+    expect(named.response.json.abi.structs[0].name).toBe("Coin");
+    expect(named.response.json.abi.structs[0].fields).toEqual([{ name: "value", type: "u64" }]);
+    expect(named.foundByType).toEqual(['name as "module_name"', 'name as "fn"', 'name as "struct_name"']);
+  });
 });
