@@ -48,6 +48,30 @@ function readItem(t: CheckContext, table: TableFixture, q: ItemQuery = {}): Prom
   });
 }
 
+/**
+ * The §2.1 MoveType forms a table's key or value type can use. signer is none: it has no store
+ * ability, so no table holds one.
+ */
+const TABLE_TYPE_FORMS = ["bool", "u8", "u16", "u32", "u64", "u128", "u256", "address", "vector", "struct", "generic struct"] as const;
+type TableTypeForm = (typeof TABLE_TYPE_FORMS)[number];
+
+function typeFormsOf(tag: TypeTag, into: Set<TableTypeForm>): void {
+  switch (tag.$kind) {
+    case "Vector":
+      into.add("vector");
+      typeFormsOf(tag.Vector, into);
+      return;
+    case "Struct":
+      into.add(tag.Struct.type_args.length > 0 ? "generic struct" : "struct");
+      for (const arg of tag.Struct.type_args) typeFormsOf(arg, into);
+      return;
+    case "Signer":
+      return;
+    default:
+      into.add(tag.$kind.toLowerCase() as TableTypeForm);
+  }
+}
+
 /** Reads of the oldest version before 4.2/window-versions-readable gives up on a pruner that keeps passing it. */
 const BOUNDARY_READS = 5;
 
@@ -299,6 +323,26 @@ describeEndpoint("get_table_item", () => {
     t.expectStatus(res, 200);
     t.expectMediaType(res, "application/json");
     expectValueOf(t, table.valueType, t.expectBodyMatchesSchema(res), res);
+  });
+
+  // Every MoveType form a table can use (§2.1), sent as a key or value type of a table that holds it:
+  // the fixture's table and the fixtures' `tables`. A node that parses only the declared pattern's
+  // forms (it omits u16, u32 and u256) refuses some of them.
+  check("2.1/move-type-forms-read", async (t) => {
+    const tables = [t.needsFixture("table"), ...(t.fixtures.tables ?? [])];
+    const sent = new Set<TableTypeForm>();
+    for (const table of tables) {
+      const res = await readItem(t, table);
+      t.expectStatus(res, 200);
+      expectValueOf(t, table.valueType, res.json, res);
+      typeFormsOf(fixtureType(table.keyType, "keyType"), sent);
+      typeFormsOf(fixtureType(table.valueType, "valueType"), sent);
+    }
+    const unsent = TABLE_TYPE_FORMS.filter((form) => !sent.has(form));
+    if (unsent.length > 0)
+      throw new CheckNotApplicable(
+        `no table of the fixtures (table, tables) has ${unsent.join(", ")} in its key or value type; the ${sent.size} forms sent were read`,
+      );
   });
 
   check("4.2/item-at-ledger-version", async (t) => {

@@ -34,6 +34,8 @@ export interface Fixtures {
   readonly moduleAccount?: string;
   readonly moduleName?: string;
   readonly table?: TableFixture;
+  /** More tables, each with a key present, whose key and value types send the other MoveType forms (§2.1). */
+  readonly tables?: readonly TableFixture[];
   readonly history?: HistoryFixture;
 }
 
@@ -76,6 +78,7 @@ export const FIXTURES_SCHEMA = {
     moduleAccount: hexString,
     moduleName: { type: "string", minLength: 1 },
     table: tableSchema,
+    tables: { type: "array", items: tableSchema },
     history: {
       type: "object",
       properties: {

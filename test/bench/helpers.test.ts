@@ -101,6 +101,7 @@ describe("signTransfers", () => {
     transactionsAccount: "0x5",
     moduleAccount: "0x1",
     moduleName: "coin",
+    tables: [],
     table: { handle: "0x6", keyType: "u64", valueType: "address", key: "7" },
     history: {
       modulePublished: { address: "0x1", name: "randomness", version: "10" },

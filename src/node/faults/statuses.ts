@@ -89,4 +89,29 @@ const addressNonHexDropped: Fault = {
   },
 };
 
-export const STATUS_FAULTS: readonly Fault[] = [prunedVersionNotFound, badU64ServerError, missingTableItemNull, addressNonHexDropped];
+/** u16, u32 or u256 anywhere in a type tag: the forms §2.1's declared pattern leaves out. */
+const OUTSIDE_DECLARED_PATTERN = /\b(u16|u32|u256)\b/;
+
+const typeTagsPatternOnly: Fault = {
+  name: "type-tags-pattern-only",
+  area: "statuses",
+  description:
+    "refuses table item requests whose key or value type uses u16, u32 or u256 (400 invalid_input): it parses type tags by the declared pattern, which omits them",
+  breaks: ["2.1/move-type-forms-read"],
+  engine: (api) =>
+    overrideApi(api, {
+      getTableItem: (handle, request, version) => {
+        if (OUTSIDE_DECLARED_PATTERN.test(request.keyType) || OUTSIDE_DECLARED_PATTERN.test(request.valueType))
+          throw new LedgerError(400, "invalid_input", `unsupported type tag: ${request.keyType} / ${request.valueType}`);
+        return api.getTableItem(handle, request, version);
+      },
+    }),
+};
+
+export const STATUS_FAULTS: readonly Fault[] = [
+  prunedVersionNotFound,
+  badU64ServerError,
+  missingTableItemNull,
+  addressNonHexDropped,
+  typeTagsPatternOnly,
+];

@@ -53,6 +53,7 @@ describe("the fixtures", () => {
       "moduleAccount",
       "moduleName",
       "table",
+      "tables",
       "transactionsAccount",
     ]);
     expect(f.chainId).toBe(4);

@@ -13,7 +13,7 @@ import { moduleRecord, structLookup } from "./bytecode.ts";
 import { FRAMEWORK_MODULES, GAS_SCHEDULE_UPGRADE, RANDOMNESS_MODULE } from "./framework.ts";
 import { activeBlockAt, planHistory, transfersInBlock, type HistoryPlan } from "./history.ts";
 import { genesisKeys, type GenesisKeys } from "./keys.ts";
-import { FIXTURE_KEY, FIXTURE_TABLE, genesisTables, tableItemWrite, type GenesisTable } from "./tables.ts";
+import { FIXTURE_KEY, FIXTURE_TABLE, genesisTables, tableItemWrite, typeFormTables, type GenesisTable } from "./tables.ts";
 
 /** The fixtures object, with the fixtures file's member names exactly. */
 export interface EngineFixtures {
@@ -23,6 +23,8 @@ export interface EngineFixtures {
   readonly moduleAccount: string;
   readonly moduleName: string;
   readonly table: { readonly handle: string; readonly keyType: string; readonly valueType: string; readonly key: unknown };
+  /** More tables, whose key and value types use the other MoveType forms (§2.1), one present key each. */
+  readonly tables: readonly { readonly handle: string; readonly keyType: string; readonly valueType: string; readonly key: unknown }[];
   /** Beyond the basic fixtures (`history`): known changes inside the window, so that a read at an older version can be told from a read at the latest. */
   readonly history: {
     readonly modulePublished: { readonly address: string; readonly name: string; readonly version: string };
@@ -42,6 +44,8 @@ export type TableChange = "insert" | "update" | "delete";
 export interface GenesisReport {
   readonly keys: GenesisKeys;
   readonly tables: readonly GenesisTable[];
+  /** Tables of the other MoveType forms (typeFormTables): written once, never changed. */
+  readonly formTables: readonly GenesisTable[];
   readonly fixtures: EngineFixtures;
   readonly plan: HistoryPlan;
   /** Versions of the transactions account's committed transfers, ascending. */
@@ -125,13 +129,14 @@ export function runGenesis(context: GenesisContext): GenesisReport {
   const { config, ledger, producer } = context;
   const keys = genesisKeys(config.seed);
   const tables = genesisTables(config.seed);
+  const formTables = typeFormTables(config.seed);
   const plan = planHistory(config.genesisVersions, config.pruneWindow, GENESIS_TRANSFERS);
   const interval = BigInt(config.blockIntervalMs) * 1000n;
   const totalBlocks = BigInt(1 + plan.emptyBlocks + plan.activeBlocks);
   const start = config.clock.nowUsec() - (totalBlocks - 1n) * interval;
   if (start <= 0n) throw new RangeError("the clock is too early for a genesis of this length");
 
-  producer.produceGenesis(start, genesisWrites(keys, tables));
+  producer.produceGenesis(start, genesisWrites(keys, [...tables, ...formTables]));
   producer.produceEmptyBlocks(plan.emptyBlocks, start + interval, interval);
 
   const report = {
@@ -201,12 +206,13 @@ export function runGenesis(context: GenesisContext): GenesisReport {
     moduleAccount: "0x1",
     moduleName: "coin",
     table: { handle: toHex(fixtureTable.handle), keyType: fixtureTable.keyType, valueType: fixtureTable.valueType, key: FIXTURE_KEY },
+    tables: formTables.map((t) => ({ handle: toHex(t.handle), keyType: t.keyType, valueType: t.valueType, key: t.initial[0]?.key })),
     history: {
       modulePublished: { address: "0x1", name: RANDOMNESS_MODULE.name, version: report.randomnessPublishedAt.toString() },
       tableItemInserted: insertedFixtureItem(tables, report.tableChanges),
     },
   };
-  return { keys, tables, fixtures, plan, transferVersions, ...report, bot };
+  return { keys, tables, formTables, fixtures, plan, transferVersions, ...report, bot };
 }
 
 /** A late insert into the fixture table that nothing changes afterwards: absent before its version, present from it on. */

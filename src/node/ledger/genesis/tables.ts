@@ -111,6 +111,77 @@ export function genesisTables(seed: string): GenesisTable[] {
   ];
 }
 
+/**
+ * Tables whose key and value types use, between them, every MoveType form (§2.1) a table can hold:
+ * bool, u8, u16, u32, u64, u128, u256, address, vectors (nested too) and structs (a generic one too);
+ * the fixtures file's `tables`, one present key each.
+ * signer is no form a table can hold (it has no store ability).
+ */
+export function typeFormTables(seed: string): GenesisTable[] {
+  const bytes = (label: string, n: number) => toHex(derive(seed, label).slice(0, n));
+  const recipe = (
+    name: string,
+    keyType: string,
+    valueType: string,
+    key: (i: number) => unknown,
+    value: (i: number) => unknown,
+  ): TableRecipe => ({
+    name,
+    keyType,
+    valueType,
+    count: 100,
+    late: 0,
+    item: (i) => ({ key: key(i), value: value(i) }),
+    updated: value,
+    updates: [],
+    deletes: [],
+  });
+  return [
+    recipe(
+      "forms_u8_u16",
+      "u8",
+      "u16",
+      (i) => i,
+      (i) => 60_000 + i,
+    ),
+    recipe(
+      "forms_u16_u256",
+      "u16",
+      "u256",
+      (i) => 1_000 + i,
+      (i) => (2n ** 200n + BigInt(i)).toString(),
+    ),
+    recipe(
+      "forms_u32_option",
+      "u32",
+      "0x1::option::Option<u64>",
+      (i) => 4_000_000_000 + i,
+      (i) => ({ vec: i % 2 === 0 ? [String(i)] : [] }),
+    ),
+    recipe(
+      "forms_u128_nested_vector",
+      "u128",
+      "vector<vector<u8>>",
+      (i) => (2n ** 100n + BigInt(i)).toString(),
+      (i) => [bytes(`table/forms/${i}/a`, 1 + (i % 4)), bytes(`table/forms/${i}/b`, 2)],
+    ),
+    recipe(
+      "forms_u256_bool",
+      "u256",
+      "bool",
+      (i) => (2n ** 255n + BigInt(i)).toString(),
+      (i) => i % 2 === 0,
+    ),
+    recipe(
+      "forms_vector_string",
+      "vector<u64>",
+      "0x1::string::String",
+      (i) => [String(i), String(i * 7)],
+      (i) => `item ${i}`,
+    ),
+  ].map((r) => build(seed, r));
+}
+
 /** The state write that sets (or, with value undefined, deletes) one item. */
 export function tableItemWrite(table: GenesisTable, key: unknown, value: unknown, resolve: StructResolver): StateWrite {
   const keyBytes = encodeMoveValue(parseTypeTag(table.keyType), key, resolve);
