@@ -1,7 +1,7 @@
 // §4.6 Estimate gas price: GET /v1/estimate_gas_price takes no parameters and answers 200 with the gas
 // estimate object of §2.5 (three unsigned integers), offered as JSON and as BCS (§4). The family gives
-// the member names and the order deprioritized <= gas_estimate <= prioritized, which the spec implies
-// ("low", "regular", "aggressive") but does not state: that order is a SHOULD. The two media types are
+// the member names and the order deprioritized <= gas_estimate <= prioritized, which the spec's names
+// ("low", "regular", "aggressive") suggest but no statement states: that order is a SHOULD. The two media types are
 // one answer (§4), so the BCS form must say what the JSON form says at the same ledger version.
 //
 // Every response below is also checked by the harness against the observed-status contract (status in

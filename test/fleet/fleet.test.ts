@@ -21,7 +21,7 @@ import { CHROMIUM_MISSING, hasChromium, renderedDom } from "../support/chromium.
 import { conformanceCommand, type CommandRun } from "../support/conformance-command.ts";
 import { forwardAsIs } from "../harness/servers.ts";
 
-const FAULT = "gas-estimates-out-of-order";
+const FAULT = "gas-estimate-bcs-differs";
 const ONLY = "estimate-gas-price";
 const breaks = FAULTS.find((f) => f.name === FAULT)?.breaks ?? [];
 

@@ -33,7 +33,7 @@ describe("requirement catalog", () => {
     for (const id of ["2.7/required-headers-on-api-success", "2.6/error-object", "7.1/listed-status", "7.2/error-code-known"]) {
       expect(catalog.has(id)).toBe(true);
     }
-    expect(catalog.get("4.6/estimates-ordered").level).toBe("MUST");
+    expect(catalog.get("4.6/bcs-matches-json").level).toBe("MUST");
     expect(catalog.get("4.7/health-message").level).toBe("SHOULD");
   });
 

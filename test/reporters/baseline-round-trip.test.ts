@@ -22,8 +22,8 @@ import { conformanceCommand, type CommandRun } from "../support/conformance-comm
 import { expectWellFormedXml } from "../support/xml-well-formed.ts";
 
 /** The fault, and the one requirement it breaks (src/node/faults/gas.ts). */
-const FAULT = "gas-estimates-out-of-order";
-const BROKEN = "4.6/estimates-ordered";
+const FAULT = "gas-estimate-bcs-differs";
+const BROKEN = "4.6/bcs-matches-json";
 /** A whole-suite run on a loaded 2-core machine. */
 const RUN_TIMEOUT_MS = 600_000;
 

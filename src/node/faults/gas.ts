@@ -21,20 +21,6 @@ const gasEstimatesAsStrings: Fault = {
   },
 };
 
-const gasEstimatesOutOfOrder: Fault = {
-  name: "gas-estimates-out-of-order",
-  area: "gas",
-  description: "swaps the low and the aggressive estimate: deprioritized_gas_estimate above prioritized_gas_estimate",
-  breaks: ["4.6/estimates-ordered"],
-  engine: (api) =>
-    overrideApi(api, {
-      gasEstimate: () => {
-        const estimate = api.gasEstimate();
-        return { deprioritized: estimate.prioritized, market: estimate.market, prioritized: estimate.deprioritized };
-      },
-    }),
-};
-
 const gasEstimateBcsDiffers: Fault = {
   name: "gas-estimate-bcs-differs",
   area: "gas",
@@ -53,4 +39,4 @@ const gasEstimateBcsDiffers: Fault = {
   },
 };
 
-export const GAS_FAULTS: readonly Fault[] = [gasEstimatesAsStrings, gasEstimatesOutOfOrder, gasEstimateBcsDiffers];
+export const GAS_FAULTS: readonly Fault[] = [gasEstimatesAsStrings, gasEstimateBcsDiffers];
