@@ -338,7 +338,8 @@ function renderNotes(list: readonly Entry[], byRequirement: ReadonlyMap<string, 
     const ref = e.located
       ? `<a class="st-ref" href="#${esc(markId(s.id))}">${esc(s.id)}</a>`
       : `<span class="st-ref">${esc(s.id)}</span> <q>${esc(s.words)}</q> <span class="why">(its words are not found in the text)</span>`;
-    const run = e.run === undefined ? "" : ` <span class="run r-${e.run}">${esc(RUN_WORD[e.run])}</span>`;
+    // A statement no requirement checks says so by its coverage, whatever the run.
+    const run = e.run === undefined || e.run === "unchecked" ? "" : ` <span class="run r-${e.run}">${esc(RUN_WORD[e.run])}</span>`;
     const reqs = (s.requirements ?? []).map((id) => requirementRef(id, byRequirement));
     const parts: string[] = [];
     if (e.kind === "untestable") parts.push(`<span class="why">cannot be checked from outside: ${esc(s.untestable ?? "")}</span>`);

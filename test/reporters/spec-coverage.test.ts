@@ -199,7 +199,7 @@ describe("the spec page's statements", () => {
 
   it("shows what nothing checks: uncovered, untestable with why, partial with what is not checked", () => {
     expect(note("1#4")).toContain(
-      '<span class="cov cov-uncovered">uncovered</span> <span class="run r-unchecked">no requirement checks it</span>: <span class="why">no requirement checks it: a pass says nothing of it</span>',
+      '<span class="cov cov-uncovered">uncovered</span>: <span class="why">no requirement checks it: a pass says nothing of it</span>',
     );
     expect(note("1#2")).toContain('<span class="cov cov-untestable">untestable</span>');
     expect(note("1#2")).toContain("cannot be checked from outside: only the node knows &lt;why&gt;");
