@@ -15,6 +15,7 @@ import { renderHtmlReport } from "../../reporters/html-report.ts";
 import { renderMarkdownSummary } from "../../reporters/markdown-summary.ts";
 import { renderMatrixConsole } from "../../reporters/matrix-console.ts";
 import { buildFleetSummary } from "../../reporters/matrix-data.ts";
+import { renderMatrixHtml } from "../../reporters/matrix-html.ts";
 import { renderMatrixMarkdown } from "../../reporters/matrix-markdown.ts";
 import { coverageLine, packageCoverage, packageStatements } from "../../reporters/spec-coverage.ts";
 import { readSpec, renderSpecPage } from "../../reporters/spec-page.ts";
@@ -146,12 +147,14 @@ describe("the console and summary.md", () => {
     );
   });
 
-  it("give the map's figure in a fleet's console and summary.md", () => {
+  it("give the map's figure in a fleet's console, summary.md and page", () => {
     const summary = buildSummary(outcome, { target: "http://h/v1", startedAt: new Date(0), durationMs: 1 });
     const nodes = [{ name: "a", summary, exitCode: 1 }];
     const c = packageCoverage();
     expect(renderMatrixConsole(nodes, { reportDir: "r", exitCode: 1 })).toContain(`spec coverage: ${c.statements} statement`);
     expect(renderMatrixMarkdown(nodes)).toContain(`Spec coverage: ${c.statements} statement`);
+    const page = renderMatrixHtml({ nodes, startedAt: new Date(0), durationMs: 1, exitCode: 1 });
+    expect(page).toContain(`<dt>Spec coverage</dt><dd>${c.statements} statement`);
   });
 
   it("link the figure from index.html to the spec page's legend", () => {
