@@ -17,7 +17,8 @@ import { renderMatrixConsole } from "../../reporters/matrix-console.ts";
 import { buildFleetSummary } from "../../reporters/matrix-data.ts";
 import { renderMatrixHtml } from "../../reporters/matrix-html.ts";
 import { renderMatrixMarkdown } from "../../reporters/matrix-markdown.ts";
-import { coverageLine, packageCoverage, packageStatements } from "../../reporters/spec-coverage.ts";
+import { renderJunit } from "../../reporters/junit-report.ts";
+import { coverageFigure, coverageLine, packageCoverage, packageStatements } from "../../reporters/spec-coverage.ts";
 import { readSpec, renderSpecPage } from "../../reporters/spec-page.ts";
 import { buildSummary } from "../../reporters/summary.ts";
 import { packagePath } from "../../src/package-root.ts";
@@ -155,6 +156,11 @@ describe("the console and summary.md", () => {
     expect(renderMatrixMarkdown(nodes)).toContain(`Spec coverage: ${c.statements} statement`);
     const page = renderMatrixHtml({ nodes, startedAt: new Date(0), durationMs: 1, exitCode: 1 });
     expect(page).toContain(`<dt>Spec coverage</dt><dd>${c.statements} statement`);
+  });
+
+  it("give it in junit.xml's properties", () => {
+    const xml = renderJunit([{ outcome, target: "http://h/v1", durationMs: 1 }], { name: "ledger-conformance", durationMs: 1 });
+    expect(xml).toContain(`<property name="spec.coverage" value="${coverageFigure(packageCoverage())}"/>`);
   });
 
   it("link the figure from index.html to the spec page's legend", () => {
