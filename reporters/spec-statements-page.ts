@@ -73,11 +73,13 @@ interface Entry {
   readonly kind: Kind;
   /** Absent without a run. */
   readonly run?: RunVerdict;
-  /** Where it is marked: the id its label carries, or undefined when its words were not found. */
+  /** Its words were found and marked (its label carries markId); false: listed at the end of its section. */
   located: boolean;
 }
 
+/** The anchor of a statement's label in the text ("4.3#2" → "st-4.3-2": a fragment cannot hold '#'). */
 export const markId = (id: string) => `st-${id.replace("#", "-")}`;
+/** The anchor of a statement's note under its block. */
 export const noteId = (id: string) => `note-${id.replace("#", "-")}`;
 
 /**
