@@ -1,18 +1,28 @@
 // The end of the console output: a table of requirement statuses by endpoint, what the node did under
 // load (when the run had a load mode), the failures with their curl lines, why requirements were
-// skipped, run errors, and the verdict. The caller passes the text through escapeControls: failure
+// skipped, run errors, how much of the spec the suite checks (the package's coverage figure: what a
+// pass covers), and the verdict. The caller passes the text through escapeControls: failure
 // messages quote what the target sent.
 
 import { countStatuses, type RunOutcome } from "./aggregate.ts";
 import { verdictOf } from "./verdict.ts";
 import { unknownMemberLines } from "./unknown-members-report.ts";
 import { loadLines } from "./load-profile-report.ts";
+import type { CoverageCounts } from "../src/harness/spec-statements.ts";
+import { coverageLine, packageCoverage } from "./spec-coverage.ts";
 
 const COLUMNS = ["pass", "fail", "warn", "skip", "n/a"] as const;
 
 export function renderConsoleReport(
   outcome: RunOutcome,
-  run: { target: string; durationMs: number; reportDir: string; exitCode: number },
+  run: {
+    target: string;
+    durationMs: number;
+    reportDir: string;
+    exitCode: number;
+    /** Absent: the package's (schemas/spec-statements.yaml). */
+    coverage?: CoverageCounts;
+  },
 ): string {
   const lines: string[] = [""];
   const byEndpoint = new Map<string, RunOutcome["requirements"][number][]>();
@@ -78,6 +88,7 @@ export function renderConsoleReport(
   if (unknown.length > 0) lines.push("", ...unknown);
   lines.push(
     "",
+    coverageLine(run.coverage ?? packageCoverage(), `${run.reportDir}/html/spec.html`),
     `${verdictOf(outcome).headline} — ${outcome.requests} requests (${outcome.retries} retries after connection faults) to ${run.target} in ${(run.durationMs / 1000).toFixed(1)} s`,
     `Reports: ${run.reportDir}/summary.json, summary.md, junit.xml, html/index.html — exit ${run.exitCode}`,
   );

@@ -18,6 +18,8 @@ import { countStatuses, type RequirementOutcome, type RunOutcome } from "./aggre
 import { groupFailures, messageWithoutCurl, type FailureGroup } from "./failure-groups.ts";
 import { linkSections, sectionLink, SPEC_PAGE } from "./spec-page.ts";
 import { verdictOf, type Verdict } from "./verdict.ts";
+import type { CoverageCounts } from "../src/harness/spec-statements.ts";
+import { coverageFigure, packageCoverage } from "./spec-coverage.ts";
 
 export interface HtmlReportInput {
   readonly outcome: RunOutcome;
@@ -27,6 +29,8 @@ export interface HtmlReportInput {
   readonly exitCode: number;
   /** Relative link to the Allure report, if it was generated. */
   readonly allureHref?: string;
+  /** How much of the spec the suite checks; absent: the package's (schemas/spec-statements.yaml). */
+  readonly coverage?: CoverageCounts;
 }
 
 /** One node's results, as renderNodeReport shows them. */
@@ -56,6 +60,7 @@ export function renderHtmlReport(input: HtmlReportInput): string {
 <dt>Requests</dt><dd>${outcome.requests} (${outcome.retries} retries after connection faults)</dd>
 <dt>Exit status</dt><dd>${input.exitCode}</dd>
 <dt>Requirements</dt><dd>${counts.passed} passed, ${counts.failed} failed, ${counts.warned} warned, ${counts.skipped} skipped, ${counts.notApplicable} n/a</dd>
+<dt>Spec coverage</dt><dd>${esc(coverageFigure(input.coverage ?? packageCoverage()))}: <a href="${SPEC_PAGE}#coverage">what a pass covers</a></dd>
 ${outcome.baseline === undefined ? "" : `<dt>Baseline</dt><dd><code>${esc(outcome.baseline.file)}</code> (${outcome.baseline.ids.length} expected failures listed)</dd>`}
 </dl>
 <p>The spec these requirements come from: <a href="${SPEC_PAGE}">the ledger node REST interface</a>.${input.allureHref ? ` Test-by-test detail: <a href="${esc(input.allureHref)}">Allure report</a>.` : ""}</p>`;

@@ -5,11 +5,13 @@
 // every failing check's message and curl line; a warned SHOULD, a baselined failure ("expected failure,
 // baseline FILE"), a skipped or not-applicable requirement is <skipped> with the reason; a baselined
 // requirement that now passes is a <failure>; run errors are <error>. So a CI JUnit step turns red exactly
-// when the gate fails. Every <testsuite> carries the verdict in its <properties>.
+// when the gate fails. Every <testsuite> carries the verdict in its <properties>, and the spec coverage
+// figure (reporters/spec-coverage.ts: what a pass covers).
 // With --junit-per-check the cases are the checks instead (renderJunitPerCheck), under the same rules.
 // Text from the target is escaped, control characters included (XML 1.0 cannot hold them raw).
 
 import type { ResultStatus } from "../src/harness/results.ts";
+import { coverageFigure, packageCoverage } from "./spec-coverage.ts";
 import type { RequirementOutcome, RunOutcome } from "./aggregate.ts";
 import { verdictOf, type Verdict } from "./verdict.ts";
 
@@ -196,6 +198,7 @@ function suite(name: string, cases: readonly Case[], durationMs: number, verdict
     <properties>
       <property name="verdict" value="${xml(verdict.kind)}"/>
       <property name="verdict.text" value="${xml(verdict.headline)}"/>
+      <property name="spec.coverage" value="${xml(coverageFigure(packageCoverage()))}"/>
     </properties>
 ${cases.map(renderCase).join("\n")}
   </testsuite>`,

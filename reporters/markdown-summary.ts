@@ -2,6 +2,7 @@
 // warned first, for a CI job summary (GitHub's $GITHUB_STEP_SUMMARY, GitLab or Buildkite annotations).
 // Every cell is escaped: a failure message quotes the target, and a job summary renders markdown and
 // some HTML, so markup, table pipes and control characters are neutralised and cells are cut short.
+// The line after the target gives how much of the spec the suite checks (the package's coverage figure).
 // One node's part is renderNodeMarkdown, so that a summary over several nodes can reuse it.
 
 import type { RequirementOutcome, RunOutcome } from "./aggregate.ts";
@@ -9,6 +10,8 @@ import { escapeControls } from "./escape-controls.ts";
 import { verdictOf } from "./verdict.ts";
 import { unknownMemberMarkdown } from "./unknown-members-report.ts";
 import { loadMarkdown } from "./load-profile-report.ts";
+import type { CoverageCounts } from "../src/harness/spec-statements.ts";
+import { coverageFigure, packageCoverage } from "./spec-coverage.ts";
 
 /** The longest cell text, in characters: a job summary is read at a glance. */
 const CELL_CUT = 200;
@@ -22,11 +25,12 @@ const STATUS_WORD: Record<RequirementOutcome["status"], string> = {
   passed: "✅ passed",
 };
 
-export function renderMarkdownSummary(node: { outcome: RunOutcome; target: string }): string {
+/** `coverage` absent: the package's (schemas/spec-statements.yaml). */
+export function renderMarkdownSummary(node: { outcome: RunOutcome; target: string; coverage?: CoverageCounts }): string {
   return `# ledger-conformance\n\n${renderNodeMarkdown(node)}`;
 }
 
-export function renderNodeMarkdown(node: { outcome: RunOutcome; target: string }): string {
+export function renderNodeMarkdown(node: { outcome: RunOutcome; target: string; coverage?: CoverageCounts }): string {
   const { outcome } = node;
   const verdict = verdictOf(outcome);
   const rank = (r: RequirementOutcome) => ORDER[r.status] + (r.expectedFailure ? 0.5 : 0);
@@ -38,6 +42,8 @@ export function renderNodeMarkdown(node: { outcome: RunOutcome; target: string }
     `**${cell(verdict.label)}**: ${cell(verdict.detail)}`,
     "",
     `Target \`${escapeControls(node.target).replace(/[`\r\n]/g, "")}\`, ${outcome.requests} requests.`,
+    "",
+    `Spec coverage: ${coverageFigure(node.coverage ?? packageCoverage())} (see \`html/spec.html\`).`,
     ...(errors.length === 0 ? [] : ["", ...errors]),
     ...(load.length === 0 ? [] : ["", ...load]),
     "",

@@ -1,7 +1,9 @@
 // The end of a fleet's console output: a line per node (verdict, exit status, counts), the requirements
-// that did not pass on every node with each node's status, and the fleet's verdict. The caller passes
+// that did not pass on every node with each node's status, the spec coverage figure of this version's
+// map (reporters/spec-coverage.ts), and the fleet's verdict. The caller passes
 // the text through escapeControls: names, targets and reasons may come from summaries made elsewhere.
 
+import { coverageLine, packageCoverage } from "./spec-coverage.ts";
 import { buildMatrix, fleetVerdict, nodeVerdict, verdictWords, type MatrixNode } from "./matrix-data.ts";
 
 /** Rows listed on the console; the HTML page has every row. */
@@ -39,6 +41,7 @@ export function renderMatrixConsole(nodes: readonly MatrixNode[], run: { readonl
   const worst = nodes.filter((n) => nodeVerdict(n.summary, n.exitCode) === verdict).map((n) => n.name);
   lines.push(
     "",
+    coverageLine(packageCoverage(), "each node's html/spec.html"),
     `FLEET ${verdictWords(verdict).toUpperCase()}: the worst node's verdict (${worst.length === nodes.length ? `all ${nodes.length} nodes` : worst.join(", ")})`,
     `Reports: ${run.reportDir}/summary.json, html/index.html — exit ${run.exitCode}`,
     "",

@@ -1,12 +1,13 @@
 // The requirement-by-node matrix of a fleet: from each node's own summary.json (written by
 // its run, here or on another machine) to one row per requirement with a cell per node, the fleet's
-// summary.json (the one-node members over the whole fleet, and `targets[]`: each node's summary with its
+// summary.json (the one-node members over the whole fleet, the spec coverage of this version's map, and `targets[]`: each node's summary with its
 // name) and the exit status, the worst node's. A fleet run and `merge` both build it from summaries
 // alone, so merging runs made elsewhere gives what one fleet run gives.
 
 import type { ResultStatus } from "../src/harness/results.ts";
 import { countStatuses, FAILURES_KEPT, type Interruption } from "./aggregate.ts";
 import type { Summary, SummaryRequirement } from "./summary.ts";
+import { packageCoverage } from "./spec-coverage.ts";
 import { VERDICT_KINDS, type VerdictCounts, type VerdictKind } from "./verdict.ts";
 
 /** One node of the fleet: its name (its column), its summary, and its own full report page if any. */
@@ -162,6 +163,8 @@ export function buildFleetSummary(
     requirements,
     requests: nodes.reduce((sum, n) => sum + n.summary.requests, 0),
     retries: nodes.reduce((sum, n) => sum + n.summary.retries, 0),
+    // The map of the version building the matrix; each node's summary keeps its own run's.
+    coverage: packageCoverage(),
     ...(errors.length === 0 ? {} : { errors }),
     ...(interruption === undefined ? {} : { interruption }),
     targets: nodes.map((n) => ({ name: n.name, ...withoutName(n.summary) })),

@@ -2,12 +2,14 @@
 // elsewhere). The nodes with their verdicts; the requirement-by-node matrix (rows requirements by
 // endpoint, a column per node, each cell the node's status linking to that requirement in the node's
 // own section); then a section per node with what did not pass there (failures with their curl lines,
-// why a requirement was skipped) and a link to the node's own full report. Built from the nodes'
+// why a requirement was skipped) and a link to the node's own full report. The header gives the spec
+// coverage figure of this version's map. Built from the nodes'
 // summaries alone, which may come from other machines: every text is escaped.
 
 import type { ResultStatus } from "../src/harness/results.ts";
 import { escapeHtml as esc } from "./escape-controls.ts";
 import { REPORT_CSS } from "./report-style.ts";
+import { coverageFigure, packageCoverage } from "./spec-coverage.ts";
 import {
   buildMatrix,
   fleetStatus,
@@ -79,6 +81,7 @@ export function renderMatrixHtml(input: MatrixHtmlInput): string {
 <dt>Started</dt><dd>${esc(input.startedAt.toISOString())}</dd>
 <dt>Duration</dt><dd>${(input.durationMs / 1000).toFixed(1)} s</dd>
 <dt>Exit status</dt><dd>${input.exitCode} (the worst node's)</dd>
+<dt>Spec coverage</dt><dd>${esc(coverageFigure(packageCoverage()))} (each node's own report marks the statements in the spec's text)</dd>
 </dl>
 </header>
 <main>

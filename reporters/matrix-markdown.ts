@@ -1,9 +1,10 @@
-// A fleet's summary.md, and what `--format markdown` prints for a fleet: the fleet's verdict line, a line
-// per node, and the requirement-by-node table (with each row's first failure or reason), failed and warned rows first, for a CI job summary (as
+// A fleet's summary.md, and what `--format markdown` prints for a fleet: the fleet's verdict line, the
+// spec coverage figure of this version's map, a line per node, and the requirement-by-node table (with each row's first failure or reason), failed and warned rows first, for a CI job summary (as
 // markdown-summary.ts is for one node). Names, targets and messages may come from summaries made
 // elsewhere, so every cell goes through that file's `cell` escaping.
 
 import { cell } from "./markdown-summary.ts";
+import { coverageFigure, packageCoverage } from "./spec-coverage.ts";
 import { buildMatrix, fleetStatus, fleetVerdict, nodeVerdict, verdictWords, type MatrixCell, type MatrixNode } from "./matrix-data.ts";
 
 const ORDER = { failed: 0, warned: 1, skipped: 2, not_applicable: 3, passed: 4 } as const;
@@ -31,6 +32,8 @@ export function renderMatrixMarkdown(nodes: readonly MatrixNode[]): string {
     `# ledger-conformance: a fleet of ${nodes.length} nodes`,
     "",
     `**FLEET ${cell(verdictWords(verdict).toUpperCase())}**: the worst node's verdict (${cell(worst.length === nodes.length ? `all ${nodes.length} nodes` : worst.join(", "))})`,
+    "",
+    `Spec coverage: ${coverageFigure(packageCoverage())} (see each node's \`html/spec.html\`).`,
     "",
     "| node | verdict | exit | passed | failed | warned | skipped | n/a | target |",
     "|---|---|---|---|---|---|---|---|---|",

@@ -1,6 +1,7 @@
 // Writes the run's reports, however the run ended (completed, stopped by --max-duration or a signal,
 // or never started because the target cannot be tested): summary.json, summary.md, junit.xml, the
-// Allure page when there are results for it, html/index.html and the spec page it links, the
+// Allure page when there are results for it, html/index.html and the spec page it links (each statement
+// of the spec marked with the requirements that enforce it and how they fared), the
 // --write-baseline file when asked for, and the console report (or, with --format markdown, the
 // markdown summary) on stdout.
 
@@ -13,6 +14,7 @@ import { renderJunit, renderJunitPerCheck, type JunitCase } from "./junit-report
 import { renderMarkdownSummary } from "./markdown-summary.ts";
 import { readSpec, renderSpecPage } from "./spec-page.ts";
 import { buildSummary } from "./summary.ts";
+import { packageStatements } from "./spec-coverage.ts";
 import { differencesSummary, renderDifferencesConsole, renderDifferencesSection, withSections } from "./differences-report.ts";
 import type { DifferentialResult } from "../src/harness/differential/differential-run.ts";
 import { escapeControls } from "./escape-controls.ts";
@@ -69,7 +71,7 @@ export async function writeReports(input: ReportInput): Promise<void> {
         ? generateAllureReport(resultsDir, layout.allureDir, name)
         : generator.generate(resultsDir, layout.allureDir, name);
   }
-  writeFileSync(layout.specPage, renderSpecPage(readSpec()));
+  writeFileSync(layout.specPage, renderSpecPage(readSpec(), { statements: packageStatements(), requirements: outcome.requirements }));
   if (allurePage !== undefined) {
     const allure = await allurePage;
     if (allure.ok) allureHref = layout.allureHref;

@@ -1,12 +1,15 @@
 // The spec the suite enforces (spec/ledger-node-rest-interface.md, shipped with the package) as a page
 // beside the HTML report, html/spec.html, with an anchor per numbered section (spec.html#4.5), so that
 // every § the report cites links to its text. The spec's markdown is plain (headings, tables, lists,
-// paragraphs), rendered by markdown-it with raw HTML off.
+// paragraphs), rendered by markdown-it with raw HTML off. Given the coverage map (and the run's
+// requirements), the page marks each statement of the spec in its text with the requirements that
+// enforce it and how they fared, under a legend with the coverage figures (spec-statements-page.ts).
 
 import { readFileSync } from "node:fs";
 import MarkdownIt from "markdown-it";
 import { packagePath } from "../src/package-root.ts";
 import { escapeHtml } from "./escape-controls.ts";
+import { annotateStatements, NUMBERED, type SpecCoverageInput, STATEMENTS_CSS } from "./spec-statements-page.ts";
 
 export const SPEC_PATH = packagePath("spec", "ledger-node-rest-interface.md");
 
@@ -32,15 +35,13 @@ export function linkSections(escapedHtml: string): string {
   return escapedHtml.replace(/(?<!RFC [0-9]+ )§([0-9]+(?:\.[0-9]+)*)/g, (_m, section: string) => sectionLink(section));
 }
 
-/** "4.5. Table item" → "4.5": the numbered sections are the anchors every § of the report links to. */
-const NUMBERED = /^([0-9]+(?:\.[0-9]+)*)\.?\s/;
-
 /**
  * The spec's markdown through markdown-it (CommonMark with tables; `html: false`, so any markup in the
  * text is shown as text), with an id on each numbered heading, a table of contents of them, and the
- * spec's own cross-references in the text ("section 2.7", "(2.4)") linked to their anchors.
+ * spec's own cross-references in the text ("section 2.7", "(2.4)") linked to their anchors; with
+ * `coverage`, each statement of the map marked in the text, and the legend at the top.
  */
-export function renderSpecPage(markdown: string): string {
+export function renderSpecPage(markdown: string, coverage?: SpecCoverageInput): string {
   const md = new MarkdownIt({ html: false, linkify: false });
   const tokens = md.parse(markdown, {});
   const toc: string[] = [];
@@ -56,18 +57,19 @@ export function renderSpecPage(markdown: string): string {
     toc.push(`<li class="toc-${level}"><a href="#${escapeHtml(section)}">${escapeHtml(text)}</a></li>`);
   });
   md.renderer.rules.text = (all, idx) => linkCrossReferences(escapeHtml(all[idx]?.content ?? ""));
+  const legend = coverage === undefined ? "" : annotateStatements(tokens, markdown, coverage);
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
-<style>${CSS}</style>
+<style>${CSS}${coverage === undefined ? "" : STATEMENTS_CSS}</style>
 </head>
 <body>
-<nav><p><a href="index.html">← the report</a></p><ol class="toc">${toc.join("")}</ol></nav>
+<nav><p><a href="index.html">← the report</a></p>${coverage === undefined ? "" : '<p><a href="#coverage">What the suite checks of this spec</a></p>'}<ol class="toc">${toc.join("")}</ol></nav>
 <main>
-${md.renderer.render(tokens, md.options, {})}
+${legend}${md.renderer.render(tokens, md.options, {})}
 </main>
 </body>
 </html>

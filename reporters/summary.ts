@@ -13,7 +13,9 @@
 // ({expected, seen, hint}: the hint, with the flags to use, also ends `verdictText`). `load` is what the
 // node did under the load mode (--load N), the LoadProfile as the load counted it (src/harness/load-profile.ts):
 // clients, writers, duration, requests and rate, and per endpoint its latency percentiles and answers by
-// status class; absent when the run had no load.
+// status class; absent when the run had no load. `coverage` is how much of the spec the suite checks
+// (reporters/spec-coverage.ts): the package's figure, the same for every run of one version, so that
+// the summary says what its passes mean.
 
 import type { ResultStatus } from "../src/harness/results.ts";
 import { countStatuses, type Interruption, type RunOutcome, type StatusCounts } from "./aggregate.ts";
@@ -21,6 +23,8 @@ import { verdictOf, type VerdictCounts, type VerdictKind } from "./verdict.ts";
 import type { UnknownMemberCount } from "../src/harness/unknown-member-tally.ts";
 import type { ForeignHeaderPrefixes } from "../src/harness/foreign-header-prefix.ts";
 import type { LoadProfile } from "../src/harness/load-profile.ts";
+import type { CoverageCounts } from "../src/harness/spec-statements.ts";
+import { packageCoverage } from "./spec-coverage.ts";
 
 export interface SummaryRequirement {
   readonly id: string;
@@ -49,6 +53,8 @@ export interface Summary {
   readonly requirements: readonly SummaryRequirement[];
   readonly requests: number;
   readonly retries: number;
+  /** The spec's normative statements and how many of them the suite's requirements check (schemas/spec-statements.yaml). */
+  readonly coverage: CoverageCounts;
   readonly errors?: readonly { readonly file?: string; readonly message: string }[];
   readonly interruption?: Interruption;
   /** Milliseconds per phase of the run (src/run/phases.ts), when the command measured them. */
@@ -65,7 +71,14 @@ export interface Summary {
 
 export function buildSummary(
   outcome: RunOutcome,
-  run: { target: string; startedAt: Date; durationMs: number; phases?: Readonly<Record<string, number>> },
+  run: {
+    target: string;
+    startedAt: Date;
+    durationMs: number;
+    phases?: Readonly<Record<string, number>>;
+    /** Absent: the package's (schemas/spec-statements.yaml). */
+    coverage?: CoverageCounts;
+  },
 ): Summary {
   const verdict = verdictOf(outcome);
   return {
@@ -92,6 +105,7 @@ export function buildSummary(
     })),
     requests: outcome.requests,
     retries: outcome.retries,
+    coverage: run.coverage ?? packageCoverage(),
     ...(outcome.errors.length === 0 ? {} : { errors: outcome.errors }),
     ...(outcome.interruption === undefined ? {} : { interruption: outcome.interruption }),
     ...(run.phases === undefined ? {} : { phases: run.phases }),

@@ -49,6 +49,7 @@ function summary(over: Partial<Summary> = {}): Summary {
     ],
     requests: 3,
     retries: 0,
+    coverage: { statements: 3, covered: 1, partial: 1, uncovered: 0, untestable: 1 },
     ...over,
   };
 }

@@ -292,12 +292,13 @@ describe("baseline", () => {
 });
 
 describe("summary.json", () => {
-  it("has exactly the documented members plus requests and retries", () => {
+  it("has exactly the documented members plus requests, retries and the spec coverage", () => {
     const outcome = aggregateRequirements(catalog, [ev("1/must-a", "passed"), ev("1/must-b", "failed", "boom")], [], 5, "untested", 3);
     const summary = buildSummary(outcome, { target: "http://h/v1", startedAt: new Date(0), durationMs: 12.4 });
     expect(Object.keys(summary).sort()).toEqual([
       "conforming",
       "counts",
+      "coverage",
       "durationMs",
       "requests",
       "requirements",
