@@ -4,7 +4,8 @@
 import { bcs } from "@mysten/bcs";
 import { AccountAddress, Bytes, opaque, U64 } from "./bcs-primitives.ts";
 
-const PartialAuthenticatorAssertionResponse = bcs.struct("PartialAuthenticatorAssertionResponse", {
+/** aptos-core types/src/transaction/webauthn.rs PartialAuthenticatorAssertionResponse (BCS field order). */
+export const PartialAuthenticatorAssertionResponse = bcs.struct("PartialAuthenticatorAssertionResponse", {
   signature: bcs.enum("AssertionSignature", { Secp256r1Ecdsa: Bytes }),
   authenticator_data: Bytes,
   client_data_json: Bytes,

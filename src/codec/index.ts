@@ -114,6 +114,7 @@ export {
   multiKeyAuthenticationKey,
   authenticationKeyOf,
 } from "./keys.ts";
+export { webAuthnSign, webAuthnProblem, secp256r1PublicKey, MAX_WEBAUTHN_SIGNATURE_BYTES } from "./webauthn.ts";
 export { verifyTransactionAuthenticator, type AuthenticatorVerdict, type ClaimedSigner, type SignerRole } from "./verify.ts";
 export { Ed25519Account, signMultiAgentTransaction, signFeePayerTransaction } from "./account.ts";
 export { MAX_TYPE_DEPTH, parseTypeTag, formatTypeTag, formatStructTag } from "./type-tag.ts";
