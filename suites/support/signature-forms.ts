@@ -39,7 +39,7 @@ import {
   transactionHash,
   webAuthnSign,
 } from "../../src/codec/index.ts";
-import { CheckSkipped, type CheckContext, type HttpResponse, useRunSeed } from "../../src/harness/index.ts";
+import { CheckFailure, CheckSkipped, type CheckContext, type HttpResponse, useRunSeed } from "../../src/harness/index.ts";
 import {
   type BuiltTransaction,
   isSequenceConflict,
@@ -261,24 +261,23 @@ function fundedAddresses(keys: FormKeys): Uint8Array[] {
   ];
 }
 
-/** What a run's forms share: the funding setup, the keys, and whether the funding committed. */
+/** What a run's forms share: the signing setup, the keys, and the funder. */
 interface Session {
   readonly base: SubmitSetup;
   readonly seed: number;
   readonly keys: Readonly<Record<SubmitFormat, FormKeys>>;
   /** The funder as a form key: the secondary signer of multi_agent and every fee payer. */
   readonly funder: FormKey;
-  /** Why the forms cannot be sent (funding refused or not committed); undefined when they can. */
-  readonly unavailable: string | undefined;
 }
 
-let session: Promise<Session> | undefined;
+/** The session, or why the forms cannot be sent (the setup failed, or the funding was refused or not committed). */
+let session: Promise<Session | string> | undefined;
 const attempts = new Map<string, Promise<Attempt>>();
 const unverifiableAttempts = new Map<string, Promise<HttpResponse>>();
 
-/** Enough for one transaction's maximum fee and its transfer, with room to spare. */
+/** One transaction's maximum fee (what the prologue wants the sender to hold) and its transfer, with room to spare. */
 function fundingAmount(base: SubmitSetup): bigint {
-  return 2n * MAX_GAS_AMOUNT * base.gasUnitPrice + 10n * TRANSFER_AMOUNT;
+  return MAX_GAS_AMOUNT * base.gasUnitPrice + 10n * TRANSFER_AMOUNT;
 }
 
 /** A transfer from the funder at `sequenceNumber` to `to`, signed. */
@@ -336,17 +335,24 @@ async function fund(t: CheckContext, base: SubmitSetup, targets: readonly Uint8A
   return summary === undefined ? `the transfers funding the forms' accounts (the last ${last.hash}) were not committed in time` : undefined;
 }
 
-async function openSession(t: CheckContext): Promise<Session> {
-  const base = await submitSetup(t, "forms");
+async function openSession(t: CheckContext): Promise<Session | string> {
+  let base: SubmitSetup;
+  try {
+    base = await submitSetup(t, "forms");
+  } catch (error) {
+    // What signing needs (chain id, gas price, the transfer's ABI) is other requirements' to judge.
+    if (error instanceof CheckFailure) return `the forms could not be signed: ${error.message.split("\n")[0]}`;
+    throw error;
+  }
   const seed = useRunSeed(t.config);
   const keys = { bcs: formKeys(seed, "bcs"), json: formKeys(seed, "json") };
   const funder = legacyEd25519(base.sender, base.senderBytes);
   const unavailable = await fund(t, base, [...fundedAddresses(keys.bcs), ...fundedAddresses(keys.json)]);
-  return { base, seed, keys, funder, unavailable };
+  return unavailable ?? { base, seed, keys, funder };
 }
 
 /** The run's session (opened once, by the first check that asks, with its requests). */
-async function formsSession(t: CheckContext): Promise<Session> {
+async function formsSession(t: CheckContext): Promise<Session | string> {
   session ??= openSession(t).catch((error: unknown) => {
     session = undefined;
     throw error;
@@ -542,7 +548,7 @@ async function freshAddress(t: CheckContext, s: Session, format: SubmitFormat): 
 /** The forms' session, or the check ends skipped with why the forms cannot be sent. */
 async function usableSession(t: CheckContext): Promise<Session> {
   const s = await formsSession(t);
-  if (s.unavailable !== undefined) throw new CheckSkipped(s.unavailable);
+  if (typeof s === "string") throw new CheckSkipped(s);
   return s;
 }
 
