@@ -325,7 +325,7 @@ async function fund(t: CheckContext, base: SubmitSetup, targets: readonly Uint8A
         break;
       }
       if (!isSequenceConflict(res) || attempt >= 2)
-        return `a transfer funding the forms' accounts from ${base.senderAddress} was refused (${res.status} ${res.text.slice(0, 200)}); replay: ${res.curl}`;
+        return `a transfer funding the forms' accounts from ${base.senderAddress} was refused (${res.status} ${res.text.slice(0, 200)})`;
       sequenceNumber += 1n;
     }
   }
@@ -533,14 +533,18 @@ function freshKey(s: Session, format: SubmitFormat, address: Uint8Array): FormKe
   return legacyEd25519(account);
 }
 
-/** The first candidate address with no account and no transactions (GET /accounts/{address} not 200, no summaries). */
+/**
+ * The first candidate address with no account and no transactions: GET /accounts/{address} (beyond the
+ * spec) not 200, and no summaries (§4.3; `[]` by the family's convention, or a 404).
+ */
 async function freshAddress(t: CheckContext, s: Session, format: SubmitFormat): Promise<Uint8Array> {
   for (const candidate of freshCandidates(s, format)) {
     const address = formatAddress(candidate.address);
     const account = await t.request({ path: `/accounts/${address}` });
     if (account.status === 200) continue;
     const summaries = await t.request({ path: `/accounts/${address}/transaction_summaries` });
-    if (summaries.status === 200 && Array.isArray(summaries.json) && summaries.json.length === 0) return candidate.address;
+    const none = summaries.status === 404 || (summaries.status === 200 && Array.isArray(summaries.json) && summaries.json.length === 0);
+    if (none) return candidate.address;
   }
   throw new CheckSkipped("every candidate key for a new account already has an account or transactions (an earlier run with this --seed)");
 }
