@@ -4,7 +4,8 @@
 import { bcs } from "@mysten/bcs";
 import { AccountAddress, Bytes, opaque, U64 } from "./bcs-primitives.ts";
 
-const PartialAuthenticatorAssertionResponse = bcs.struct("PartialAuthenticatorAssertionResponse", {
+/** aptos-core types/src/transaction/webauthn.rs PartialAuthenticatorAssertionResponse (BCS field order). */
+export const PartialAuthenticatorAssertionResponse = bcs.struct("PartialAuthenticatorAssertionResponse", {
   signature: bcs.enum("AssertionSignature", { Secp256r1Ecdsa: Bytes }),
   authenticator_data: Bytes,
   client_data_json: Bytes,
@@ -35,9 +36,9 @@ const OpenIdSig = bcs.struct("OpenIdSig", {
   idc_aud_val: bcs.option(bcs.string()),
 });
 
-const KeylessPublicKeyLayout = bcs.struct("KeylessPublicKey", { iss_val: bcs.string(), idc: Bytes });
+export const KeylessPublicKeyLayout = bcs.struct("KeylessPublicKey", { iss_val: bcs.string(), idc: Bytes });
 
-const KeylessSignatureLayout = bcs.struct("KeylessSignature", {
+export const KeylessSignatureLayout = bcs.struct("KeylessSignature", {
   cert: bcs.enum("EphemeralCertificate", { ZeroKnowledgeSig, OpenIdSig }),
   jwt_header_json: bcs.string(),
   exp_date_secs: U64,
@@ -46,9 +47,10 @@ const KeylessSignatureLayout = bcs.struct("KeylessSignature", {
 });
 
 export const KeylessPublicKey = opaque("KeylessPublicKey", KeylessPublicKeyLayout);
-export const FederatedKeylessPublicKey = opaque(
-  "FederatedKeylessPublicKey",
-  bcs.struct("FederatedKeylessPublicKey", { jwk_addr: AccountAddress, pk: KeylessPublicKeyLayout }),
-);
+export const FederatedKeylessPublicKeyLayout = bcs.struct("FederatedKeylessPublicKey", {
+  jwk_addr: AccountAddress,
+  pk: KeylessPublicKeyLayout,
+});
+export const FederatedKeylessPublicKey = opaque("FederatedKeylessPublicKey", FederatedKeylessPublicKeyLayout);
 export const KeylessSignature = opaque("KeylessSignature", KeylessSignatureLayout);
 export const WebAuthnSignature = opaque("WebAuthnSignature", PartialAuthenticatorAssertionResponse);

@@ -49,7 +49,16 @@ export {
   TransactionAuthenticator,
   type TransactionAuthenticatorInput,
 } from "./bcs-auth.ts";
-export { KeylessPublicKey, FederatedKeylessPublicKey, KeylessSignature, WebAuthnSignature } from "./bcs-opaque.ts";
+export {
+  KeylessPublicKey,
+  FederatedKeylessPublicKey,
+  KeylessSignature,
+  WebAuthnSignature,
+  KeylessPublicKeyLayout,
+  FederatedKeylessPublicKeyLayout,
+  KeylessSignatureLayout,
+  PartialAuthenticatorAssertionResponse,
+} from "./bcs-opaque.ts";
 export {
   TypeTag,
   type TypeTagInput,
@@ -106,6 +115,7 @@ export { ed25519PublicKey, ed25519Sign, ed25519Verify } from "./ed25519.ts";
 export {
   secp256k1Sign,
   secp256k1Verify,
+  secp256k1PublicKey,
   AuthenticationScheme,
   authenticationKey,
   ed25519AuthenticationKey,
@@ -114,6 +124,7 @@ export {
   multiKeyAuthenticationKey,
   authenticationKeyOf,
 } from "./keys.ts";
+export { webAuthnSign, webAuthnProblem, secp256r1PublicKey, MAX_WEBAUTHN_SIGNATURE_BYTES } from "./webauthn.ts";
 export { verifyTransactionAuthenticator, type AuthenticatorVerdict, type ClaimedSigner, type SignerRole } from "./verify.ts";
 export { Ed25519Account, signMultiAgentTransaction, signFeePayerTransaction } from "./account.ts";
 export { MAX_TYPE_DEPTH, parseTypeTag, formatTypeTag, formatStructTag } from "./type-tag.ts";

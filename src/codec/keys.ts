@@ -20,6 +20,11 @@ export function secp256k1Sign(message: Uint8Array, privateKey: Uint8Array): Uint
   return secp256k1.sign(sha3_256(message), privateKey, { prehash: false, lowS: true });
 }
 
+/** The 65-byte uncompressed secp256k1 public key of a 32-byte private key (the form the Aptos SDK writes). */
+export function secp256k1PublicKey(privateKey: Uint8Array): Uint8Array {
+  return secp256k1.getPublicKey(privateKey, false);
+}
+
 /** The scheme byte appended before hashing a key into an authentication key. */
 export const AuthenticationScheme = { Ed25519: 0, MultiEd25519: 1, SingleKey: 2, MultiKey: 3 } as const;
 export type AuthenticationScheme = (typeof AuthenticationScheme)[keyof typeof AuthenticationScheme];

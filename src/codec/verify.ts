@@ -1,10 +1,12 @@
 // Verification of every signature a transaction authenticator carries, after aptos-core's
-// TransactionAuthenticator::verify. Variants we cannot check (keyless, WebAuthn/secp256r1,
-// account abstraction) are reported as unsupported rather than guessed at.
+// TransactionAuthenticator::verify. WebAuthn assertions with a secp256r1 key are verified as aptos-core
+// does (webauthn.ts); the variants that need a provider we cannot be (keyless and federated keyless
+// proofs, account abstraction's Move function) are reported as unsupported rather than guessed at.
 import { bitmapIndexes, type AccountAuthenticator, type AnyPublicKey, type AnySignature } from "./bcs-auth.ts";
 import type { SignedTransaction } from "./bcs.ts";
 import { DEFAULT_DOMAIN, signingMessage, signingMessageWithData } from "./hash.ts";
 import { ed25519Verify } from "./ed25519.ts";
+import { webAuthnProblem } from "./webauthn.ts";
 import { authenticationKeyOf, ed25519AuthenticationKey, multiEd25519AuthenticationKey, secp256k1Verify } from "./keys.ts";
 import type { MultiEd25519PublicKeyParts, MultiEd25519SignatureParts } from "./bcs-auth.ts";
 
@@ -45,9 +47,11 @@ function verifyAnyKey(pk: AnyPublicKey, sig: AnySignature, message: Uint8Array):
     return ed25519Verify(sig.Ed25519, message, pk.Ed25519) ? VALID : invalid("ed25519 signature does not verify");
   if (pk.$kind === "Secp256k1Ecdsa" && sig.$kind === "Secp256k1Ecdsa")
     return secp256k1Verify(sig.Secp256k1Ecdsa, message, pk.Secp256k1Ecdsa) ? VALID : invalid("secp256k1_ecdsa signature does not verify");
-  const supportedPair =
-    (pk.$kind === "Secp256r1Ecdsa" && sig.$kind === "WebAuthn") ||
-    ((pk.$kind === "Keyless" || pk.$kind === "FederatedKeyless") && sig.$kind === "Keyless");
+  if (pk.$kind === "Secp256r1Ecdsa" && sig.$kind === "WebAuthn") {
+    const problem = webAuthnProblem(sig.WebAuthn, message, pk.Secp256r1Ecdsa);
+    return problem === undefined ? VALID : invalid(problem);
+  }
+  const supportedPair = (pk.$kind === "Keyless" || pk.$kind === "FederatedKeyless") && sig.$kind === "Keyless";
   if (supportedPair) return unsupported(`${pk.$kind} key with ${sig.$kind} signature is not verified by this codec`);
   return invalid(`${pk.$kind} key cannot carry a ${sig.$kind} signature`);
 }

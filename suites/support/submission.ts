@@ -48,8 +48,14 @@ export const COMMIT_TIMEOUT_MS = 10_000;
 const FIRST_POLL_MS = 50;
 const LONGEST_POLL_MS = 500;
 
-/** Which fixtures account sends: different files use different senders, so their sequence numbers never race. */
-export type SenderRole = "accepted" | "rejected";
+/**
+ * Which fixtures account sends: different files use different senders, so their sequence numbers never
+ * race. "forms" funds the accounts of the signature forms (suites/support/signature-forms.ts).
+ */
+export type SenderRole = "accepted" | "rejected" | "forms";
+
+/** How far from the end of the fixtures' accounts each role's sender is. */
+const ROLE_OFFSET: Record<SenderRole, number> = { accepted: 1, rejected: 2, forms: 3 };
 
 /** What signing needs from the node besides keys, read with one §4.6 call. */
 export interface ChainParameters {
@@ -99,7 +105,7 @@ const uncommitted = new Map<
 function pickAccounts(t: CheckContext, role: SenderRole): { sender: Ed25519Account; senderBytes: Uint8Array; recipient: string } {
   const accounts = t.needsFixture("accounts");
   // The last accounts of the list: other suites tend to start at the first one.
-  const index = Math.max(0, accounts.length - (role === "accepted" ? 1 : 2));
+  const index = Math.max(0, accounts.length - ROLE_OFFSET[role]);
   const entry = accounts[index] as (typeof accounts)[number];
   const sender = Ed25519Account.fromHex(entry.privateKey);
   const other = accounts.find((_, i) => i !== index) ?? entry;

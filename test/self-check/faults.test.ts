@@ -44,6 +44,7 @@ describe("the fault registry", () => {
         "media",
         "modules",
         "pagination",
+        "signatures",
         "spec-pages",
         "statuses",
         "submission",

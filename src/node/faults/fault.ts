@@ -20,6 +20,7 @@ export type FaultArea =
   | "versions"
   | "media"
   | "submission"
+  | "signatures"
   | "gas"
   | "health"
   | "spec-pages"

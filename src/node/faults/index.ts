@@ -17,6 +17,7 @@ import { MODULE_FAULTS } from "./modules.ts";
 import { PAGINATION_FAULTS } from "./pagination.ts";
 import { SPEC_PAGE_FAULTS } from "./spec-pages.ts";
 import { STATUS_FAULTS } from "./statuses.ts";
+import { SIGNATURE_FAULTS } from "./signatures.ts";
 import { SUBMISSION_FAULTS } from "./submission.ts";
 import { VERSION_FAULTS } from "./versions.ts";
 
@@ -30,6 +31,7 @@ export const FAULTS: readonly Fault[] = [
   ...VERSION_FAULTS,
   ...MEDIA_FAULTS,
   ...SUBMISSION_FAULTS,
+  ...SIGNATURE_FAULTS,
   ...GAS_FAULTS,
   ...HEALTH_FAULTS,
   ...SPEC_PAGE_FAULTS,

@@ -37,7 +37,7 @@ function functionParamsOf(api: LedgerApi): FunctionParams {
 }
 
 /** The 202 a node gives a transaction it takes into its mempool without the check that refuses it. */
-function takenAnyway(api: LedgerApi, signed: SignedTransaction, { domain }: FaultContext): SubmitResult {
+export function takenAnyway(api: LedgerApi, signed: SignedTransaction, { domain }: FaultContext): SubmitResult {
   const hash = transactionHash(encodeSignedTransaction(signed), domain);
   let json: Record<string, unknown> = {};
   try {

@@ -2,7 +2,7 @@
 // pruning laws (their fixtures' module listing, module and table item) and the module listings of the
 // writers' accounts, where modules are published while the load runs; the accounts whose summaries
 // move (the writers' and the fixtures' transactions account); and the writers: the fixtures accounts
-// the submission suites leave alone (they send from the last two), each with its signing setup.
+// the submission suites leave alone (they send from the last three), each with its signing setup.
 
 import { Ed25519Account, formatAddress, parseAddress } from "../../../src/codec/index.ts";
 import type { CheckContext } from "../../../src/harness/index.ts";
@@ -13,7 +13,7 @@ import { moduleListingRead, versionedReads, type VersionedRead } from "../versio
 /** Writers at most: each submits a few transactions a second, which a node's mempool takes in stride. */
 const MAX_WRITERS = 3;
 /** The fixtures accounts the submission suites send from (the last ones): never a writer's. */
-const SUBMISSION_SUITES_ACCOUNTS = 2;
+const SUBMISSION_SUITES_ACCOUNTS = 3;
 
 export interface LoadPlan {
   /** Reads that take a ledger_version: each is sent without one, then pinned at its answer's version. */

@@ -1,7 +1,7 @@
 // Real signature verification for every authenticator variant the node accepts: a correctly signed
 // transaction is accepted, one with a tampered signature is 400 vm_error INVALID_SIGNATURE (1). The
-// variants the node cannot verify (keyless, WebAuthn, account abstraction) are 400 invalid_input with a
-// message that says so.
+// variants the node cannot verify (keyless, account abstraction) are 400 invalid_input with a message
+// that says so. A WebAuthn assertion with a secp256r1 key is verified like any signature.
 
 import * as sdk from "@aptos-labs/ts-sdk";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -11,6 +11,9 @@ import {
   decodeSignedTransaction,
   encodeSignedTransaction,
   secp256k1Sign,
+  secp256r1PublicKey,
+  singleKeyAuthenticationKey,
+  webAuthnSign,
   signFeePayerTransaction,
   signingMessage,
   signMultiAgentTransaction,
@@ -21,7 +24,7 @@ import {
   type SignedTransactionInput,
 } from "../../../src/codec/index.ts";
 import { VmStatus } from "../../../src/node/ledger/vm-status.ts";
-import { ledgerErrorOf, rawTransaction, testEngine, type TestEngine } from "./helpers.ts";
+import { ledgerErrorOf, rawTransaction, testEngine, transferPayload, type TestEngine } from "./helpers.ts";
 
 // One engine for the file: rejected submissions change nothing, and each accepted one is committed
 // before the next test builds its transaction on the sender's current sequence number.
@@ -111,6 +114,20 @@ function singleKeySecp256k1(tamper: boolean): SignedTransaction {
   });
 }
 
+/** A secp256r1 passkey account, created (funded) by a transfer to its address first. */
+const passkeyPrivateKey = new Uint8Array(32).fill(7);
+const passkeyPublicKey = secp256r1PublicKey(passkeyPrivateKey);
+const passkeyAddress = singleKeyAuthenticationKey({ Secp256r1Ecdsa: passkeyPublicKey });
+
+function singleKeyWebAuthn(tamper: boolean): SignedTransaction {
+  return singleSender(passkeyAddress, (message) => ({
+    SingleKey: {
+      public_key: { Secp256r1Ecdsa: passkeyPublicKey },
+      signature: { WebAuthn: webAuthnSign(tamper ? flip(message, 40) : message, passkeyPrivateKey) },
+    },
+  }));
+}
+
 function multiKey(tamper: boolean): SignedTransaction {
   const { address, keys, signaturesRequired } = t.genesis.keys.multiKey;
   return singleSender(address, (message) => ({
@@ -165,12 +182,24 @@ const VARIANTS: Record<string, (tamper: boolean) => SignedTransaction> = {
   multi_ed25519: (tamper) => multiEd25519(tamper),
   single_key_ed25519: singleKeyEd25519,
   single_key_secp256k1: singleKeySecp256k1,
+  single_key_web_authn: singleKeyWebAuthn,
   multi_key: multiKey,
   multi_agent: multiAgent,
   fee_payer: feePayer,
 };
 
 describe("every verifiable authenticator variant", () => {
+  beforeAll(() => {
+    const funder = t.genesis.keys.funded[3] as NonNullable<(typeof t.genesis.keys.funded)[number]>;
+    const funding = rawTransaction({
+      sender: funder.address,
+      sequenceNumber: t.engine.ledger.state.latestAccount(funder.address)?.sequenceNumber ?? 0n,
+      nowSeconds: t.engine.ledger.nowSeconds,
+      payload: transferPayload(passkeyAddress, 100_000_000n),
+    });
+    expectAccepted(funder.signTransaction(funding));
+  });
+
   for (const [name, build] of Object.entries(VARIANTS)) {
     it(`${name}: accepted when signed, 400 vm_error INVALID_SIGNATURE when a signature is tampered with`, () => {
       expectInvalidSignature(build(true));
@@ -180,6 +209,17 @@ describe("every verifiable authenticator variant", () => {
 
   it("multi_ed25519 below its threshold: INVALID_SIGNATURE", () => {
     expectInvalidSignature(multiEd25519(false, [1]));
+  });
+
+  it("web_authn with filler bytes for its assertion: INVALID_SIGNATURE", () => {
+    const filler = new sdk.AccountAuthenticatorSingleKey(
+      new sdk.AnyPublicKey(sdk.Secp256r1PrivateKey.generate().publicKey()),
+      new sdk.AnySignature(
+        new sdk.WebAuthnSignature(new Uint8Array(64).fill(3), new Uint8Array(37).fill(4), new Uint8Array(90).fill(0x7b)),
+      ),
+    );
+    const sender = decodeBcs(AccountAuthenticator, filler.bcsToBytes());
+    expectInvalidSignature(singleSender(passkeyAddress, () => sender));
   });
 
   it("no_account_signature as the sender: INVALID_SIGNATURE", () => {
@@ -207,13 +247,6 @@ describe("variants the node cannot verify", () => {
       new sdk.AccountAuthenticatorSingleKey(
         new sdk.AnyPublicKey(new sdk.KeylessPublicKey("https://accounts.google.com", new Uint8Array(32).fill(5))),
         new sdk.AnySignature(sdk.KeylessSignature.getSimulationSignature()),
-      ),
-    web_authn: () =>
-      new sdk.AccountAuthenticatorSingleKey(
-        new sdk.AnyPublicKey(sdk.Secp256r1PrivateKey.generate().publicKey()),
-        new sdk.AnySignature(
-          new sdk.WebAuthnSignature(new Uint8Array(64).fill(3), new Uint8Array(37).fill(4), new Uint8Array(90).fill(0x7b)),
-        ),
       ),
     abstraction: () =>
       new sdk.AccountAuthenticatorAbstraction(
