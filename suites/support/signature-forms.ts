@@ -101,6 +101,7 @@ export const UNVERIFIABLE = [
   { name: "federated_keyless", what: "a federated_keyless key (unknown JWK address) with a garbage Groth16 proof" },
   { name: "web_authn", what: "a web_authn assertion with a zero signature and a challenge of other bytes" },
   { name: "abstraction", what: "an abstraction_signature naming an authentication function that does not exist" },
+  { name: "no_account", what: "a no_account_signature, no signature at all, as the sender's" },
 ] as const;
 
 export type UnverifiableName = (typeof UNVERIFIABLE)[number]["name"];
@@ -643,6 +644,8 @@ function unverifiableSender(kind: UnverifiableName, s: Session, message: Uint8Ar
         },
       };
     }
+    case "no_account":
+      return { NoAccountAuthenticator: true };
     case "abstraction":
       return {
         Abstraction: {

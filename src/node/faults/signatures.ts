@@ -177,7 +177,16 @@ const keyless500: Fault = {
   ),
 };
 
+const noAccountSignatureAccepted: Fault = {
+  name: "no-account-signature-accepted",
+  area: "signatures",
+  description: "takes a no_account_signature as nothing to verify, as a simulation would, and admits the transaction",
+  breaks: ["2.8.2/unverifiable-signatures-refused"],
+  engine: overlookingSignatures((signed) => accountAuthenticators(signed).some((auth) => auth.$kind === "NoAccountAuthenticator")),
+};
+
 export const SIGNATURE_FAULTS: readonly Fault[] = [
+  noAccountSignatureAccepted,
   multiAgentRefused,
   secp256k1Refused,
   feePayerSecondaryUnverified,
