@@ -150,6 +150,13 @@ export {
 export {
   deserializeModule,
   serializeModule,
+  deserializeScript,
+  serializeScript,
+  passThroughCall,
+  passThroughScript,
+  scriptAbi,
+  type CompiledScript,
+  type ScriptCallTarget,
   bytecodeVersion,
   moduleAbi,
   structEnumAbis,
