@@ -90,6 +90,7 @@ export {
   decodeSignedTransaction,
   encodeRawTransaction,
   decodeRawTransaction,
+  scriptArgumentBytes,
 } from "./bcs.ts";
 export {
   ExecutionStatusBcs,

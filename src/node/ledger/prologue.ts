@@ -6,12 +6,16 @@
 import { bytesToHex } from "@noble/hashes/utils.js";
 import {
   bytesEqual,
+  deserializeScript,
   encodeBcs,
+  MalformedModule,
+  UnsupportedModule,
   encodeSignedTransaction,
   transactionHash,
   TransactionPayload,
   verifyTransactionAuthenticator,
   type ClaimedSigner,
+  type Script,
   type SignedTransaction,
 } from "../../codec/index.ts";
 import { LedgerError, type ReplayProtector } from "./api.ts";
@@ -61,6 +65,7 @@ export function verifyTransaction(signed: SignedTransaction, domain: string): Pe
       throw new LedgerError(400, "invalid_input", `This node cannot verify the transaction's signature: ${verdict.reason}`);
     throw vmError("INVALID_SIGNATURE", verdict.reason);
   }
+  checkScript(signed);
   const bytes = encodeSignedTransaction(signed);
   const feePayer = verdict.signers.find((s) => s.role === "fee_payer");
   return {
@@ -83,6 +88,34 @@ function checkPayloadKind(signed: SignedTransaction): void {
     const { executable, extra_config } = payload.Payload.V1;
     if (executable.$kind === "Empty" && extra_config.V1.multisig_address === null)
       throw new LedgerError(400, "invalid_input", "An empty executable is only allowed in a multisig payload");
+  }
+}
+
+/** The script a transaction carries, as a Script payload or an orderless payload's executable. */
+export function scriptOf(signed: SignedTransaction): Script | undefined {
+  const payload = signed.raw_txn.payload;
+  if (payload.$kind === "Script") return payload.Script;
+  if (payload.$kind === "Payload" && payload.Payload.V1.executable.$kind === "Script") return payload.Payload.V1.executable.Script;
+  return undefined;
+}
+
+/**
+ * A script's bytecode must be a well-formed script: one that cannot be deserialized is refused with the
+ * VM status CODE_DESERIALIZATION_ERROR, the one aptos-core's VM gives a script it cannot load
+ * (third_party/move/move-binary-format/src/deserializer.rs `CompiledScript::deserialize_with_config`).
+ * aptos-core meets it when it executes the script; this node checks it on admission, where the client
+ * still hears why. A version or construct newer than the codec reads is no evidence against the
+ * script: it is let through (its calls are resolved when it executes).
+ */
+function checkScript(signed: SignedTransaction): void {
+  const script = scriptOf(signed);
+  if (script === undefined) return;
+  try {
+    deserializeScript(script.code);
+  } catch (error) {
+    if (error instanceof MalformedModule)
+      throw vmError("CODE_DESERIALIZATION_ERROR", `the script cannot be deserialized: ${error.message}`);
+    if (!(error instanceof UnsupportedModule)) throw error;
   }
 }
 

@@ -7,6 +7,8 @@ import {
   encodeMoveValue,
   parseAddress,
   parseTypeTag,
+  passThroughScript,
+  serializeScript,
   type Ed25519Account,
   type EntryFunctionInput,
   type TransactionPayloadInput,
@@ -109,10 +111,45 @@ describe("other entry functions", () => {
     expect(txn.success).toBe(true);
     expect(balance(alice.address)).toBe(before - txn.gasUsed * 100n);
   });
+});
 
-  it("a script runs as a no-op", () => {
-    const txn = run({ Script: { code: new Uint8Array([0xa1, 0x1c, 0xeb, 0x0b, 7, 0, 0, 0]), ty_args: [], args: [] } });
-    expect(txn.success).toBe(true);
+describe("scripts", () => {
+  const transferScript = (module = "aptos_account") =>
+    serializeScript(
+      passThroughScript({ address: FRAMEWORK, module, function: "transfer" }, [
+        { kind: "reference", to: { kind: "signer" } },
+        { kind: "address" },
+        { kind: "u64" },
+      ]),
+    );
+
+  it("a script that passes its parameters to aptos_account::transfer runs as that call", () => {
+    const bob = (t.genesis.keys.funded[1] as Ed25519Account).address;
+    const [aliceBefore, bobBefore] = [balance(alice.address) ?? 0n, balance(bob) ?? 0n];
+    const txn = run({ Script: { code: transferScript(), ty_args: [], args: [{ Address: bob }, { U64: 777n }] } });
+    expect([txn.success, txn.vmStatus]).toEqual([true, "Executed successfully"]);
+    expect(balance(bob)).toBe(bobBefore + 777n);
+    expect(balance(alice.address)).toBe(aliceBefore - 777n - txn.gasUsed * 100n);
+  });
+
+  it("a script whose call does not resolve, or whose arguments do not fit main, fails with the VM status", () => {
+    const bob = (t.genesis.keys.funded[1] as Ed25519Account).address;
+    const unresolved = run({ Script: { code: transferScript("no_such_module"), ty_args: [], args: [{ Address: bob }, { U64: 1n }] } });
+    expect([unresolved.success, unresolved.vmStatus]).toEqual([false, expect.stringMatching(/^LINKER_ERROR/)]);
+    const short = run({ Script: { code: transferScript(), ty_args: [], args: [{ Address: bob }] } });
+    expect([short.success, short.vmStatus]).toEqual([false, expect.stringMatching(/^NUMBER_OF_ARGUMENTS_MISMATCH/)]);
+  });
+
+  it("a bytecode that is not a script is refused on admission with CODE_DESERIALIZATION_ERROR", () => {
+    const signed = alice.signTransaction(
+      rawTransaction({
+        sender: alice.address,
+        sequenceNumber: sequenceNumber(),
+        nowSeconds: t.engine.ledger.nowSeconds,
+        payload: { Script: { code: new Uint8Array([0xa1, 0x1c, 0xeb, 0x0b, 7, 0, 0, 0]), ty_args: [], args: [] } },
+      }),
+    );
+    expect(() => t.engine.submit(signed)).toThrow(expect.objectContaining({ status: 400, code: "vm_error", vmErrorCode: 3024 }));
   });
 
   it("fail with the VM status of what does not resolve, and still bump the sequence number", () => {
