@@ -44,6 +44,7 @@ describe("the fault registry", () => {
         "media",
         "modules",
         "pagination",
+        "payload-forms",
         "spec-pages",
         "statuses",
         "submission",

@@ -20,6 +20,7 @@ export type FaultArea =
   | "versions"
   | "media"
   | "submission"
+  | "payload-forms"
   | "gas"
   | "health"
   | "spec-pages"
