@@ -27,6 +27,12 @@ export interface HistoryFixture {
   readonly tableItemInserted?: TableFixture & { readonly version: string };
 }
 
+/** A multisig account whose next proposal is approved and stores its payload, and an owner of it among `accounts`. */
+export interface MultisigAccountFixture {
+  readonly address: string;
+  readonly owner: string;
+}
+
 export interface Fixtures {
   readonly chainId?: number;
   readonly accounts?: readonly FixtureAccount[];
@@ -35,6 +41,7 @@ export interface Fixtures {
   readonly moduleName?: string;
   readonly table?: TableFixture;
   readonly history?: HistoryFixture;
+  readonly multisigAccount?: MultisigAccountFixture;
 }
 
 export type FixtureName = keyof Fixtures;
@@ -76,6 +83,11 @@ export const FIXTURES_SCHEMA = {
     moduleAccount: hexString,
     moduleName: { type: "string", minLength: 1 },
     table: tableSchema,
+    multisigAccount: {
+      type: "object",
+      required: ["address", "owner"],
+      properties: { address: hexString, owner: hexString },
+    },
     history: {
       type: "object",
       properties: {

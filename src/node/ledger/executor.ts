@@ -6,7 +6,8 @@
 // well-formed script whose calls resolve as a no-op (runScript). A sponsored transaction from an address without an
 // account creates that account, whatever its payload's outcome. Whatever the payload's outcome, the epilogue charges
 // the gas to the gas payer and bumps the sender's sequence number (an orderless transaction spends its
-// nonce instead), as Aptos keeps failed transactions on the ledger.
+// nonce instead), as Aptos keeps failed transactions on the ledger. A multisig transaction runs its
+// account's next approved proposal as that account (runMultisig).
 
 import {
   decodeMoveValue,
@@ -28,6 +29,7 @@ import {
 } from "../../codec/index.ts";
 import { abort, abortFailure, fail, Failure } from "./execution-failure.ts";
 import { GAS, intrinsicGas } from "./gas-schedule.ts";
+import { multisigRequestOf, nextProposal, proposalCall, resolveNextProposal, type MultisigRequest } from "./multisig.ts";
 import { publishPackage } from "./package-publish.ts";
 import { createsSender, newAccount, type PendingTransaction } from "./prologue.ts";
 import type { ExecutionStatus } from "./api.ts";
@@ -70,7 +72,9 @@ export class Executor {
       if (createSender) overlay.set(txn.sender, newAccount(txn.sender));
       return overlay;
     };
-    const payloadEffects = withSender(new TransactionOverlay(latest));
+    const latestMultisig = (address: Uint8Array) => this.state.latestMultisig(address);
+    const overlay = () => new TransactionOverlay(latest, latestMultisig);
+    const payloadEffects = withSender(overlay());
     let gasUsed = intrinsicGas(txn.bytes.length) + (createSender ? GAS.createAccount : 0n);
     let vmStatus = EXECUTED;
     let status = SUCCESS;
@@ -91,7 +95,7 @@ export class Executor {
       status = unpaid.status;
     }
     const success = vmStatus === EXECUTED;
-    const effects = success ? payloadEffects : withSender(new TransactionOverlay(latest));
+    const effects = success ? payloadEffects : withSender(overlay());
 
     const payer = effects.get(txn.gasPayer) as AccountState;
     effects.set(txn.gasPayer, { ...payer, balance: payer.balance - fee });
@@ -110,6 +114,8 @@ export class Executor {
         return this.runEntryFunction(signed.raw_txn.sender, payload.EntryFunction, effects, version);
       case "Payload": {
         const executable = payload.Payload.V1.executable;
+        const multisig = multisigRequestOf(signed);
+        if (multisig !== undefined) return this.runMultisig(multisig, effects, version);
         if (executable.$kind === "EntryFunction")
           return this.runEntryFunction(signed.raw_txn.sender, executable.EntryFunction, effects, version);
         if (executable.$kind === "Script") return this.runScript(signed.raw_txn.sender, executable.Script, effects, version);
@@ -117,11 +123,40 @@ export class Executor {
       }
       case "Script":
         return this.runScript(signed.raw_txn.sender, payload.Script, effects, version);
-      case "Multisig":
+      case "Multisig": {
+        const multisig = multisigRequestOf(signed);
+        return multisig === undefined ? GAS.noop : this.runMultisig(multisig, effects, version);
+      }
       case "ModuleBundle":
-        // The prologue keeps multisig and module bundles out.
+        // The prologue keeps module bundles out.
         return GAS.noop;
     }
+  }
+
+  /**
+   * A multisig transaction the prologue validated (multisig.ts): the proposal's entry function runs as
+   * the multisig account, in effects of its own that are kept only when it succeeds; either way the
+   * proposal is resolved and the transaction itself succeeds, as aptos-core's VM records the inner
+   * failure in an event (aptos-move/aptos-vm/src/aptos_vm.rs `execute_multisig_transaction`,
+   * `failure_multisig_payload_cleanup`).
+   */
+  private runMultisig(request: MultisigRequest, effects: TransactionOverlay, version: bigint): bigint {
+    const account = effects.getMultisig(request.address);
+    const proposal = account === undefined ? undefined : nextProposal(account).proposal;
+    if (account === undefined || proposal === undefined) return fail("MULTISIG_TRANSACTION_NOT_FOUND", "no proposal to execute");
+    let gas = GAS.noop;
+    const call = proposalCall(request, proposal);
+    if (call !== undefined) {
+      const inner = effects.child();
+      try {
+        gas += this.runEntryFunction(request.address, call, inner, version);
+        effects.mergeFrom(inner);
+      } catch (error) {
+        if (!(error instanceof Failure)) throw error;
+      }
+    }
+    effects.setMultisig(request.address, resolveNextProposal(account));
+    return gas;
   }
 
   /**

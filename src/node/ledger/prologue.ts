@@ -20,7 +20,8 @@ import {
 } from "../../codec/index.ts";
 import { LedgerError, type ReplayProtector } from "./api.ts";
 import { GAS, intrinsicGas, MAX_GAS_UNIT_PRICE, MAX_GAS_UNITS } from "./gas-schedule.ts";
-import type { AccountState } from "./state.ts";
+import { multisigRequestOf, validateMultisig } from "./multisig.ts";
+import type { AccountState, MultisigAccountState } from "./state.ts";
 import { replayProtectorOf } from "./transaction-log.ts";
 import { vmError } from "./vm-status.ts";
 
@@ -47,6 +48,8 @@ export interface PrologueView {
   /** Chain time, whole seconds. */
   readonly nowSeconds: bigint;
   account(address: Uint8Array): AccountState | undefined;
+  /** The MultisigAccount resource at `address`, if there is one. */
+  multisig(address: Uint8Array): MultisigAccountState | undefined;
   isNonceUsed(sender: Uint8Array, nonce: bigint): boolean;
 }
 
@@ -148,11 +151,6 @@ export function newAccount(address: Uint8Array): AccountState {
   return { sequenceNumber: 0n, authenticationKey: new Uint8Array(address), balance: 0n };
 }
 
-function isMultisig(signed: SignedTransaction): boolean {
-  const payload = signed.raw_txn.payload;
-  return payload.$kind === "Multisig" || (payload.$kind === "Payload" && payload.Payload.V1.extra_config.V1.multisig_address !== null);
-}
-
 /** The prologue against the latest state. Throws 400 vm_error with the VM status code. */
 export function checkPrologue(txn: PendingTransaction, view: PrologueView, mode: PrologueMode): void {
   const raw = txn.signed.raw_txn;
@@ -199,7 +197,8 @@ export function checkPrologue(txn: PendingTransaction, view: PrologueView, mode:
   }
   if (sender === undefined) throw vmError("SENDING_ACCOUNT_DOES_NOT_EXIST", "the transaction names no sender");
 
-  if (isMultisig(txn.signed)) throw vmError("ACCOUNT_NOT_MULTISIG", "the multisig address is not a multisig account");
+  const multisig = multisigRequestOf(txn.signed);
+  if (multisig !== undefined) validateMultisig(multisig, view.multisig(multisig.address), txn.sender);
 
   const protector = txn.replayProtector;
   if (protector.type === "sequence_number") {

@@ -5,6 +5,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   encodeMoveValue,
+  formatAddress,
   parseAddress,
   parseTypeTag,
   passThroughScript,
@@ -183,5 +184,46 @@ describe("scripts", () => {
       expect(sequenceNumber()).toBe(seq + 1n);
       expect(balance(bob)).toBe(bobBefore);
     }
+  });
+});
+
+describe("multisig transactions", () => {
+  const submitFrom = (signer: Ed25519Account, payload: TransactionPayloadInput) =>
+    t.engine.submit(
+      signer.signTransaction(
+        rawTransaction({
+          sender: signer.address,
+          sequenceNumber: t.engine.ledger.state.latestAccount(signer.address)?.sequenceNumber ?? 0n,
+          nowSeconds: t.engine.ledger.nowSeconds,
+          payload,
+        }),
+      ),
+    );
+  const multisig = () => parseAddress(t.genesis.fixtures.multisigAccount.address);
+  const owner = () =>
+    t.genesis.keys.funded.find((k) => formatAddress(k.address) === t.genesis.fixtures.multisigAccount.owner) as Ed25519Account;
+
+  it("an owner executes the next approved proposal as the multisig account, which resolves it", () => {
+    const recipient = (t.genesis.keys.funded[0] as Ed25519Account).address;
+    const [accountBefore, recipientBefore] = [balance(multisig()) ?? 0n, balance(recipient) ?? 0n];
+    const before = t.engine.ledger.state.latestMultisig(multisig());
+    const { hash } = submitFrom(owner(), { Multisig: { multisig_address: multisig(), transaction_payload: null } });
+    t.nextBlock();
+    const committed = t.engine.committedTransaction(hash);
+    expect([committed?.success, committed?.vmStatus]).toEqual([true, "Executed successfully"]);
+    expect(balance(multisig())).toBe(accountBefore - 100n);
+    expect(balance(recipient)).toBe(recipientBefore + 100n);
+    const after = t.engine.ledger.state.latestMultisig(multisig());
+    expect(after?.lastExecutedSequenceNumber).toBe((before?.lastExecutedSequenceNumber ?? 0n) + 1n);
+    expect(after?.transactions.size).toBe((before?.transactions.size ?? 0) - 1);
+  });
+
+  it("is refused with the multisig validation statuses: no multisig account, not an owner, another payload", () => {
+    const notOwner = t.genesis.keys.funded[0] as Ed25519Account;
+    const vmCode = (code: number) => expect.objectContaining({ status: 400, code: "vm_error", vmErrorCode: code });
+    expect(() => submitFrom(owner(), { Multisig: { multisig_address: notOwner.address, transaction_payload: null } })).toThrow(vmCode(31));
+    expect(() => submitFrom(notOwner, { Multisig: { multisig_address: multisig(), transaction_payload: null } })).toThrow(vmCode(32));
+    const other = { EntryFunction: entryCall("aptos_account", "transfer", notOwner.address, 1n) };
+    expect(() => submitFrom(owner(), { Multisig: { multisig_address: multisig(), transaction_payload: other } })).toThrow(vmCode(35));
   });
 });
