@@ -1,7 +1,8 @@
 // §2.8.1 Payload variants, the forms beyond the entry function that submit-transaction-accepted sends:
 // a script_payload (a compiled Move script whose main transfers through 0x1::aptos_account::transfer)
 // is accepted and committed; a multisig_payload is read as one (accepted, or refused with the VM's
-// reason, never as unreadable input); and an orderless transaction (a replay-protection nonce, the u64
+// reason, never as unreadable input), and one that executes the next approved proposal of the fixtures'
+// multisig account is accepted and committed; and an orderless transaction (a replay-protection nonce, the u64
 // §2.8 shows between the payload and the signature) once committed is in the sender's summaries (§2.3
 // "A summary covers committed transactions of both sequence-number-based and orderless kinds").
 // Each form is sent in both formats of §4.8, and each has its tampered twin, the same transaction
@@ -10,7 +11,7 @@
 // Every transaction here is built and signed with the codec from the fixtures accounts, and may be
 // accepted: each check calls t.requireSubmitAllowed() and t.needsFixture("accounts").
 
-import { bytesEqual, formatAddress, parseAddress } from "../src/codec/index.ts";
+import { bytesEqual, Ed25519Account, formatAddress, parseAddress, type TransactionPayloadInput } from "../src/codec/index.ts";
 import {
   CheckNotApplicable,
   CheckSkipped,
@@ -64,6 +65,22 @@ async function committedVersionByHash(t: CheckContext, hash: string): Promise<{ 
   return { version: committed ? (json?.version as string) : undefined, res };
 }
 
+/** The family's VM status for a multisig account with no proposal to execute next (vm_status.rs StatusCode). */
+const MULTISIG_TRANSACTION_NOT_FOUND = 33;
+
+/** The signing setup of the fixtures account `owner` (the multisig account's owner): not applicable without its key. */
+async function ownerSetup(t: CheckContext, owner: string): Promise<SubmitSetup> {
+  const accounts = t.needsFixture("accounts");
+  const entry = accounts.find((a) => bytesEqual(parseAddress(a.address), parseAddress(owner)));
+  if (entry === undefined)
+    throw new CheckNotApplicable(
+      `the fixtures' accounts hold no key of multisigAccount.owner ${owner}, who must send the multisig transaction`,
+    );
+  const setup = await submitSetup(t, "accepted");
+  const senderBytes = parseAddress(entry.address);
+  return { ...setup, sender: Ed25519Account.fromHex(entry.privateKey), senderBytes, senderAddress: formatAddress(senderBytes) };
+}
+
 describeEndpoint("submit_transaction", { inOrder: true }, () => {
   for (const { format, variant } of FORMATS) {
     check("2.8.1/script-payload-accepted", { variant, timeoutMs: 40_000 }, async (t) => {
@@ -109,6 +126,32 @@ describeEndpoint("submit_transaction", { inOrder: true }, () => {
         `a multisig_payload sent as ${variant} read as one: accepted with a 2xx, or refused by the VM (a 4xx with error_code vm_error or a vm_error_code), never as unreadable input`,
         res,
         `status ${res.status}, error_code ${JSON.stringify(code)}${vmCode === undefined ? "" : `, vm_error_code ${vmCode}`}`,
+      );
+    });
+
+    check("2.8.1/multisig-payload-accepted", { variant, timeoutMs: 40_000 }, async (t) => {
+      t.requireSubmitAllowed();
+      const multisig = t.needsFixture("multisigAccount");
+      const setup = await ownerSetup(t, multisig.owner);
+      const payload: TransactionPayloadInput = {
+        Multisig: { multisig_address: parseAddress(multisig.address), transaction_payload: null },
+      };
+      const { res, tx } = await submitValidPayload(t, setup, format, payload);
+      if (res.status >= 400 && res.status < 500 && vmErrorCodeOf(res) === MULTISIG_TRANSACTION_NOT_FOUND)
+        throw new CheckNotApplicable(
+          `the multisig account ${multisig.address} of the fixtures has no proposal left to execute (vm_error_code ${MULTISIG_TRANSACTION_NOT_FOUND}, MULTISIG_TRANSACTION_NOT_FOUND)`,
+        );
+      t.expect(
+        isSuccess(res.status),
+        `a multisig transaction of the owner ${setup.senderAddress} executing the next proposal of ${multisig.address} (a multisig_payload without an inner payload) sent as ${variant}, accepted with a 2xx`,
+        res,
+      );
+      const from = t.ledgerState(res).ledgerVersion;
+      const { summary, res: last } = await waitForCommit(t, setup, tx.hash, from ?? 0n);
+      t.expect(
+        summary !== undefined,
+        `the multisig transaction ${tx.hash} committed: in the owner's summaries from version ${from ?? 0n} within 10 s`,
+        last,
       );
     });
 

@@ -1,9 +1,11 @@
 // Faults in the payload forms of §2.8.1 and in the summaries of orderless transactions (§2.3): a node
-// built for entry functions only, one whose request reader never learnt the multisig form, and one
-// whose summary index records sequence-number transactions only.
+// built for entry functions only, one whose request reader never learnt the multisig form, one that
+// looks multisig accounts up where they are not kept, and one whose summary index records
+// sequence-number transactions only.
 
 import type { SignedTransaction } from "../../codec/index.ts";
 import { LedgerError } from "../ledger/api.ts";
+import { vmError } from "../ledger/vm-status.ts";
 import { overrideApi, type Fault } from "./fault.ts";
 
 function isScript(signed: SignedTransaction): boolean {
@@ -50,6 +52,20 @@ const multisigPayloadMalformed: Fault = {
     }),
 };
 
+const multisigAccountNotFound: Fault = {
+  name: "multisig-account-not-found",
+  area: "payload-forms",
+  description: "looks a multisig account up where it is not kept: refuses every multisig transaction as naming no multisig account",
+  breaks: ["2.8.1/multisig-payload-accepted"],
+  engine: (api) =>
+    overrideApi(api, {
+      submit: (signed) => {
+        if (isMultisig(signed)) throw vmError("ACCOUNT_NOT_MULTISIG", "the multisig address is not a multisig account");
+        return api.submit(signed);
+      },
+    }),
+};
+
 const orderlessNotSummarized: Fault = {
   name: "orderless-not-summarized",
   area: "payload-forms",
@@ -62,4 +78,9 @@ const orderlessNotSummarized: Fault = {
     }),
 };
 
-export const PAYLOAD_FORM_FAULTS: readonly Fault[] = [scriptPayloadRefused, multisigPayloadMalformed, orderlessNotSummarized];
+export const PAYLOAD_FORM_FAULTS: readonly Fault[] = [
+  scriptPayloadRefused,
+  multisigPayloadMalformed,
+  multisigAccountNotFound,
+  orderlessNotSummarized,
+];
