@@ -161,7 +161,7 @@ export class Executor {
 
   /**
    * A script, as aptos-core's VM runs one (aptos-move/aptos-vm/src/aptos_vm.rs `execute_script_or_entry_function`
-   * over move-vm `execute_script`): its type arguments and arguments must fit main, every function it
+   * over move-vm `execute_script`): its type arguments and arguments (by count and type) must fit main, every function it
    * calls must resolve to a public function of a published module (a script may call nothing else), and
    * then it runs. A script that only passes its parameters to one function (passThroughCall) runs as
    * that call with the script's arguments; any other well-formed script runs as a no-op.
@@ -195,6 +195,14 @@ export class Executor {
         return fail("FUNCTION_RESOLUTION_FAILURE", `${formatAddress(address)}::${moduleName}::${name} is not a public function`);
     }
     const args = script.args.map(scriptArgumentBytes);
+    const resolve = structResolver(this.state, version);
+    params.forEach((param, i) => {
+      try {
+        decodeMoveValue(parseTypeTag(param, { generics: script.ty_args }), args[i] as Uint8Array, resolve);
+      } catch {
+        fail("FAILED_TO_DESERIALIZE_ARGUMENT", `argument ${i} of the script is not a ${param}`);
+      }
+    });
     const target = passThroughCall(compiled);
     if (target === undefined) return GAS.noop;
     const call: EntryFunction = {

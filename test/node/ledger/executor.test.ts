@@ -137,6 +137,8 @@ describe("scripts", () => {
     const bob = (t.genesis.keys.funded[1] as Ed25519Account).address;
     const unresolved = run({ Script: { code: transferScript("no_such_module"), ty_args: [], args: [{ Address: bob }, { U64: 1n }] } });
     expect([unresolved.success, unresolved.vmStatus]).toEqual([false, expect.stringMatching(/^LINKER_ERROR/)]);
+    const swapped = run({ Script: { code: transferScript(), ty_args: [], args: [{ U64: 1n }, { Address: bob }] } });
+    expect([swapped.success, swapped.vmStatus]).toEqual([false, expect.stringMatching(/^FAILED_TO_DESERIALIZE_ARGUMENT/)]);
     const short = run({ Script: { code: transferScript(), ty_args: [], args: [{ Address: bob }] } });
     expect([short.success, short.vmStatus]).toEqual([false, expect.stringMatching(/^NUMBER_OF_ARGUMENTS_MISMATCH/)]);
   });
