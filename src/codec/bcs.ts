@@ -290,3 +290,33 @@ export const encodeSignedTransaction = (signed: SignedTransactionInput): Uint8Ar
 export const decodeSignedTransaction = (bytes: Uint8Array): SignedTransaction => decodeBcs(SignedTransaction, bytes);
 export const encodeRawTransaction = (raw: RawTransactionInput): Uint8Array => encodeBcs(RawTransaction, raw);
 export const decodeRawTransaction = (bytes: Uint8Array): RawTransaction => decodeBcs(RawTransaction, bytes);
+
+/**
+ * The BCS bytes of the Move value a script argument carries, as the VM passes it to the script's main
+ * (types/src/transaction/script.rs `TransactionArgument`: each variant is its value's BCS; Serialized is
+ * those bytes already).
+ */
+export function scriptArgumentBytes(arg: TransactionArgument): Uint8Array {
+  switch (arg.$kind) {
+    case "U8":
+      return bcs.u8().serialize(arg.U8).toBytes();
+    case "U16":
+      return bcs.u16().serialize(arg.U16).toBytes();
+    case "U32":
+      return bcs.u32().serialize(arg.U32).toBytes();
+    case "U64":
+      return bcs.u64().serialize(arg.U64).toBytes();
+    case "U128":
+      return bcs.u128().serialize(arg.U128).toBytes();
+    case "U256":
+      return bcs.u256().serialize(arg.U256).toBytes();
+    case "Bool":
+      return bcs.bool().serialize(arg.Bool).toBytes();
+    case "Address":
+      return new Uint8Array(arg.Address);
+    case "U8Vector":
+      return bcs.byteVector().serialize(arg.U8Vector).toBytes();
+    case "Serialized":
+      return new Uint8Array(arg.Serialized);
+  }
+}

@@ -99,6 +99,7 @@ export {
   decodeSignedTransaction,
   encodeRawTransaction,
   decodeRawTransaction,
+  scriptArgumentBytes,
 } from "./bcs.ts";
 export {
   ExecutionStatusBcs,
@@ -161,6 +162,13 @@ export {
 export {
   deserializeModule,
   serializeModule,
+  deserializeScript,
+  serializeScript,
+  passThroughCall,
+  passThroughScript,
+  scriptAbi,
+  type CompiledScript,
+  type ScriptCallTarget,
   bytecodeVersion,
   moduleAbi,
   structEnumAbis,

@@ -16,6 +16,7 @@ import {
   type TypeTag,
 } from "./bcs.ts";
 import { asCodecError, CodecError } from "./errors.ts";
+import { deserializeScript, scriptAbi, type MoveFunctionAbi } from "./move-module/index.ts";
 import { fromHex, toHex } from "./hex.ts";
 import { readAddress, readArray, readHex, readObject, readQualifiedName, readString, readU64, type JsonObject } from "./json-read.ts";
 import { decodeMoveValue, encodeMoveValue, type StructResolver } from "./move.ts";
@@ -91,12 +92,16 @@ function scriptFromJson(object: JsonObject, path: string, options: JsonConversio
   const bytecode = readHex(code.bytecode, `${path}.code.bytecode`);
   const ty_args = typeArgumentsFromJson(object.type_arguments, `${path}.type_arguments`);
   const args = readArray(object.arguments, `${path}.arguments`);
+  // As aptos-core (api/types/src/convert.rs `try_into_script_payload` over MoveScriptBytecode::try_parse_abi):
+  // the ABI given, else the one the bytecode yields; without either the script is invalid input.
   let params: string[] = [];
   if (args.length > 0) {
-    const abi = readObject(code.abi, `${path}.code.abi`);
-    params = readArray(abi.params, `${path}.code.abi.params`)
-      .map((p, i) => readString(p, `${path}.code.abi.params[${i}]`))
-      .filter((p) => !/^&?\s*signer$/.test(p.trim()));
+    const given =
+      code.abi === undefined || code.abi === null
+        ? abiOfScript(bytecode)?.params
+        : readArray(readObject(code.abi, `${path}.code.abi`).params, `${path}.code.abi.params`);
+    if (given === undefined) throw new CodecError(`${path}.code.bytecode: invalid transaction script bytecode (no ABI could be read)`);
+    params = given.map((p, i) => readString(p, `${path}.code.abi.params[${i}]`)).filter((p) => !/^&?\s*signer$/.test(p.trim()));
   }
   if (params.length !== args.length)
     throw new CodecError(`${path}.arguments: the script takes ${params.length} arguments, got ${args.length}`);
@@ -222,11 +227,22 @@ function scriptArgumentToJson(arg: TransactionArgument): unknown {
   }
 }
 
-/** `code.abi` is not reconstructed, so a script with arguments needs one added before it converts back. */
+/** The ABI of a script's bytecode, or undefined when this codec cannot read it. */
+function abiOfScript(bytecode: Uint8Array): MoveFunctionAbi | undefined {
+  try {
+    return scriptAbi(deserializeScript(bytecode));
+  } catch (error) {
+    if (error instanceof CodecError) return undefined;
+    throw error;
+  }
+}
+
+/** `code.abi` is the one the bytecode yields (as aptos-core's try_parse_abi), absent when it cannot be read. */
 function scriptToJson(script: Script) {
+  const abi = abiOfScript(script.code);
   return {
     type: "script_payload",
-    code: { bytecode: toHex(script.code) },
+    code: { bytecode: toHex(script.code), ...(abi === undefined ? {} : { abi }) },
     type_arguments: script.ty_args.map(formatTypeTag),
     arguments: script.args.map(scriptArgumentToJson),
   };

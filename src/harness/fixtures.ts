@@ -27,6 +27,12 @@ export interface HistoryFixture {
   readonly tableItemInserted?: TableFixture & { readonly version: string };
 }
 
+/** A multisig account whose next proposal is approved and stores its payload, and an owner of it among `accounts`. */
+export interface MultisigAccountFixture {
+  readonly address: string;
+  readonly owner: string;
+}
+
 export interface Fixtures {
   readonly chainId?: number;
   readonly accounts?: readonly FixtureAccount[];
@@ -37,6 +43,7 @@ export interface Fixtures {
   /** More tables, each with a key present, whose key and value types send the other MoveType forms (§2.1). */
   readonly tables?: readonly TableFixture[];
   readonly history?: HistoryFixture;
+  readonly multisigAccount?: MultisigAccountFixture;
 }
 
 export type FixtureName = keyof Fixtures;
@@ -79,6 +86,11 @@ export const FIXTURES_SCHEMA = {
     moduleName: { type: "string", minLength: 1 },
     table: tableSchema,
     tables: { type: "array", items: tableSchema },
+    multisigAccount: {
+      type: "object",
+      required: ["address", "owner"],
+      properties: { address: hexString, owner: hexString },
+    },
     history: {
       type: "object",
       properties: {

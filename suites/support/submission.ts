@@ -293,7 +293,8 @@ export function withTamperedSignature(setup: SubmitSetup, tx: BuiltTransaction):
   return finish(setup, tx.raw, decodeSignedTransaction(bytes), tx.sequenceNumber);
 }
 
-function finish(setup: SubmitSetup, raw: RawTransactionInput, signed: SignedTransaction, sequenceNumber: bigint): BuiltTransaction {
+/** A raw transaction and its signature as the suite sends them: BCS bytes, JSON form, hash. */
+export function finish(setup: SubmitSetup, raw: RawTransactionInput, signed: SignedTransaction, sequenceNumber: bigint): BuiltTransaction {
   const bytes = encodeSignedTransaction(signed);
   return {
     raw,
@@ -371,13 +372,24 @@ export async function submitValidTransfer(
   format: SubmitFormat,
   accept: "json" | "bcs" = "json",
 ): Promise<{ res: HttpResponse; tx: BuiltTransaction }> {
+  return submitValidPayload(t, setup, format, undefined, accept);
+}
+
+/** submitValidTransfer with another payload than the transfer (undefined: the transfer). */
+export async function submitValidPayload(
+  t: CheckContext,
+  setup: SubmitSetup,
+  format: SubmitFormat,
+  payload: TransactionPayloadInput | undefined,
+  accept: "json" | "bcs" = "json",
+): Promise<{ res: HttpResponse; tx: BuiltTransaction }> {
   let last: { res: HttpResponse; tx: BuiltTransaction } | undefined;
   let fromAccount = false;
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const next = await nextSequence(t, setup);
     const sequenceNumber = next.next;
     fromAccount = next.fromAccount;
-    const tx = buildTransfer(setup, { sequenceNumber });
+    const tx = buildTransfer(setup, { sequenceNumber, ...(payload === undefined ? {} : { payload }) });
     const res = await send(t, tx, format, accept);
     last = { res, tx };
     if (res.status >= 200 && res.status < 300) {
@@ -391,7 +403,8 @@ export async function submitValidTransfer(
   // contradiction, evidence about the node (the check judges the refusal). Otherwise the suite's guess.
   if (fromAccount) return last as { res: HttpResponse; tx: BuiltTransaction };
   const { res, tx } = last as { res: HttpResponse; tx: BuiltTransaction };
-  return staleBookkeeping(setup, tx, res, `a valid transfer could not be submitted after ${ATTEMPTS} sequence numbers`);
+  const what = payload === undefined ? "a valid transfer" : `a valid transaction (${Object.keys(payload)[0]} payload)`;
+  return staleBookkeeping(setup, tx, res, `${what} could not be submitted after ${ATTEMPTS} sequence numbers`);
 }
 
 /**

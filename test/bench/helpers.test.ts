@@ -107,6 +107,7 @@ describe("signTransfers", () => {
       modulePublished: { address: "0x1", name: "randomness", version: "10" },
       tableItemInserted: { handle: "0x6", keyType: "u64", valueType: "address", key: "8", version: "11" },
     },
+    multisigAccount: { address: "0x7", owner: formatAddress(accounts[2]?.address ?? new Uint8Array(32)) },
   };
 
   it("signs distinct valid transactions, round-robin over the accounts with sequence numbers counting up", () => {

@@ -258,9 +258,9 @@ describe("malformed requests are CodecErrors naming the member", () => {
     ["too few arguments", { ...good, payload: { ...good.payload, arguments: ["0x1"] } }, /^payload\.arguments: /],
     ["an argument of the wrong type", { ...good, payload: { ...good.payload, arguments: ["0x1", 5] } }, /^payload\.arguments\[1\]/],
     [
-      "a script with arguments but no abi",
+      "a script with arguments, no abi, and a bytecode that yields none",
       { ...good, payload: { type: "script_payload", code: { bytecode: "0x00" }, type_arguments: [], arguments: [1] } },
-      /^payload\.code\.abi: /,
+      /^payload\.code\.bytecode: /,
     ],
     [
       "a multisig inner payload of another type",

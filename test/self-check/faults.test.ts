@@ -45,6 +45,7 @@ describe("the fault registry", () => {
         "modules",
         "pagination",
         "signatures",
+        "payload-forms",
         "spec-pages",
         "statuses",
         "submission",

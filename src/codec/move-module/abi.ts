@@ -8,6 +8,7 @@ import { formatAddress } from "../address.ts";
 import { MalformedModule } from "./errors.ts";
 import type { Ability, CompiledModule, FunctionDefinition, ModuleHandle, SignatureToken, StructDefinition, Visibility } from "./format.ts";
 import { markedNames, type MarkedNames } from "./metadata.ts";
+import type { CompiledScript } from "./script.ts";
 
 export interface MoveFunctionGenericTypeParam {
   readonly constraints: readonly string[];
@@ -164,4 +165,23 @@ export function moduleAbi(m: CompiledModule): MoveModuleAbi {
 export function structEnumAbis(m: CompiledModule): readonly MoveStructEnumAbi[] {
   const writer = new AbiWriter(m, markedNames(m));
   return m.structDefs.map((d) => writer.enumAbi(d));
+}
+
+/**
+ * The ABI aptos-core gives a script's main function (api/types/src/bytecode.rs `Bytecode::new_move_function`
+ * over the script's main, as MoveScriptBytecode::try_parse_abi does): named main, public, an entry,
+ * not a view; its parameters' types in MoveType's text form, no return values.
+ */
+export function scriptAbi(s: CompiledScript): MoveFunctionAbi {
+  const tables = { ...s, selfHandle: 0, structDefs: [], functionDefs: [], friends: [] } satisfies CompiledModule;
+  const writer = new AbiWriter(tables, { viewFunctions: new Set(), eventStructs: new Set() });
+  return {
+    name: "main",
+    visibility: "public",
+    is_entry: true,
+    is_view: false,
+    generic_type_params: s.typeParameters.map((constraints) => ({ constraints: [...constraints] })),
+    params: writer.signature(s.parameters),
+    return: [],
+  };
 }

@@ -49,21 +49,23 @@ function operandsOf(opcode: number): Operands | undefined {
 export function skipCodeUnit(reader: ByteReader, version: number): void {
   reader.uleb(LIMIT.TABLE_INDEX); // locals signature
   const count = reader.uleb(LIMIT.BYTECODE_COUNT);
-  for (let i = 0; i < count; i++) {
-    const opcode = reader.u8();
-    const operands = operandsOf(opcode);
-    if (operands === undefined) {
-      if (version > 7) throw new UnsupportedModule(`opcode 0x${opcode.toString(16)} (version ${version}) is beyond this reader`);
-      reader.fail(`unknown opcode 0x${opcode.toString(16)}`);
-    }
-    if (version < versionOf(opcode)) reader.fail(`opcode 0x${opcode.toString(16)} needs version ${versionOf(opcode)}`);
-    if (operands === "index") reader.uleb(LIMIT.TABLE_OFFSET);
-    else if (operands === "index-u64") {
-      reader.uleb(LIMIT.TABLE_INDEX);
-      reader.skip(8);
-    } else if (operands === "index-mask") {
-      reader.uleb(LIMIT.TABLE_INDEX);
-      reader.skipUleb64(); // the closure mask, a u64
-    } else if (operands !== "none") reader.skip(operands.bytes);
+  for (let i = 0; i < count; i++) skipInstruction(reader, version, reader.u8());
+}
+
+/** Reads past the operands of one instruction whose opcode was just read. */
+export function skipInstruction(reader: ByteReader, version: number, opcode: number): void {
+  const operands = operandsOf(opcode);
+  if (operands === undefined) {
+    if (version > 7) throw new UnsupportedModule(`opcode 0x${opcode.toString(16)} (version ${version}) is beyond this reader`);
+    reader.fail(`unknown opcode 0x${opcode.toString(16)}`);
   }
+  if (version < versionOf(opcode)) reader.fail(`opcode 0x${opcode.toString(16)} needs version ${versionOf(opcode)}`);
+  if (operands === "index") reader.uleb(LIMIT.TABLE_OFFSET);
+  else if (operands === "index-u64") {
+    reader.uleb(LIMIT.TABLE_INDEX);
+    reader.skip(8);
+  } else if (operands === "index-mask") {
+    reader.uleb(LIMIT.TABLE_INDEX);
+    reader.skipUleb64(); // the closure mask, a u64
+  } else if (operands !== "none") reader.skip(operands.bytes);
 }

@@ -10,7 +10,7 @@ import { readFunctionHandle, readModuleHandle, readStructHandle } from "./handle
 import { readAddress, readIdentifier, readMetadataEntry } from "./pools.ts";
 import { readSignature } from "./signatures.ts";
 
-interface TableEntry {
+export interface TableEntry {
   readonly kind: number;
   readonly offset: number;
   readonly count: number;
@@ -32,7 +32,7 @@ export function bytecodeVersion(bytes: Uint8Array): number {
   return (reader.u32() & ~APTOS_BYTECODE_VERSION_MASK) >>> 0;
 }
 
-function readDirectory(reader: ByteReader, version: number): TableEntry[] {
+export function readDirectory(reader: ByteReader, version: number): TableEntry[] {
   const count = reader.uleb(LIMIT.TABLE_COUNT);
   const tables = Array.from({ length: count }, () => ({
     kind: reader.u8(),
@@ -55,7 +55,7 @@ function readDirectory(reader: ByteReader, version: number): TableEntry[] {
   return tables;
 }
 
-function readTable<T>(contents: Uint8Array, tables: readonly TableEntry[], kind: number, read: (reader: ByteReader) => T): T[] {
+export function readTable<T>(contents: Uint8Array, tables: readonly TableEntry[], kind: number, read: (reader: ByteReader) => T): T[] {
   const table = tables.find((t) => t.kind === kind);
   if (table === undefined) return [];
   const reader = new ByteReader(contents.subarray(table.offset, table.offset + table.count), `table 0x${kind.toString(16)}`);

@@ -6,7 +6,17 @@ import { deserializeModule } from "./deserialize.ts";
 export { deserializeModule, bytecodeVersion } from "./deserialize.ts";
 export { serializeModule } from "./serialize.ts";
 export {
+  deserializeScript,
+  serializeScript,
+  passThroughCall,
+  passThroughScript,
+  type CompiledScript,
+  type Instruction,
+  type ScriptCallTarget,
+} from "./script.ts";
+export {
   moduleAbi,
+  scriptAbi,
   structEnumAbis,
   isExposed,
   type MoveModuleAbi,

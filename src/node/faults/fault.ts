@@ -21,6 +21,7 @@ export type FaultArea =
   | "media"
   | "submission"
   | "signatures"
+  | "payload-forms"
   | "gas"
   | "health"
   | "spec-pages"

@@ -15,6 +15,7 @@ import { HEALTH_FAULTS } from "./health.ts";
 import { MEDIA_FAULTS } from "./media.ts";
 import { MODULE_FAULTS } from "./modules.ts";
 import { PAGINATION_FAULTS } from "./pagination.ts";
+import { PAYLOAD_FORM_FAULTS } from "./payload-forms.ts";
 import { SPEC_PAGE_FAULTS } from "./spec-pages.ts";
 import { STATUS_FAULTS } from "./statuses.ts";
 import { SIGNATURE_FAULTS } from "./signatures.ts";
@@ -32,6 +33,7 @@ export const FAULTS: readonly Fault[] = [
   ...MEDIA_FAULTS,
   ...SUBMISSION_FAULTS,
   ...SIGNATURE_FAULTS,
+  ...PAYLOAD_FORM_FAULTS,
   ...GAS_FAULTS,
   ...HEALTH_FAULTS,
   ...SPEC_PAGE_FAULTS,

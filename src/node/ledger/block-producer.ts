@@ -76,6 +76,7 @@ export class BlockProducer {
       minGasUnitPrice: this.limits.minGasUnitPrice,
       nowSeconds,
       account: (address) => ledger.state.latestAccount(address),
+      multisig: (address) => ledger.state.latestMultisig(address),
       isNonceUsed: (sender, nonce) => ledger.nonces.isUsed(sender, nonce, nowSeconds),
     };
     const committed: CommittedTransaction[] = [];

@@ -286,6 +286,7 @@ export class LedgerEngine implements LedgerApi {
       minGasUnitPrice: this.config.minGasUnitPrice,
       nowSeconds,
       account: (address) => ledger.state.latestAccount(address),
+      multisig: (address) => ledger.state.latestMultisig(address),
       isNonceUsed: (sender, nonce) => ledger.nonces.isUsed(sender, nonce, nowSeconds),
     };
   }

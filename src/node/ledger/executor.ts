@@ -2,14 +2,24 @@
 // transfer_coins, 0x1::coin::transfer, for AptosCoin) move balances; 0x1::code::publish_package_txn
 // publishes modules at the sender (package-publish.ts); every other entry function of a published
 // module is resolved against its ABI (arguments decoded by their parameter types) and then executes as
-// a no-op; scripts execute as no-ops. A sponsored transaction from an address without an
+// a no-op; a script that passes its parameters to one public function runs as that call, any other
+// well-formed script whose calls resolve as a no-op (runScript). A sponsored transaction from an address without an
 // account creates that account, whatever its payload's outcome. Whatever the payload's outcome, the epilogue charges
 // the gas to the gas payer and bumps the sender's sequence number (an orderless transaction spends its
-// nonce instead), as Aptos keeps failed transactions on the ledger.
+// nonce instead), as Aptos keeps failed transactions on the ledger. A multisig transaction runs its
+// account's next approved proposal as that account (runMultisig).
 
 import {
   decodeMoveValue,
+  deserializeScript,
   formatAddress,
+  MalformedModule,
+  passThroughCall,
+  scriptAbi,
+  scriptArgumentBytes,
+  UnsupportedModule,
+  type CompiledScript,
+  type Script,
   formatTypeTag,
   parseAddress,
   parseTypeTag,
@@ -19,6 +29,7 @@ import {
 } from "../../codec/index.ts";
 import { abort, abortFailure, fail, Failure } from "./execution-failure.ts";
 import { GAS, intrinsicGas } from "./gas-schedule.ts";
+import { multisigRequestOf, nextProposal, proposalCall, resolveNextProposal, type MultisigRequest } from "./multisig.ts";
 import { publishPackage } from "./package-publish.ts";
 import { createsSender, newAccount, type PendingTransaction } from "./prologue.ts";
 import type { ExecutionStatus } from "./api.ts";
@@ -37,6 +48,7 @@ export interface ExecutionOutcome {
 }
 
 const EXECUTED = "Executed successfully";
+const SIGNER = /^&?\s*signer$/;
 const ADDRESS: TypeTag = parseTypeTag("address");
 const U64: TypeTag = parseTypeTag("u64");
 const APTOS_COIN = "0x1::aptos_coin::AptosCoin";
@@ -60,7 +72,9 @@ export class Executor {
       if (createSender) overlay.set(txn.sender, newAccount(txn.sender));
       return overlay;
     };
-    const payloadEffects = withSender(new TransactionOverlay(latest));
+    const latestMultisig = (address: Uint8Array) => this.state.latestMultisig(address);
+    const overlay = () => new TransactionOverlay(latest, latestMultisig);
+    const payloadEffects = withSender(overlay());
     let gasUsed = intrinsicGas(txn.bytes.length) + (createSender ? GAS.createAccount : 0n);
     let vmStatus = EXECUTED;
     let status = SUCCESS;
@@ -81,7 +95,7 @@ export class Executor {
       status = unpaid.status;
     }
     const success = vmStatus === EXECUTED;
-    const effects = success ? payloadEffects : withSender(new TransactionOverlay(latest));
+    const effects = success ? payloadEffects : withSender(overlay());
 
     const payer = effects.get(txn.gasPayer) as AccountState;
     effects.set(txn.gasPayer, { ...payer, balance: payer.balance - fee });
@@ -100,26 +114,120 @@ export class Executor {
         return this.runEntryFunction(signed.raw_txn.sender, payload.EntryFunction, effects, version);
       case "Payload": {
         const executable = payload.Payload.V1.executable;
+        const multisig = multisigRequestOf(signed);
+        if (multisig !== undefined) return this.runMultisig(multisig, effects, version);
         if (executable.$kind === "EntryFunction")
           return this.runEntryFunction(signed.raw_txn.sender, executable.EntryFunction, effects, version);
+        if (executable.$kind === "Script") return this.runScript(signed.raw_txn.sender, executable.Script, effects, version);
         return GAS.noop;
       }
       case "Script":
-      case "Multisig":
+        return this.runScript(signed.raw_txn.sender, payload.Script, effects, version);
+      case "Multisig": {
+        const multisig = multisigRequestOf(signed);
+        return multisig === undefined ? GAS.noop : this.runMultisig(multisig, effects, version);
+      }
       case "ModuleBundle":
-        // Scripts run as no-ops; the prologue keeps multisig and module bundles out.
+        // The prologue keeps module bundles out.
         return GAS.noop;
     }
   }
 
+  /**
+   * A multisig transaction the prologue validated (multisig.ts): the proposal's entry function runs as
+   * the multisig account, in effects of its own that are kept only when it succeeds; either way the
+   * proposal is resolved and the transaction itself succeeds, as aptos-core's VM records the inner
+   * failure in an event (aptos-move/aptos-vm/src/aptos_vm.rs `execute_multisig_transaction`,
+   * `failure_multisig_payload_cleanup`).
+   */
+  private runMultisig(request: MultisigRequest, effects: TransactionOverlay, version: bigint): bigint {
+    const account = effects.getMultisig(request.address);
+    const proposal = account === undefined ? undefined : nextProposal(account).proposal;
+    if (account === undefined || proposal === undefined) return fail("MULTISIG_TRANSACTION_NOT_FOUND", "no proposal to execute");
+    let gas = GAS.noop;
+    const call = proposalCall(request, proposal);
+    if (call !== undefined) {
+      const inner = effects.child();
+      try {
+        gas += this.runEntryFunction(request.address, call, inner, version);
+        effects.mergeFrom(inner);
+      } catch (error) {
+        if (!(error instanceof Failure)) throw error;
+      }
+    }
+    effects.setMultisig(request.address, resolveNextProposal(account));
+    return gas;
+  }
+
+  /**
+   * A script, as aptos-core's VM runs one (aptos-move/aptos-vm/src/aptos_vm.rs `execute_script_or_entry_function`
+   * over move-vm `execute_script`): its type arguments and arguments (by count and type) must fit main, every function it
+   * calls must resolve to a public function of a published module (a script may call nothing else), and
+   * then it runs. A script that only passes its parameters to one function (passThroughCall) runs as
+   * that call with the script's arguments; any other well-formed script runs as a no-op.
+   */
+  private runScript(sender: Uint8Array, script: Script, effects: TransactionOverlay, version: bigint): bigint {
+    let compiled: CompiledScript;
+    try {
+      compiled = deserializeScript(script.code);
+    } catch (error) {
+      if (error instanceof UnsupportedModule) return GAS.noop;
+      if (error instanceof MalformedModule) return fail("CODE_DESERIALIZATION_ERROR", error.message);
+      throw error;
+    }
+    if (compiled.typeParameters.length !== script.ty_args.length)
+      return fail("NUMBER_OF_TYPE_ARGUMENTS_MISMATCH", `the script takes ${compiled.typeParameters.length} type arguments`);
+    const abi = scriptAbi(compiled);
+    const params = abi.params.filter((p) => !SIGNER.test(p.trim()));
+    if (params.length !== script.args.length)
+      return fail("NUMBER_OF_ARGUMENTS_MISMATCH", `the script takes ${params.length} arguments, got ${script.args.length}`);
+    for (const handle of compiled.functionHandles) {
+      const module = compiled.moduleHandles[handle.module];
+      const address = module && compiled.addresses[module.address];
+      const moduleName = module && compiled.identifiers[module.name];
+      const name = compiled.identifiers[handle.name];
+      if (address === undefined || moduleName === undefined || name === undefined)
+        return fail("LINKER_ERROR", "a call the script cannot name");
+      const record = this.state.module(address, moduleName, version);
+      if (record === undefined) return fail("LINKER_ERROR", `module ${formatAddress(address)}::${moduleName} is not published`);
+      const callee = record.abi.exposed_functions.find((f) => f.name === name && f.visibility === "public");
+      if (callee === undefined)
+        return fail("FUNCTION_RESOLUTION_FAILURE", `${formatAddress(address)}::${moduleName}::${name} is not a public function`);
+    }
+    const args = script.args.map(scriptArgumentBytes);
+    const resolve = structResolver(this.state, version);
+    params.forEach((param, i) => {
+      try {
+        decodeMoveValue(parseTypeTag(param, { generics: script.ty_args }), args[i] as Uint8Array, resolve);
+      } catch {
+        fail("FAILED_TO_DESERIALIZE_ARGUMENT", `argument ${i} of the script is not a ${param}`);
+      }
+    });
+    const target = passThroughCall(compiled);
+    if (target === undefined) return GAS.noop;
+    const call: EntryFunction = {
+      module: { address: target.address, name: target.module },
+      function: target.function,
+      ty_args: script.ty_args,
+      args,
+    };
+    return this.runCall(sender, call, effects, version, "script");
+  }
+
   private runEntryFunction(sender: Uint8Array, call: EntryFunction, effects: TransactionOverlay, version: bigint): bigint {
+    return this.runCall(sender, call, effects, version, "entry");
+  }
+
+  /** A call of an entry function (a transaction's payload) or of a public one (from a script). */
+  private runCall(sender: Uint8Array, call: EntryFunction, effects: TransactionOverlay, version: bigint, from: "entry" | "script"): bigint {
     const module = formatAddress(call.module.address);
     const id = `${module}::${call.module.name}::${call.function}`;
     const record = this.state.module(call.module.address, call.module.name, version);
     if (record === undefined) return fail("LINKER_ERROR", `module ${module}::${call.module.name} is not published`);
     const abi = record.abi.exposed_functions.find((f) => f.name === call.function);
     if (abi === undefined) return fail("FUNCTION_RESOLUTION_FAILURE", `${id} does not exist`);
-    if (!abi.is_entry) return fail("EXECUTE_ENTRY_FUNCTION_CALLED_ON_NON_ENTRY_FUNCTION", `${id} is not an entry function`);
+    if (from === "entry" && !abi.is_entry)
+      return fail("EXECUTE_ENTRY_FUNCTION_CALLED_ON_NON_ENTRY_FUNCTION", `${id} is not an entry function`);
     if (abi.generic_type_params.length !== call.ty_args.length)
       return fail("NUMBER_OF_TYPE_ARGUMENTS_MISMATCH", `${id} takes ${abi.generic_type_params.length} type arguments`);
     const params = abi.params.filter((p) => !/^&?\s*signer$/.test(p.trim()));

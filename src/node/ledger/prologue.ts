@@ -6,17 +6,22 @@
 import { bytesToHex } from "@noble/hashes/utils.js";
 import {
   bytesEqual,
+  deserializeScript,
   encodeBcs,
+  MalformedModule,
+  UnsupportedModule,
   encodeSignedTransaction,
   transactionHash,
   TransactionPayload,
   verifyTransactionAuthenticator,
   type ClaimedSigner,
+  type Script,
   type SignedTransaction,
 } from "../../codec/index.ts";
 import { LedgerError, type ReplayProtector } from "./api.ts";
 import { GAS, intrinsicGas, MAX_GAS_UNIT_PRICE, MAX_GAS_UNITS } from "./gas-schedule.ts";
-import type { AccountState } from "./state.ts";
+import { multisigRequestOf, validateMultisig } from "./multisig.ts";
+import type { AccountState, MultisigAccountState } from "./state.ts";
 import { replayProtectorOf } from "./transaction-log.ts";
 import { vmError } from "./vm-status.ts";
 
@@ -43,6 +48,8 @@ export interface PrologueView {
   /** Chain time, whole seconds. */
   readonly nowSeconds: bigint;
   account(address: Uint8Array): AccountState | undefined;
+  /** The MultisigAccount resource at `address`, if there is one. */
+  multisig(address: Uint8Array): MultisigAccountState | undefined;
   isNonceUsed(sender: Uint8Array, nonce: bigint): boolean;
 }
 
@@ -61,6 +68,7 @@ export function verifyTransaction(signed: SignedTransaction, domain: string): Pe
       throw new LedgerError(400, "invalid_input", `This node cannot verify the transaction's signature: ${verdict.reason}`);
     throw vmError("INVALID_SIGNATURE", verdict.reason);
   }
+  checkScript(signed);
   const bytes = encodeSignedTransaction(signed);
   const feePayer = verdict.signers.find((s) => s.role === "fee_payer");
   return {
@@ -83,6 +91,34 @@ function checkPayloadKind(signed: SignedTransaction): void {
     const { executable, extra_config } = payload.Payload.V1;
     if (executable.$kind === "Empty" && extra_config.V1.multisig_address === null)
       throw new LedgerError(400, "invalid_input", "An empty executable is only allowed in a multisig payload");
+  }
+}
+
+/** The script a transaction carries, as a Script payload or an orderless payload's executable. */
+export function scriptOf(signed: SignedTransaction): Script | undefined {
+  const payload = signed.raw_txn.payload;
+  if (payload.$kind === "Script") return payload.Script;
+  if (payload.$kind === "Payload" && payload.Payload.V1.executable.$kind === "Script") return payload.Payload.V1.executable.Script;
+  return undefined;
+}
+
+/**
+ * A script's bytecode must be a well-formed script: one that cannot be deserialized is refused with the
+ * VM status CODE_DESERIALIZATION_ERROR, the one aptos-core's VM gives a script it cannot load
+ * (third_party/move/move-binary-format/src/deserializer.rs `CompiledScript::deserialize_with_config`).
+ * aptos-core meets it when it executes the script; this node checks it on admission, where the client
+ * still hears why. A version or construct newer than the codec reads is no evidence against the
+ * script: it is let through (its calls are resolved when it executes).
+ */
+function checkScript(signed: SignedTransaction): void {
+  const script = scriptOf(signed);
+  if (script === undefined) return;
+  try {
+    deserializeScript(script.code);
+  } catch (error) {
+    if (error instanceof MalformedModule)
+      throw vmError("CODE_DESERIALIZATION_ERROR", `the script cannot be deserialized: ${error.message}`);
+    if (!(error instanceof UnsupportedModule)) throw error;
   }
 }
 
@@ -113,11 +149,6 @@ export function createsSender(txn: PendingTransaction, view: Pick<PrologueView, 
 /** An account as 0x1::account::create_account_if_does_not_exist makes it: key = address, nothing else. */
 export function newAccount(address: Uint8Array): AccountState {
   return { sequenceNumber: 0n, authenticationKey: new Uint8Array(address), balance: 0n };
-}
-
-function isMultisig(signed: SignedTransaction): boolean {
-  const payload = signed.raw_txn.payload;
-  return payload.$kind === "Multisig" || (payload.$kind === "Payload" && payload.Payload.V1.extra_config.V1.multisig_address !== null);
 }
 
 /** The prologue against the latest state. Throws 400 vm_error with the VM status code. */
@@ -166,7 +197,8 @@ export function checkPrologue(txn: PendingTransaction, view: PrologueView, mode:
   }
   if (sender === undefined) throw vmError("SENDING_ACCOUNT_DOES_NOT_EXIST", "the transaction names no sender");
 
-  if (isMultisig(txn.signed)) throw vmError("ACCOUNT_NOT_MULTISIG", "the multisig address is not a multisig account");
+  const multisig = multisigRequestOf(txn.signed);
+  if (multisig !== undefined) validateMultisig(multisig, view.multisig(multisig.address), txn.sender);
 
   const protector = txn.replayProtector;
   if (protector.type === "sequence_number") {

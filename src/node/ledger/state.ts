@@ -1,5 +1,5 @@
 // The ledger's multi-version state, by kind: accounts (sequence number, authentication key, AptosCoin
-// balance), modules (bytecode and ABI) and table items (BCS key to BCS value).
+// balance), modules (bytecode and ABI), table items (BCS key to BCS value) and multisig accounts.
 // Every write happens at the version of the transaction that made it.
 
 import { bytesToHex } from "@noble/hashes/utils.js";
@@ -14,9 +14,34 @@ export interface AccountState {
   readonly balance: bigint;
 }
 
+/**
+ * A proposal of a multisig account (aptos-framework sources/multisig_account.move `MultisigTransaction`):
+ * the payload to run (the BCS of a MultisigTransactionPayload) or only its SHA3-256 hash, and the owners
+ * (hex, no 0x) that approved it.
+ */
+export interface MultisigProposal {
+  readonly payload?: Uint8Array;
+  readonly payloadHash?: Uint8Array;
+  readonly approvals: readonly string[];
+}
+
+/**
+ * 0x1::multisig_account::MultisigAccount, the part the VM's multisig flow reads: the owners, how many
+ * approvals a proposal needs, the proposals by sequence number, the last one executed (or rejected),
+ * and the number the next proposal gets.
+ */
+export interface MultisigAccountState {
+  readonly owners: readonly string[];
+  readonly numSignaturesRequired: bigint;
+  readonly transactions: ReadonlyMap<bigint, MultisigProposal>;
+  readonly lastExecutedSequenceNumber: bigint;
+  readonly nextSequenceNumber: bigint;
+}
+
 /** One change a transaction makes. `undefined` deletes. */
 export type StateWrite =
   | { readonly kind: "account"; readonly address: Uint8Array; readonly value: AccountState }
+  | { readonly kind: "multisig"; readonly address: Uint8Array; readonly value: MultisigAccountState }
   | { readonly kind: "module"; readonly address: Uint8Array; readonly name: string; readonly value: ModuleRecord }
   | { readonly kind: "table_item"; readonly handle: Uint8Array; readonly key: Uint8Array; readonly value: Uint8Array | undefined };
 
@@ -31,6 +56,7 @@ export class LedgerState implements Prunable {
   private readonly accounts = new VersionedStore<AccountState>();
   private readonly modules = new VersionedStore<ModuleRecord>();
   private readonly tableItems = new VersionedStore<Uint8Array>();
+  private readonly multisigAccounts = new VersionedStore<MultisigAccountState>();
   /** Module names ever published at each address (hex), sorted: the order of the modules listing. */
   private readonly moduleNames = new Map<string, string[]>();
 
@@ -39,6 +65,9 @@ export class LedgerState implements Prunable {
       switch (write.kind) {
         case "account":
           this.accounts.put(hexKey(write.address), version, write.value);
+          break;
+        case "multisig":
+          this.multisigAccounts.put(hexKey(write.address), version, write.value);
           break;
         case "module":
           this.modules.put(moduleStateKey(write.address, write.name), version, write.value);
@@ -62,6 +91,11 @@ export class LedgerState implements Prunable {
     return this.accounts.latest(hexKey(address));
   }
 
+  /** The MultisigAccount resource at `address`, at the latest version. */
+  latestMultisig(address: Uint8Array): MultisigAccountState | undefined {
+    return this.multisigAccounts.latest(hexKey(address));
+  }
+
   module(address: Uint8Array, name: string, version: bigint): ModuleRecord | undefined {
     return this.modules.get(moduleStateKey(address, name), version);
   }
@@ -79,6 +113,7 @@ export class LedgerState implements Prunable {
     this.accounts.prune(oldestVersion);
     this.modules.prune(oldestVersion);
     this.tableItems.prune(oldestVersion);
+    this.multisigAccounts.prune(oldestVersion);
   }
 
   private indexModule(address: Uint8Array, name: string): void {

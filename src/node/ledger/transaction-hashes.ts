@@ -28,7 +28,8 @@ const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
  * SHA3-256 of the write set as the executor applied it, in its order: per write a kind byte, then an
  * account as address ‖ sequence_number (u64 LE) ‖ authentication_key ‖ balance (u64 LE); a module as
  * address ‖ u64 LE name length ‖ name ‖ bytecode length ‖ bytecode; a table item as handle ‖ key
- * length ‖ key ‖ value length ‖ value (a deletion: no value part).
+ * length ‖ key ‖ value length ‖ value (a deletion: no value part); a multisig account as address ‖
+ * last executed and next sequence numbers (u64 LE) ‖ the number of its proposals (u64 LE).
  */
 export function writeSetHash(writes: readonly StateWrite[]): Uint8Array {
   const parts: Uint8Array[] = [];
@@ -58,6 +59,15 @@ export function writeSetHash(writes: readonly StateWrite[]): Uint8Array {
       case "table_item":
         parts.push(Uint8Array.of(2), write.handle, u64le(BigInt(write.key.length)), write.key);
         if (write.value !== undefined) parts.push(u64le(BigInt(write.value.length)), write.value);
+        break;
+      case "multisig":
+        parts.push(
+          Uint8Array.of(3),
+          write.address,
+          u64le(write.value.lastExecutedSequenceNumber),
+          u64le(write.value.nextSequenceNumber),
+          u64le(BigInt(write.value.transactions.size)),
+        );
         break;
     }
   }

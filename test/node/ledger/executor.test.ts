@@ -5,8 +5,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   encodeMoveValue,
+  formatAddress,
   parseAddress,
   parseTypeTag,
+  passThroughScript,
+  serializeScript,
   type Ed25519Account,
   type EntryFunctionInput,
   type TransactionPayloadInput,
@@ -109,10 +112,47 @@ describe("other entry functions", () => {
     expect(txn.success).toBe(true);
     expect(balance(alice.address)).toBe(before - txn.gasUsed * 100n);
   });
+});
 
-  it("a script runs as a no-op", () => {
-    const txn = run({ Script: { code: new Uint8Array([0xa1, 0x1c, 0xeb, 0x0b, 7, 0, 0, 0]), ty_args: [], args: [] } });
-    expect(txn.success).toBe(true);
+describe("scripts", () => {
+  const transferScript = (module = "aptos_account") =>
+    serializeScript(
+      passThroughScript({ address: FRAMEWORK, module, function: "transfer" }, [
+        { kind: "reference", to: { kind: "signer" } },
+        { kind: "address" },
+        { kind: "u64" },
+      ]),
+    );
+
+  it("a script that passes its parameters to aptos_account::transfer runs as that call", () => {
+    const bob = (t.genesis.keys.funded[1] as Ed25519Account).address;
+    const [aliceBefore, bobBefore] = [balance(alice.address) ?? 0n, balance(bob) ?? 0n];
+    const txn = run({ Script: { code: transferScript(), ty_args: [], args: [{ Address: bob }, { U64: 777n }] } });
+    expect([txn.success, txn.vmStatus]).toEqual([true, "Executed successfully"]);
+    expect(balance(bob)).toBe(bobBefore + 777n);
+    expect(balance(alice.address)).toBe(aliceBefore - 777n - txn.gasUsed * 100n);
+  });
+
+  it("a script whose call does not resolve, or whose arguments do not fit main, fails with the VM status", () => {
+    const bob = (t.genesis.keys.funded[1] as Ed25519Account).address;
+    const unresolved = run({ Script: { code: transferScript("no_such_module"), ty_args: [], args: [{ Address: bob }, { U64: 1n }] } });
+    expect([unresolved.success, unresolved.vmStatus]).toEqual([false, expect.stringMatching(/^LINKER_ERROR/)]);
+    const swapped = run({ Script: { code: transferScript(), ty_args: [], args: [{ U64: 1n }, { Address: bob }] } });
+    expect([swapped.success, swapped.vmStatus]).toEqual([false, expect.stringMatching(/^FAILED_TO_DESERIALIZE_ARGUMENT/)]);
+    const short = run({ Script: { code: transferScript(), ty_args: [], args: [{ Address: bob }] } });
+    expect([short.success, short.vmStatus]).toEqual([false, expect.stringMatching(/^NUMBER_OF_ARGUMENTS_MISMATCH/)]);
+  });
+
+  it("a bytecode that is not a script is refused on admission with CODE_DESERIALIZATION_ERROR", () => {
+    const signed = alice.signTransaction(
+      rawTransaction({
+        sender: alice.address,
+        sequenceNumber: sequenceNumber(),
+        nowSeconds: t.engine.ledger.nowSeconds,
+        payload: { Script: { code: new Uint8Array([0xa1, 0x1c, 0xeb, 0x0b, 7, 0, 0, 0]), ty_args: [], args: [] } },
+      }),
+    );
+    expect(() => t.engine.submit(signed)).toThrow(expect.objectContaining({ status: 400, code: "vm_error", vmErrorCode: 3024 }));
   });
 
   it("fail with the VM status of what does not resolve, and still bump the sequence number", () => {
@@ -146,5 +186,46 @@ describe("other entry functions", () => {
       expect(sequenceNumber()).toBe(seq + 1n);
       expect(balance(bob)).toBe(bobBefore);
     }
+  });
+});
+
+describe("multisig transactions", () => {
+  const submitFrom = (signer: Ed25519Account, payload: TransactionPayloadInput) =>
+    t.engine.submit(
+      signer.signTransaction(
+        rawTransaction({
+          sender: signer.address,
+          sequenceNumber: t.engine.ledger.state.latestAccount(signer.address)?.sequenceNumber ?? 0n,
+          nowSeconds: t.engine.ledger.nowSeconds,
+          payload,
+        }),
+      ),
+    );
+  const multisig = () => parseAddress(t.genesis.fixtures.multisigAccount.address);
+  const owner = () =>
+    t.genesis.keys.funded.find((k) => formatAddress(k.address) === t.genesis.fixtures.multisigAccount.owner) as Ed25519Account;
+
+  it("an owner executes the next approved proposal as the multisig account, which resolves it", () => {
+    const recipient = (t.genesis.keys.funded[0] as Ed25519Account).address;
+    const [accountBefore, recipientBefore] = [balance(multisig()) ?? 0n, balance(recipient) ?? 0n];
+    const before = t.engine.ledger.state.latestMultisig(multisig());
+    const { hash } = submitFrom(owner(), { Multisig: { multisig_address: multisig(), transaction_payload: null } });
+    t.nextBlock();
+    const committed = t.engine.committedTransaction(hash);
+    expect([committed?.success, committed?.vmStatus]).toEqual([true, "Executed successfully"]);
+    expect(balance(multisig())).toBe(accountBefore - 100n);
+    expect(balance(recipient)).toBe(recipientBefore + 100n);
+    const after = t.engine.ledger.state.latestMultisig(multisig());
+    expect(after?.lastExecutedSequenceNumber).toBe((before?.lastExecutedSequenceNumber ?? 0n) + 1n);
+    expect(after?.transactions.size).toBe((before?.transactions.size ?? 0) - 1);
+  });
+
+  it("is refused with the multisig validation statuses: no multisig account, not an owner, another payload", () => {
+    const notOwner = t.genesis.keys.funded[0] as Ed25519Account;
+    const vmCode = (code: number) => expect.objectContaining({ status: 400, code: "vm_error", vmErrorCode: code });
+    expect(() => submitFrom(owner(), { Multisig: { multisig_address: notOwner.address, transaction_payload: null } })).toThrow(vmCode(31));
+    expect(() => submitFrom(notOwner, { Multisig: { multisig_address: multisig(), transaction_payload: null } })).toThrow(vmCode(32));
+    const other = { EntryFunction: entryCall("aptos_account", "transfer", notOwner.address, 1n) };
+    expect(() => submitFrom(owner(), { Multisig: { multisig_address: multisig(), transaction_payload: other } })).toThrow(vmCode(35));
   });
 });

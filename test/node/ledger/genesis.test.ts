@@ -52,6 +52,7 @@ describe("the fixtures", () => {
       "history",
       "moduleAccount",
       "moduleName",
+      "multisigAccount",
       "table",
       "tables",
       "transactionsAccount",

@@ -1,6 +1,7 @@
-// A deterministic genesis from the seed: the framework at 0x1, funded accounts with known keys, tables,
-// and a history in which the transactions account commits its transfers by really submitting signed
-// transactions through the same path as any client, block after block, up to the clock's time.
+// A deterministic genesis from the seed: the framework at 0x1, funded accounts with known keys, a
+// multisig account with approved proposals, tables, and a history in which the transactions account
+// commits its transfers by really submitting signed transactions through the same path as any client,
+// block after block, up to the clock's time.
 
 import { formatAddress, parseAddress, toHex, type SignedTransaction, type StructResolver } from "../../../codec/index.ts";
 import type { BlockProducer } from "../block-producer.ts";
@@ -13,6 +14,7 @@ import { moduleRecord, structLookup } from "./bytecode.ts";
 import { FRAMEWORK_MODULES, GAS_SCHEDULE_UPGRADE, RANDOMNESS_MODULE } from "./framework.ts";
 import { activeBlockAt, planHistory, transfersInBlock, type HistoryPlan } from "./history.ts";
 import { genesisKeys, type GenesisKeys } from "./keys.ts";
+import { genesisMultisig, type GenesisMultisig } from "./multisig.ts";
 import { FIXTURE_KEY, FIXTURE_TABLE, genesisTables, tableItemWrite, typeFormTables, type GenesisTable } from "./tables.ts";
 
 /** The fixtures object, with the fixtures file's member names exactly. */
@@ -26,6 +28,8 @@ export interface EngineFixtures {
   /** More tables, whose key and value types use the other MoveType forms (§2.1), one present key each. */
   readonly tables: readonly { readonly handle: string; readonly keyType: string; readonly valueType: string; readonly key: unknown }[];
   /** Beyond the basic fixtures (`history`): known changes inside the window, so that a read at an older version can be told from a read at the latest. */
+  /** A multisig account whose next proposals are approved and store their payloads, and the owner (an account of `accounts`) who may execute them. */
+  readonly multisigAccount: { readonly address: string; readonly owner: string };
   readonly history: {
     readonly modulePublished: { readonly address: string; readonly name: string; readonly version: string };
     readonly tableItemInserted: {
@@ -98,7 +102,7 @@ const frameworkResolver: StructResolver = (tag) => {
   return struct?.fields.map((f) => ({ name: f.name, type: f.type }));
 };
 
-function genesisWrites(keys: GenesisKeys, tables: readonly GenesisTable[]): StateWrite[] {
+function genesisWrites(keys: GenesisKeys, tables: readonly GenesisTable[], multisig: GenesisMultisig): StateWrite[] {
   const account = (address: Uint8Array, balance: bigint): StateWrite => ({
     kind: "account",
     address,
@@ -112,6 +116,7 @@ function genesisWrites(keys: GenesisKeys, tables: readonly GenesisTable[]): Stat
     account(keys.singleKeySecp256k1.address, FUNDED_BALANCE),
     account(keys.multiEd25519.address, FUNDED_BALANCE),
     account(keys.multiKey.address, FUNDED_BALANCE),
+    ...multisig.writes,
     ...frameworkRecords().framework.map(
       (record): StateWrite => ({ kind: "module", address: FRAMEWORK, name: record.abi.name, value: record }),
     ),
@@ -136,7 +141,8 @@ export function runGenesis(context: GenesisContext): GenesisReport {
   const start = config.clock.nowUsec() - (totalBlocks - 1n) * interval;
   if (start <= 0n) throw new RangeError("the clock is too early for a genesis of this length");
 
-  producer.produceGenesis(start, genesisWrites(keys, [...tables, ...formTables]));
+  const multisig = genesisMultisig(keys, FUNDED_BALANCE);
+  producer.produceGenesis(start, genesisWrites(keys, [...tables, ...formTables], multisig));
   producer.produceEmptyBlocks(plan.emptyBlocks, start + interval, interval);
 
   const report = {
@@ -211,6 +217,7 @@ export function runGenesis(context: GenesisContext): GenesisReport {
       modulePublished: { address: "0x1", name: RANDOMNESS_MODULE.name, version: report.randomnessPublishedAt.toString() },
       tableItemInserted: insertedFixtureItem(tables, report.tableChanges),
     },
+    multisigAccount: { address: formatAddress(multisig.address), owner: formatAddress(multisig.owner) },
   };
   return { keys, tables, formTables, fixtures, plan, transferVersions, ...report, bot };
 }
