@@ -98,6 +98,16 @@ export interface Profile extends WireProfile {
    * MoveStruct (api/types/src/move_types.rs; api/doc/spec.yaml lists both as required).
    */
   readonly structEnumMembers: boolean;
+  /**
+   * Transaction summaries asked from a start_version below the oldest retained version: 410
+   * version_pruned (§1 "A request for a pruned ledger version is answered with status 410"), or, as
+   * aptos-core answers, a scan of the account's summary index from start_version over what the pruner
+   * left: 200 with the retained summaries (and with only an end_version below the oldest, 200 []).
+   * aptos-core checks no pruning there: storage/aptosdb/src/db/aptosdb_reader.rs
+   * `get_account_transaction_summaries` goes straight to `get_account_transaction_summaries_iter`
+   * (storage/aptosdb/src/transaction_store/mod.rs), where the ledger reads call `error_if_ledger_pruned`.
+   */
+  readonly summariesBelowOldest: "gone" | "scan";
 }
 
 const PROFILES: Record<ProfileName, Profile> = {
@@ -117,6 +127,7 @@ const PROFILES: Record<ProfileName, Profile> = {
     healthDurationType: "u64",
     modulesLimitZero: "rejected",
     structEnumMembers: false,
+    summariesBelowOldest: "gone",
   },
   aptos: {
     ...WIRE_PROFILES.aptos,
@@ -134,6 +145,7 @@ const PROFILES: Record<ProfileName, Profile> = {
     healthDurationType: "u32",
     modulesLimitZero: "invalid_input",
     structEnumMembers: true,
+    summariesBelowOldest: "scan",
   },
 };
 

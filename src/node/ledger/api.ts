@@ -147,6 +147,19 @@ export type TransactionByHash =
     };
 
 /** What the HTTP face asks of the ledger engine. `version` undefined means the latest. */
+/** Which summaries §4.3 asks for. */
+export interface SummaryOptions {
+  readonly startVersion?: bigint;
+  readonly endVersion?: bigint;
+  readonly limit: number;
+  /**
+   * A window that starts (or, with only endVersion, ends) below the oldest retained version: 410
+   * version_pruned ("gone", the default), or a scan of what the pruner left ("scan": the summaries from
+   * the oldest on, or none when only endVersion is below it).
+   */
+  readonly belowOldest?: "gone" | "scan";
+}
+
 export interface LedgerApi {
   info(): LedgerInfo;
 
@@ -168,10 +181,7 @@ export interface LedgerApi {
   ): { bcs: Uint8Array; json: unknown };
 
   /** §4.3 and the family's convention: `limit` already clamped to 0..100 (0, an empty page, only under the aptos profile); ascending by version; unknown account gives []. */
-  transactionSummaries(
-    address: AddressBytes,
-    options: { startVersion?: bigint; endVersion?: bigint; limit: number },
-  ): readonly TransactionSummary[];
+  transactionSummaries(address: AddressBytes, options: SummaryOptions): readonly TransactionSummary[];
 
   gasEstimate(): GasEstimate;
 
