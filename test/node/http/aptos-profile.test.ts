@@ -114,6 +114,28 @@ describe("limit=0 on the summaries", () => {
   });
 });
 
+describe("summaries below the oldest retained version", () => {
+  it("are what the pruner left in the aptos profile (410 in the node profile)", async () => {
+    const account = aptos.fixtures.transactionsAccount as string;
+    const oldest = ledgerHeaders(await call(aptos.url, "/-/healthy"), APTOS)["LEDGER-OLDEST-VERSION"];
+    expect(oldest).toBeGreaterThan(0n);
+    const scanned = await summaries(aptos, account, `?start_version=${oldest - 1n}&limit=5`);
+    expect(scanned.status).toBe(200);
+    expect(scanned.json()).toEqual((await summaries(aptos, account, `?start_version=${oldest}&limit=5`)).json());
+    expect((scanned.json() as unknown[]).length).toBeGreaterThan(0);
+    const ending = await summaries(aptos, account, `?end_version=${oldest - 1n}`);
+    expect(ending.status).toBe(200);
+    expect(ending.json()).toEqual([]);
+
+    const specOldest = ledgerHeaders(await call(spec.url, "/-/healthy"))["LEDGER-OLDEST-VERSION"];
+    expectError(
+      await summaries(spec, spec.fixtures.transactionsAccount as string, `?start_version=${specOldest - 1n}`),
+      410,
+      "version_pruned",
+    );
+  });
+});
+
 describe("submission bodies the route does not take", () => {
   const signed = (node: RunningNode) =>
     bcsBody(signedTransfer(node, fixtureAccount(node, 2), node.fixtures.accounts[1]?.address ?? "", 1n));
