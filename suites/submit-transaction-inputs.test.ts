@@ -118,7 +118,9 @@ describeEndpoint("submit_transaction", { inOrder: true }, () => {
     check("2.1/entry-function-id-case-sensitive", { variant: `${id} (${format.toUpperCase()})`, timeoutMs: 40_000 }, async (t) => {
       t.requireSubmitAllowed();
       t.needsFixture("accounts");
-      const setup = callingAs(await submitSetup(t, "accepted"), module, fn);
+      // The sender of the transactions a node must refuse: one this node takes and never commits holds up
+      // that sender only, not the one whose transfers must be accepted and committed.
+      const setup = callingAs(await submitSetup(t, "rejected"), module, fn);
       const sequenceNumber = await nextSequenceNumber(t, setup);
       const tx = buildTransfer(setup, { sequenceNumber, payload: call(setup, module, fn, []) });
       const res = await sendOnce(t, setup, tx, format === "bcs" ? { bcs: tx.bytes } : { json: tx.json });
