@@ -1,5 +1,5 @@
 // Faults in how inputs at their edges are read: integer query values through a double or wrapped into
-// range, a health threshold that underflows, a start_version below the pruning window answered with an
+// range, a health threshold wrapped into 16 bits, a start_version below the pruning window answered with an
 // empty page, MoveType strings with blanks refused, module names resolved whatever their case.
 
 import { LedgerError, type TransactionSummary } from "../ledger/api.ts";
@@ -38,19 +38,15 @@ const limitWrapsU16: Fault = {
   },
 };
 
-const healthDurationUnderflow: Fault = {
-  name: "health-duration-underflow",
+const healthDurationWrapsU16: Fault = {
+  name: "health-duration-wraps-u16",
   area: "health",
   description:
-    "computes now - duration_secs in unsigned microseconds with an overflow check, so a threshold longer than the time since 1970 is a 500 internal_error",
+    "stores duration_secs in a 16-bit integer without a range check, so 65536 wraps to 0 and a lagging ledger of a threshold that long is a 503",
   breaks: ["4.7/duration-edges"],
-  engine: (api, ctx) =>
+  engine: (api) =>
     overrideApi(api, {
-      isHealthy: (durationSecs) => {
-        if (durationSecs !== undefined && durationSecs * 1_000_000n > ctx.clock.nowUsec())
-          throw new LedgerError(500, "internal_error", "attempt to subtract with overflow");
-        return api.isHealthy(durationSecs);
-      },
+      isHealthy: (durationSecs, options) => api.isHealthy(durationSecs === undefined ? undefined : durationSecs % 65_536n, options),
     }),
 };
 
@@ -119,7 +115,7 @@ const namesCaseInsensitive: Fault = {
 export const INPUT_FAULTS: readonly Fault[] = [
   u64ThroughDouble,
   limitWrapsU16,
-  healthDurationUnderflow,
+  healthDurationWrapsU16,
   summariesPrunedEmpty,
   typeTagBlanksRefused,
   namesCaseInsensitive,

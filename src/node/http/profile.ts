@@ -87,6 +87,11 @@ export interface Profile extends WireProfile {
    */
   readonly healthDurationType: "u64" | "u32";
   /**
+   * A duration_secs reaching before the Unix epoch (longer than the time since 1970): healthy as the
+   * rule says, or 500 internal_error as aptos-core answers (src/node/ledger/api.ts HealthOptions).
+   */
+  readonly healthDurationBeforeEpoch: "healthy" | "internal_error";
+  /**
    * limit=0 on the module listing: 400 web_framework_error (the family's convention), or 400
    * invalid_input as aptos-core's api/src/page.rs `determine_limit` answers ("Given limit value (0)
    * must not be zero", AptosErrorCode::InvalidInput).
@@ -125,6 +130,7 @@ const PROFILES: Record<ProfileName, Profile> = {
     replayProtectorJson: "tagged",
     integerQueryForms: "digits",
     healthDurationType: "u64",
+    healthDurationBeforeEpoch: "healthy",
     modulesLimitZero: "rejected",
     structEnumMembers: false,
     summariesBelowOldest: "gone",
@@ -143,6 +149,7 @@ const PROFILES: Record<ProfileName, Profile> = {
     replayProtectorJson: "bare",
     integerQueryForms: "rust",
     healthDurationType: "u32",
+    healthDurationBeforeEpoch: "internal_error",
     modulesLimitZero: "invalid_input",
     structEnumMembers: true,
     summariesBelowOldest: "scan",

@@ -147,6 +147,17 @@ export type TransactionByHash =
     };
 
 /** What the HTTP face asks of the ledger engine. `version` undefined means the latest. */
+/** How a health check treats a duration_secs reaching before the Unix epoch. */
+export interface HealthOptions {
+  /**
+   * "healthy" (default): like any other threshold, the rule holds. "internal_error": 500 internal_error,
+   * as aptos-core, which computes the threshold as a time since the Unix epoch and fails when there is
+   * none (api/src/basic.rs `healthy`: `SystemTime::now().sub(..).duration_since(UNIX_EPOCH)` mapped to
+   * `internal_with_code(.., AptosErrorCode::InternalError, ..)`).
+   */
+  readonly beforeEpoch?: "healthy" | "internal_error";
+}
+
 /** Which summaries §4.3 asks for. */
 export interface SummaryOptions {
   readonly startVersion?: bigint;
@@ -186,7 +197,7 @@ export interface LedgerApi {
   gasEstimate(): GasEstimate;
 
   /** Whether the latest ledger timestamp is within `durationSecs` of the node's clock. */
-  isHealthy(durationSecs?: bigint): boolean;
+  isHealthy(durationSecs?: bigint, options?: HealthOptions): boolean;
 
   /** Accepts a BCS-encoded signed transaction (already decoded) into the mempool, or throws. */
   submit(signed: SignedTransaction): SubmitResult;

@@ -21,6 +21,7 @@ import {
   type AccountInfo,
   type AddressBytes,
   type GasEstimate,
+  type HealthOptions,
   type LedgerApi,
   type LedgerInfo,
   type ModulePage,
@@ -180,10 +181,13 @@ export class LedgerEngine implements LedgerApi {
     );
   }
 
-  isHealthy(durationSecs?: bigint): boolean {
+  isHealthy(durationSecs?: bigint, options: HealthOptions = {}): boolean {
     if (durationSecs === undefined) return true;
     const ledgerTime = this.ledger.blocks.latest().timestampUsec;
-    return ledgerTime + durationSecs * 1_000_000n >= this.config.clock.nowUsec();
+    const now = this.config.clock.nowUsec();
+    if (options.beforeEpoch === "internal_error" && durationSecs * 1_000_000n > now)
+      throw new LedgerError(500, "internal_error", "Failed to determine absolute unix time based on given duration");
+    return ledgerTime + durationSecs * 1_000_000n >= now;
   }
 
   submit(signed: SignedTransaction): SubmitResult {
