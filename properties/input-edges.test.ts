@@ -218,37 +218,50 @@ describeEndpoint("get_account_transaction_summaries", () => {
 
 // --- §2.1 MoveType blanks in a table item request (§2.2, §4.2)
 
+const sameBytes = (a: Uint8Array, b: Uint8Array) => Buffer.from(a).equals(Buffer.from(b));
+
 describeEndpoint("get_table_item", () => {
-  check("2.1/struct-tag-blanks-ignored", { variant: "table item key and value types" }, async (t) => {
-    const table = t.needsFixture("table");
-    const keyType = withBlanks(table.keyType);
-    const valueType = withBlanks(table.valueType);
-    if (keyType === table.keyType && valueType === table.valueType) {
-      throw new CheckNotApplicable(
-        `the fixtures' table types ${table.keyType} and ${table.valueType} are single tokens: no two tokens to put blanks between`,
-      );
-    }
-    const version = (await currentWindow(t)).latest.toString();
-    const request = (body: unknown): RequestSpec => ({
-      method: "POST",
-      path: `/tables/${table.handle}/item`,
-      query: { ledger_version: version },
-      json: body,
-    });
-    const [plain, blanked] = await Promise.all([
-      t.request(request(tableItemBody(table))),
-      t.request(request({ ...tableItemBody(table), key_type: keyType, value_type: valueType })),
-    ]);
-    const same =
-      plain.status === 200 ? blanked.status === 200 && isDeepStrictEqual(plain.json, blanked.json) : sameAnswerKind(plain, blanked);
-    t.expect(
-      same,
-      `the same answer for key_type ${JSON.stringify(keyType)} and value_type ${JSON.stringify(valueType)} as without the blanks (§2.1 "Blank characters are ignored")`,
-      blanked,
-      `with blanks: ${shown(blanked)}; without: ${shown(plain)}`,
+  for (const accept of ["json", "bcs"] as const) {
+    check(
+      "2.1/struct-tag-blanks-ignored",
+      { variant: `table item key and value types, answered as ${accept.toUpperCase()}` },
+      async (t) => {
+        const table = t.needsFixture("table");
+        const keyType = withBlanks(table.keyType);
+        const valueType = withBlanks(table.valueType);
+        if (keyType === table.keyType && valueType === table.valueType) {
+          throw new CheckNotApplicable(
+            `the fixtures' table types ${table.keyType} and ${table.valueType} are single tokens: no two tokens to put blanks between`,
+          );
+        }
+        const version = (await currentWindow(t)).latest.toString();
+        const request = (body: unknown): RequestSpec => ({
+          method: "POST",
+          path: `/tables/${table.handle}/item`,
+          query: { ledger_version: version },
+          accept,
+          json: body,
+        });
+        const [plain, blanked] = await Promise.all([
+          t.request(request(tableItemBody(table))),
+          t.request(request({ ...tableItemBody(table), key_type: keyType, value_type: valueType })),
+        ]);
+        const same =
+          plain.status === 200
+            ? blanked.status === 200 &&
+              (accept === "bcs" ? sameBytes(plain.body, blanked.body) : isDeepStrictEqual(plain.json, blanked.json))
+            : sameAnswerKind(plain, blanked);
+        t.expect(
+          same,
+          `the same answer for key_type ${JSON.stringify(keyType)} and value_type ${JSON.stringify(valueType)} as without the blanks (§2.1 "Blank characters are ignored")`,
+          blanked,
+          `with blanks: ${shown(blanked)}; without: ${shown(plain)}`,
+        );
+        if (plain.status !== 200)
+          throw new CheckNotApplicable(`the fixtures' item was answered ${shown(plain)}, not 200: no item to compare`);
+      },
     );
-    if (plain.status !== 200) throw new CheckNotApplicable(`the fixtures' item was answered ${shown(plain)}, not 200: no item to compare`);
-  });
+  }
 });
 
 // --- §2.1, §4.4 a module name in another case
@@ -269,27 +282,23 @@ describeEndpoint("get_account_module", () => {
     t.expectStatus(real, 200);
     const bytecode = (real.json as { bytecode?: unknown } | undefined)?.bytecode;
     const version = t.ledgerState(real).ledgerVersion;
+    const at = version === undefined ? {} : { ledger_version: version.toString() };
+    const path = (n: string) => `/accounts/${account}/module/${encodeURIComponent(n)}`;
+    const realBcs = await t.request({ path: path(name), query: at, accept: "bcs" });
     const answers = await Promise.all(
-      spellings.map((n) =>
-        t.request({
-          path: `/accounts/${account}/module/${encodeURIComponent(n)}`,
-          query: version === undefined ? {} : { ledger_version: version.toString() },
-        }),
-      ),
+      spellings.map(async (n) => ({
+        json: await t.request({ path: path(n), query: at }),
+        bcs: await t.request({ path: path(n), query: at, accept: "bcs" }),
+      })),
     );
     spellings.forEach((n, i) => {
-      const res = answers[i] as HttpResponse;
-      const other = (res.json as { bytecode?: unknown } | undefined)?.bytecode;
-      t.expect(
-        !(
-          res.status === 200 &&
-          typeof bytecode === "string" &&
-          typeof other === "string" &&
-          other.toLowerCase() === bytecode.toLowerCase()
-        ),
-        `not the module ${name} for module_name ${n}: module names are case-sensitive (§2.1), so ${n} names another module`,
-        res,
-      );
+      const { json, bcs } = answers[i] as (typeof answers)[number];
+      const expected = `not the module ${name} for module_name ${n}: module names are case-sensitive (§2.1), so ${n} names another module`;
+      const other = (json.json as { bytecode?: unknown } | undefined)?.bytecode;
+      const sameJson =
+        json.status === 200 && typeof bytecode === "string" && typeof other === "string" && other.toLowerCase() === bytecode.toLowerCase();
+      t.expect(!sameJson, expected, json);
+      t.expect(!(bcs.status === 200 && realBcs.status === 200 && sameBytes(bcs.body, realBcs.body)), `${expected} (as BCS)`, bcs);
     });
   });
 });
