@@ -13,6 +13,7 @@ import { encodeMoveValue, parseAddress, parseTypeTag, type TransactionPayloadInp
 import { check, CheckNotApplicable, describeEndpoint, errorCodeOf, type CheckContext, type HttpResponse } from "../src/harness/index.ts";
 import {
   buildTransfer,
+  forgetSequenceNumber,
   isSequenceConflict,
   markSequenceNumberUsed,
   nextSequenceNumber,
@@ -131,8 +132,10 @@ describeEndpoint("submit_transaction", { inOrder: true }, () => {
       // Accepted to the mempool: it must not run as 0x1::aptos_account::transfer.
       const from = t.ledgerState(res).ledgerVersion ?? 0n;
       const { summary } = await waitForCommit(t, setup, tx.hash, from);
-      if (summary === undefined)
+      if (summary === undefined) {
+        forgetSequenceNumber(setup, tx.sequenceNumber);
         throw new CheckNotApplicable(`${id} was accepted and not committed within 10 s: whether it runs cannot be told yet`);
+      }
       const found = await t.request({ path: `/transactions/by_hash/${tx.hash}` });
       const success = (found.json as { success?: unknown } | undefined)?.success;
       if (found.status !== 200 || typeof success !== "boolean") {
