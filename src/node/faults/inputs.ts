@@ -1,5 +1,5 @@
 // Faults in how inputs at their edges are read: integer query values through a double or wrapped into
-// range, a health threshold wrapped into 16 bits, a start_version below the pruning window answered with an
+// range, a health threshold wrapped into 16 bits or underflowing, a start_version below the pruning window answered with an
 // empty page, MoveType strings with blanks refused, module names resolved whatever their case.
 
 import { LedgerError, type TransactionSummary } from "../ledger/api.ts";
@@ -48,6 +48,22 @@ const healthDurationWrapsU16: Fault = {
     overrideApi(api, {
       isHealthy: (durationSecs, options) => api.isHealthy(durationSecs === undefined ? undefined : durationSecs % 65_536n, options),
     }),
+};
+
+const healthDurationUnderflow: Fault = {
+  name: "health-duration-underflow",
+  area: "health",
+  description:
+    "computes now - duration_secs in unsigned microseconds before it checks the value's type, so a threshold longer than the time since 1970 is a 500 internal_error",
+  breaks: ["4.7/duration-edges"],
+  http: (app, ctx) => {
+    app.addHook("preHandler", async (request) => {
+      if (routeOf(request) !== "/v1/-/healthy") return;
+      const value = queryValue(request, "duration_secs");
+      if (value !== undefined && DIGITS.test(value) && BigInt(value) * 1_000_000n > ctx.clock.nowUsec())
+        throw new LedgerError(500, "internal_error", "attempt to subtract with overflow");
+    });
+  },
 };
 
 const summariesPrunedEmpty: Fault = {
@@ -116,6 +132,7 @@ export const INPUT_FAULTS: readonly Fault[] = [
   u64ThroughDouble,
   limitWrapsU16,
   healthDurationWrapsU16,
+  healthDurationUnderflow,
   summariesPrunedEmpty,
   typeTagBlanksRefused,
   namesCaseInsensitive,
