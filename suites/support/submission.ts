@@ -229,6 +229,15 @@ async function nextSequence(t: CheckContext, setup: SubmitSetup): Promise<{ next
   return { next: committedNext > known ? committedNext : known, fromAccount: account !== undefined };
 }
 
+/**
+ * Takes back markSequenceNumberUsed for the last number marked: its transaction, accepted, was not
+ * committed in time and may have been dropped (a node may discard a transaction that cannot run), so
+ * the next transfer asks for that number again (a refusal as taken moves on, submitValidTransfer).
+ */
+export function forgetSequenceNumber(setup: SubmitSetup, sequenceNumber: bigint): void {
+  if (nextKnown.get(setup.senderAddress) === sequenceNumber + 1n) nextKnown.set(setup.senderAddress, sequenceNumber);
+}
+
 /** Records that `sequenceNumber` is taken (its transaction was accepted, or is pending elsewhere). */
 export function markSequenceNumberUsed(setup: SubmitSetup, sequenceNumber: bigint): void {
   const known = nextKnown.get(setup.senderAddress) ?? 0n;

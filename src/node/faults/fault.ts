@@ -69,7 +69,7 @@ export function overrideApi(inner: LedgerApi, overrides: Partial<LedgerApi>): Le
     getTableItem: overrides.getTableItem ?? ((handle, request, version) => inner.getTableItem(handle, request, version)),
     transactionSummaries: overrides.transactionSummaries ?? ((address, options) => inner.transactionSummaries(address, options)),
     gasEstimate: overrides.gasEstimate ?? (() => inner.gasEstimate()),
-    isHealthy: overrides.isHealthy ?? ((durationSecs) => inner.isHealthy(durationSecs)),
+    isHealthy: overrides.isHealthy ?? ((durationSecs, options) => inner.isHealthy(durationSecs, options)),
     submit: overrides.submit ?? ((signed) => inner.submit(signed)),
     signedTransactionFromJson: overrides.signedTransactionFromJson ?? ((body) => inner.signedTransactionFromJson(body)),
     account: overrides.account ?? ((address, version) => inner.account(address, version)),

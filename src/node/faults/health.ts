@@ -16,7 +16,9 @@ const healthDurationMilliseconds: Fault = {
   description: "reads duration_secs as milliseconds, so a lag of a few seconds already fails the health check",
   breaks: ["4.7/within-threshold-healthy", "4.7/health-threshold-law"],
   engine: (api) =>
-    overrideApi(api, { isHealthy: (durationSecs) => api.isHealthy(durationSecs === undefined ? undefined : durationSecs / 1000n) }),
+    overrideApi(api, {
+      isHealthy: (durationSecs, options) => api.isHealthy(durationSecs === undefined ? undefined : durationSecs / 1000n, options),
+    }),
 };
 
 export const HEALTH_FAULTS: readonly Fault[] = [healthThresholdIgnored, healthDurationMilliseconds];

@@ -12,6 +12,7 @@ import type { Fault, FaultContext } from "./fault.ts";
 import { GAS_FAULTS } from "./gas.ts";
 import { HEADER_FAULTS } from "./headers.ts";
 import { HEALTH_FAULTS } from "./health.ts";
+import { INPUT_FAULTS } from "./inputs.ts";
 import { MEDIA_FAULTS } from "./media.ts";
 import { MODULE_FAULTS } from "./modules.ts";
 import { PAGINATION_FAULTS } from "./pagination.ts";
@@ -39,6 +40,7 @@ export const FAULTS: readonly Fault[] = [
   ...SPEC_PAGE_FAULTS,
   ...MODULE_FAULTS,
   ...CONCURRENCY_FAULTS,
+  ...INPUT_FAULTS,
 ];
 
 export const FAULT_NAMES: readonly string[] = FAULTS.map((fault) => fault.name);

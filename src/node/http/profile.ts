@@ -87,6 +87,11 @@ export interface Profile extends WireProfile {
    */
   readonly healthDurationType: "u64" | "u32";
   /**
+   * A duration_secs reaching before the Unix epoch (longer than the time since 1970): healthy as the
+   * rule says, or 500 internal_error as aptos-core answers (src/node/ledger/api.ts HealthOptions).
+   */
+  readonly healthDurationBeforeEpoch: "healthy" | "internal_error";
+  /**
    * limit=0 on the module listing: 400 web_framework_error (the family's convention), or 400
    * invalid_input as aptos-core's api/src/page.rs `determine_limit` answers ("Given limit value (0)
    * must not be zero", AptosErrorCode::InvalidInput).
@@ -98,6 +103,16 @@ export interface Profile extends WireProfile {
    * MoveStruct (api/types/src/move_types.rs; api/doc/spec.yaml lists both as required).
    */
   readonly structEnumMembers: boolean;
+  /**
+   * Transaction summaries asked from a start_version below the oldest retained version: 410
+   * version_pruned (§1 "A request for a pruned ledger version is answered with status 410"), or, as
+   * aptos-core answers, a scan of the account's summary index from start_version over what the pruner
+   * left: 200 with the retained summaries (and with only an end_version below the oldest, 200 []).
+   * aptos-core checks no pruning there: storage/aptosdb/src/db/aptosdb_reader.rs
+   * `get_account_transaction_summaries` goes straight to `get_account_transaction_summaries_iter`
+   * (storage/aptosdb/src/transaction_store/mod.rs), where the ledger reads call `error_if_ledger_pruned`.
+   */
+  readonly summariesBelowOldest: "gone" | "scan";
 }
 
 const PROFILES: Record<ProfileName, Profile> = {
@@ -115,8 +130,10 @@ const PROFILES: Record<ProfileName, Profile> = {
     replayProtectorJson: "tagged",
     integerQueryForms: "digits",
     healthDurationType: "u64",
+    healthDurationBeforeEpoch: "healthy",
     modulesLimitZero: "rejected",
     structEnumMembers: false,
+    summariesBelowOldest: "gone",
   },
   aptos: {
     ...WIRE_PROFILES.aptos,
@@ -132,8 +149,10 @@ const PROFILES: Record<ProfileName, Profile> = {
     replayProtectorJson: "bare",
     integerQueryForms: "rust",
     healthDurationType: "u32",
+    healthDurationBeforeEpoch: "internal_error",
     modulesLimitZero: "invalid_input",
     structEnumMembers: true,
+    summariesBelowOldest: "scan",
   },
 };
 

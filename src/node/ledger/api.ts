@@ -147,6 +147,30 @@ export type TransactionByHash =
     };
 
 /** What the HTTP face asks of the ledger engine. `version` undefined means the latest. */
+/** How a health check treats a duration_secs reaching before the Unix epoch. */
+export interface HealthOptions {
+  /**
+   * "healthy" (default): like any other threshold, the rule holds. "internal_error": 500 internal_error,
+   * as aptos-core, which computes the threshold as a time since the Unix epoch and fails when there is
+   * none (api/src/basic.rs `healthy`: `SystemTime::now().sub(..).duration_since(UNIX_EPOCH)` mapped to
+   * `internal_with_code(.., AptosErrorCode::InternalError, ..)`).
+   */
+  readonly beforeEpoch?: "healthy" | "internal_error";
+}
+
+/** Which summaries §4.3 asks for. */
+export interface SummaryOptions {
+  readonly startVersion?: bigint;
+  readonly endVersion?: bigint;
+  readonly limit: number;
+  /**
+   * A window that starts (or, with only endVersion, ends) below the oldest retained version: 410
+   * version_pruned ("gone", the default), or a scan of what the pruner left ("scan": the summaries from
+   * the oldest on, or none when only endVersion is below it).
+   */
+  readonly belowOldest?: "gone" | "scan";
+}
+
 export interface LedgerApi {
   info(): LedgerInfo;
 
@@ -168,15 +192,12 @@ export interface LedgerApi {
   ): { bcs: Uint8Array; json: unknown };
 
   /** §4.3 and the family's convention: `limit` already clamped to 0..100 (0, an empty page, only under the aptos profile); ascending by version; unknown account gives []. */
-  transactionSummaries(
-    address: AddressBytes,
-    options: { startVersion?: bigint; endVersion?: bigint; limit: number },
-  ): readonly TransactionSummary[];
+  transactionSummaries(address: AddressBytes, options: SummaryOptions): readonly TransactionSummary[];
 
   gasEstimate(): GasEstimate;
 
   /** Whether the latest ledger timestamp is within `durationSecs` of the node's clock. */
-  isHealthy(durationSecs?: bigint): boolean;
+  isHealthy(durationSecs?: bigint, options?: HealthOptions): boolean;
 
   /** Accepts a BCS-encoded signed transaction (already decoded) into the mempool, or throws. */
   submit(signed: SignedTransaction): SubmitResult;

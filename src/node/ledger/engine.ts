@@ -21,11 +21,13 @@ import {
   type AccountInfo,
   type AddressBytes,
   type GasEstimate,
+  type HealthOptions,
   type LedgerApi,
   type LedgerInfo,
   type ModulePage,
   type ModuleRecord,
   type SubmitResult,
+  type SummaryOptions,
   type TransactionByHash,
   type TransactionSummary,
 } from "./api.ts";
@@ -156,15 +158,16 @@ export class LedgerEngine implements LedgerApi {
     return { bcs: bytes, json };
   }
 
-  transactionSummaries(
-    address: AddressBytes,
-    options: { startVersion?: bigint; endVersion?: bigint; limit: number },
-  ): readonly TransactionSummary[] {
+  transactionSummaries(address: AddressBytes, options: SummaryOptions): readonly TransactionSummary[] {
     const latest = this.ledger.latestVersion;
     const oldest = this.ledger.oldestVersion;
     const from = options.startVersion ?? options.endVersion;
-    if (from !== undefined && from < oldest)
-      throw new LedgerError(410, "version_pruned", `Ledger version ${from} has been pruned; the oldest available version is ${oldest}`);
+    if (from !== undefined && from < oldest) {
+      if (options.belowOldest !== "scan")
+        throw new LedgerError(410, "version_pruned", `Ledger version ${from} has been pruned; the oldest available version is ${oldest}`);
+      // What the pruner left: a forward scan from below the oldest starts at it; a backward one from below it finds nothing.
+      if (options.startVersion === undefined) return [];
+    }
     // The log's own objects (a committed transaction is a summary and more): the same transaction is the
     // same object in every answer, so the HTTP face renders each one's JSON once.
     return this.ledger.transactions.summaries(address, options, oldest, latest);
@@ -178,10 +181,13 @@ export class LedgerEngine implements LedgerApi {
     );
   }
 
-  isHealthy(durationSecs?: bigint): boolean {
+  isHealthy(durationSecs?: bigint, options: HealthOptions = {}): boolean {
     if (durationSecs === undefined) return true;
     const ledgerTime = this.ledger.blocks.latest().timestampUsec;
-    return ledgerTime + durationSecs * 1_000_000n >= this.config.clock.nowUsec();
+    const now = this.config.clock.nowUsec();
+    if (options.beforeEpoch === "internal_error" && durationSecs * 1_000_000n > now)
+      throw new LedgerError(500, "internal_error", "Failed to determine absolute unix time based on given duration");
+    return ledgerTime + durationSecs * 1_000_000n >= now;
   }
 
   submit(signed: SignedTransaction): SubmitResult {

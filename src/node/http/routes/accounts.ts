@@ -45,7 +45,8 @@ export function registerAccountRoutes(app: FastifyInstance, { engine, profile }:
     const endVersion = optionalU64(request.query, "end_version", profile.integerQueryForms);
     const limit = limitParam(request.query, SUMMARIES_MAX_LIMIT, profile.integerQueryForms, profile.summariesLimitZero);
     requestLedgerInfo(engine, request);
-    const summaries = engine.transactionSummaries(address, { startVersion, endVersion, limit });
+    const belowOldest = profile.summariesBelowOldest;
+    const summaries = engine.transactionSummaries(address, { startVersion, endVersion, limit, belowOldest });
     sendRead(request, reply, summaryPages.body(`${request.params.address} ${startVersion} ${endVersion} ${limit}`, summaries), () =>
       transactionSummariesBcs(summaries),
     );

@@ -26,7 +26,7 @@ export function registerNodeStatusRoutes(app: FastifyInstance, { engine, profile
         ? optionalU32(request.query, "duration_secs", profile.integerQueryForms)
         : optionalU64(request.query, "duration_secs", profile.integerQueryForms);
     requestLedgerInfo(engine, request);
-    if (!engine.isHealthy(durationSecs)) {
+    if (!engine.isHealthy(durationSecs, { beforeEpoch: profile.healthDurationBeforeEpoch })) {
       throw new LedgerError(
         503,
         "health_check_failed",
