@@ -88,11 +88,14 @@ const SUCCESS_SHAPES: Readonly<Record<string, { readonly shape: ObjectShape; rea
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** `object` with the family's names added where they were absent and found by type; the names found, `family as "theirs"`. */
-function named(object: Json, shape: ObjectShape, errorCodes: readonly string[], found: string[]): Json {
+function named(object: Json, shape: ObjectShape, errorCodes: readonly string[], found: string[], tally: { family: number }): Json {
   const taken = new Set<string>([...shape.shown, ...shape.unshown.map((m) => m.family)]);
   let out = object;
   for (const member of shape.unshown) {
-    if (member.family in object) continue;
+    if (member.family in object) {
+      tally.family += 1;
+      continue;
+    }
     const candidates = Object.keys(object).filter((key) => !taken.has(key) && member.isOfType(object[key], errorCodes));
     const [only] = candidates;
     if (only === undefined || candidates.length > 1) continue;
@@ -103,9 +106,9 @@ function named(object: Json, shape: ObjectShape, errorCodes: readonly string[], 
   for (const { member, shape: innerShape } of shape.inner ?? []) {
     const value = out[member];
     const read = Array.isArray(value)
-      ? value.map((item) => (isObject(item) ? named(item, innerShape, errorCodes, found) : item))
+      ? value.map((item) => (isObject(item) ? named(item, innerShape, errorCodes, found, tally) : item))
       : isObject(value)
-        ? named(value, innerShape, errorCodes, found)
+        ? named(value, innerShape, errorCodes, found, tally)
         : value;
     if (read !== value) out = { ...out, [member]: read };
   }
@@ -116,8 +119,8 @@ function named(object: Json, shape: ObjectShape, errorCodes: readonly string[], 
 export interface FamilyNamed {
   readonly response: HttpResponse;
   /**
-   * The members found by type, `error_code as "code"`; empty when the answer used the family's names;
-   * undefined when it carries no object with a member the spec leaves unnamed.
+   * The members found by type, `error_code as "code"`; empty when the answer used the family's names
+   * (at least one of them); undefined when it carries no such member under either name.
    */
   readonly foundByType: readonly string[] | undefined;
 }
@@ -126,13 +129,15 @@ export interface FamilyNamed {
 export function withFamilyNames(operationId: string, response: HttpResponse, errorCodes: readonly string[]): FamilyNamed {
   const json: unknown = response.json;
   const found: string[] = [];
+  const tally = { family: 0 };
   let read: unknown;
   const where = response.status === 200 ? SUCCESS_SHAPES[operationId] : undefined;
-  if (response.status >= 400 && isObject(json)) read = named(json, ERROR_OBJECT, errorCodes, found);
+  if (response.status >= 400 && isObject(json)) read = named(json, ERROR_OBJECT, errorCodes, found, tally);
   else if (where?.items && Array.isArray(json))
-    read = json.map((item) => (isObject(item) ? named(item, where.shape, errorCodes, found) : item));
-  else if (where !== undefined && !where.items && isObject(json)) read = named(json, where.shape, errorCodes, found);
+    read = json.map((item) => (isObject(item) ? named(item, where.shape, errorCodes, found, tally) : item));
+  else if (where !== undefined && !where.items && isObject(json)) read = named(json, where.shape, errorCodes, found, tally);
   else return { response, foundByType: undefined };
-  if (found.length === 0) return { response, foundByType: [] };
+  // Without one member under either name there is nothing to judge the names by (the shape's rule fails).
+  if (found.length === 0) return { response, foundByType: tally.family > 0 ? [] : undefined };
   return { response: { ...response, json: read }, foundByType: [...new Set(found)] };
 }

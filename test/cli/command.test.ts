@@ -56,6 +56,7 @@ describe("ledger-conformance", () => {
     expect(Object.keys(summary).sort()).toEqual([
       "conforming",
       "counts",
+      "coverage",
       "durationMs",
       "phases",
       "requests",

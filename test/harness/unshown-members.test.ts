@@ -24,6 +24,8 @@ describe("withFamilyNames", () => {
     expect(named.response).toBe(res);
     expect(named.foundByType).toEqual([]);
     expect(withFamilyNames("healthy", answer(200, { message: "ok" }), CODES).foundByType).toBeUndefined();
+    // No member under either name: nothing to judge the names by.
+    expect(withFamilyNames("estimate_gas_price", answer(200, {}), CODES).foundByType).toBeUndefined();
   });
 
   it("finds the error code by its §7.2 value and the message as the other string", () => {

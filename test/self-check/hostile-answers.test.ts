@@ -80,6 +80,7 @@ const ANSWERS: readonly HostileAnswer[] = [
       "4/errors-json-when-bcs-asked":
         "an error asked for as BCS is the JSON error object, judged by 2.6/error-object's rule (that 404 is not a status the endpoint lists is 7.1/listed-status's, which fails)",
       "7.2/error-code-known": "resource_not_found is one of the §7.2 values",
+      "2/family-member-names": "the error object's message and code carry the family's names",
       "2.7/no-cursor-on-error": "no answer carries a cursor header",
       "4.2/missing-item-not-found":
         "a key with no item is answered with a client error, 404 (the present key's 200 is 4.2/item-found's, which fails)",

@@ -1,8 +1,8 @@
-// Faults in the §4.6 gas estimate: members in the wrong JSON type, the estimates out of order, and a
-// BCS form that does not say what the JSON form says.
+// Faults in the §4.6 gas estimate: members in the wrong JSON type, and a BCS form that does not say
+// what the JSON form says.
 
 import { decodeBcs, encodeBcs, GasEstimationBcs } from "../../codec/index.ts";
-import { overrideApi, replyMediaType, rewriteJsonSuccess, routeOf, type Fault } from "./fault.ts";
+import { replyMediaType, rewriteJsonSuccess, routeOf, type Fault } from "./fault.ts";
 
 const GAS_ROUTE = "/v1/estimate_gas_price";
 
