@@ -7,6 +7,7 @@ import type { SignedTransaction } from "../../codec/index.ts";
 import { LedgerError } from "../ledger/api.ts";
 import { vmError } from "../ledger/vm-status.ts";
 import { overrideApi, type Fault } from "./fault.ts";
+import { refusing } from "./submission.ts";
 
 function isScript(signed: SignedTransaction): boolean {
   const payload = signed.raw_txn.payload;
@@ -23,13 +24,7 @@ const scriptPayloadRefused: Fault = {
   area: "payload-forms",
   description: "refuses every transaction whose payload is a script, as a payload form it does not take",
   breaks: ["2.8.1/script-payload-accepted"],
-  engine: (api) =>
-    overrideApi(api, {
-      submit: (signed) => {
-        if (isScript(signed)) throw new LedgerError(400, "invalid_input", "Script payloads are not supported by this node");
-        return api.submit(signed);
-      },
-    }),
+  engine: refusing(isScript, () => new LedgerError(400, "invalid_input", "Script payloads are not supported by this node")),
 };
 
 const multisigPayloadMalformed: Fault = {
@@ -57,13 +52,7 @@ const multisigAccountNotFound: Fault = {
   area: "payload-forms",
   description: "looks a multisig account up where it is not kept: refuses every multisig transaction as naming no multisig account",
   breaks: ["2.8.1/multisig-payload-accepted"],
-  engine: (api) =>
-    overrideApi(api, {
-      submit: (signed) => {
-        if (isMultisig(signed)) throw vmError("ACCOUNT_NOT_MULTISIG", "the multisig address is not a multisig account");
-        return api.submit(signed);
-      },
-    }),
+  engine: refusing(isMultisig, () => vmError("ACCOUNT_NOT_MULTISIG", "the multisig address is not a multisig account")),
 };
 
 const orderlessNotSummarized: Fault = {

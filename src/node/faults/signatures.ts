@@ -11,10 +11,10 @@ import {
   type AnySignature,
   type SignedTransaction,
 } from "../../codec/index.ts";
-import { LedgerError, type LedgerApi } from "../ledger/api.ts";
+import { LedgerError } from "../ledger/api.ts";
 import { VmStatus } from "../ledger/vm-status.ts";
-import { overrideApi, type Fault, type FaultContext } from "./fault.ts";
-import { takenAnyway } from "./submission.ts";
+import type { Fault, FaultContext } from "./fault.ts";
+import { overlookingWhere, refusing } from "./submission.ts";
 
 /** The account authenticators a transaction carries (none for the top-level ed25519 and multi-ed25519 forms). */
 function accountAuthenticators(signed: SignedTransaction): AccountAuthenticator[] {
@@ -46,34 +46,9 @@ function signatures(auth: AccountAuthenticator): AnySignature[] {
 
 const keysOf = (signed: SignedTransaction) => accountAuthenticators(signed).flatMap(publicKeys);
 
-const isInvalidSignature = (error: unknown) =>
-  error instanceof LedgerError && error.code === "vm_error" && error.vmErrorCode === VmStatus.INVALID_SIGNATURE;
-
 /** A submit that answers 202 where the engine refuses the signature and `overlooks` holds. */
-function overlookingSignatures(overlooks: (signed: SignedTransaction, ctx: FaultContext) => boolean) {
-  return (api: LedgerApi, ctx: FaultContext): LedgerApi =>
-    overrideApi(api, {
-      submit: (signed) => {
-        try {
-          return api.submit(signed);
-        } catch (error) {
-          if (isInvalidSignature(error) && overlooks(signed, ctx)) return takenAnyway(api, signed, ctx);
-          throw error;
-        }
-      },
-    });
-}
-
-/** A submit that refuses first, with `refusal`, the transactions `refuses` picks. */
-function refusing(refuses: (signed: SignedTransaction) => boolean, refusal: () => LedgerError) {
-  return (api: LedgerApi): LedgerApi =>
-    overrideApi(api, {
-      submit: (signed) => {
-        if (refuses(signed)) throw refusal();
-        return api.submit(signed);
-      },
-    });
-}
+const overlookingSignatures = (overlooks: (signed: SignedTransaction, ctx: FaultContext) => boolean) =>
+  overlookingWhere((status, signed, ctx) => status === VmStatus.INVALID_SIGNATURE && overlooks(signed, ctx));
 
 const multiAgentRefused: Fault = {
   name: "multi-agent-refused",

@@ -48,18 +48,32 @@ export function takenAnyway(api: LedgerApi, signed: SignedTransaction, { domain 
   return { hash, signed, pendingJson: { hash: toHex(hash), ...json } };
 }
 
-/** A submit that answers 202 where the engine refuses with one of these VM statuses. */
-function overlooking(statuses: readonly number[]) {
+/** A submit that answers 202 where the engine refuses `signed` with a VM status `overlooks` takes. */
+export function overlookingWhere(overlooks: (vmStatus: number, signed: SignedTransaction, ctx: FaultContext) => boolean) {
   return (api: LedgerApi, ctx: FaultContext): LedgerApi =>
     overrideApi(api, {
       submit: (signed) => {
         try {
           return api.submit(signed);
         } catch (error) {
-          if (error instanceof LedgerError && error.code === "vm_error" && statuses.includes(error.vmErrorCode ?? -1))
+          if (error instanceof LedgerError && error.code === "vm_error" && overlooks(error.vmErrorCode ?? -1, signed, ctx))
             return takenAnyway(api, signed, ctx);
           throw error;
         }
+      },
+    });
+}
+
+/** A submit that answers 202 where the engine refuses with one of these VM statuses. */
+const overlooking = (statuses: readonly number[]) => overlookingWhere((status) => statuses.includes(status));
+
+/** A submit that refuses first, with `refusal`, the transactions `refuses` picks. */
+export function refusing(refuses: (signed: SignedTransaction) => boolean, refusal: () => LedgerError) {
+  return (api: LedgerApi): LedgerApi =>
+    overrideApi(api, {
+      submit: (signed) => {
+        if (refuses(signed)) throw refusal();
+        return api.submit(signed);
       },
     });
 }
