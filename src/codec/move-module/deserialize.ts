@@ -98,19 +98,21 @@ export function deserializeModule(bytes: Uint8Array): CompiledModule {
   return module;
 }
 
-/** The indexes the ABI follows point into their tables (a part of aptos-core's check_bounds.rs). */
-function checkBounds(m: CompiledModule): void {
-  const fail = (what: string): never => {
-    throw new MalformedModule(`index out of bounds: ${what}`);
-  };
-  const moduleHandle = (h: { address: number; name: number }, what: string) => {
-    if (h.address >= m.addresses.length || h.name >= m.identifiers.length) fail(what);
-  };
-  if (m.selfHandle >= m.moduleHandles.length) fail("self module handle");
-  m.moduleHandles.forEach((h, i) => moduleHandle(h, `module handle ${i}`));
-  m.friends.forEach((h, i) => moduleHandle(h, `friend ${i}`));
+/** What a module index is out of bounds of, as check_bounds.rs names it. */
+export function outOfBounds(what: string): never {
+  throw new MalformedModule(`index out of bounds: ${what}`);
+}
+
+/** The handle tables a module and a script share. */
+type HandleTables = Pick<
+  CompiledModule,
+  "moduleHandles" | "structHandles" | "functionHandles" | "signatures" | "identifiers" | "addresses"
+>;
+
+/** The struct and function handles point into their tables (check_bounds.rs, for modules and scripts alike). */
+export function checkHandleBounds(m: HandleTables): void {
   m.structHandles.forEach((h, i) => {
-    if (h.module >= m.moduleHandles.length || h.name >= m.identifiers.length) fail(`struct handle ${i}`);
+    if (h.module >= m.moduleHandles.length || h.name >= m.identifiers.length) outOfBounds(`struct handle ${i}`);
   });
   m.functionHandles.forEach((h, i) => {
     if (
@@ -119,8 +121,20 @@ function checkBounds(m: CompiledModule): void {
       h.parameters >= m.signatures.length ||
       h.returns >= m.signatures.length
     )
-      fail(`function handle ${i}`);
+      outOfBounds(`function handle ${i}`);
   });
+}
+
+/** The indexes the ABI follows point into their tables (a part of aptos-core's check_bounds.rs). */
+function checkBounds(m: CompiledModule): void {
+  const fail = outOfBounds;
+  const moduleHandle = (h: { address: number; name: number }, what: string) => {
+    if (h.address >= m.addresses.length || h.name >= m.identifiers.length) fail(what);
+  };
+  if (m.selfHandle >= m.moduleHandles.length) fail("self module handle");
+  m.moduleHandles.forEach((h, i) => moduleHandle(h, `module handle ${i}`));
+  m.friends.forEach((h, i) => moduleHandle(h, `friend ${i}`));
+  checkHandleBounds(m);
   m.structDefs.forEach((d, i) => {
     if (d.handle >= m.structHandles.length) fail(`struct definition ${i}`);
   });

@@ -12,7 +12,7 @@
 // `Opcodes`); any other is read past by its operands (code.ts), as "other".
 import { ByteReader, LIMIT } from "./byte-reader.ts";
 import { skipInstruction } from "./code.ts";
-import { readDirectory, readTable } from "./deserialize.ts";
+import { checkHandleBounds, outOfBounds, readDirectory, readTable } from "./deserialize.ts";
 import { MalformedModule, UnsupportedModule } from "./errors.ts";
 import {
   APTOS_BYTECODE_VERSION_MASK,
@@ -266,24 +266,11 @@ export function deserializeScript(bytes: Uint8Array): CompiledScript {
 
 /** The indexes a script follows point into their tables (a part of check_bounds.rs for scripts). */
 function checkScriptBounds(s: CompiledScript): void {
-  const fail = (what: string): never => {
-    throw new MalformedModule(`index out of bounds: ${what}`);
-  };
+  const fail = outOfBounds;
   s.moduleHandles.forEach((h, i) => {
     if (h.address >= s.addresses.length || h.name >= s.identifiers.length) fail(`module handle ${i}`);
   });
-  s.structHandles.forEach((h, i) => {
-    if (h.module >= s.moduleHandles.length || h.name >= s.identifiers.length) fail(`struct handle ${i}`);
-  });
-  s.functionHandles.forEach((h, i) => {
-    if (
-      h.module >= s.moduleHandles.length ||
-      h.name >= s.identifiers.length ||
-      h.parameters >= s.signatures.length ||
-      h.returns >= s.signatures.length
-    )
-      fail(`function handle ${i}`);
-  });
+  checkHandleBounds(s);
   if (s.parameters >= s.signatures.length) fail("main's parameters");
   if (s.locals >= s.signatures.length) fail("main's locals");
   if (s.code.length === 0) fail("main has no code");
