@@ -4,6 +4,7 @@
 // a sequence number: the u64 §2.8 shows between the payload and the signature).
 
 import {
+  fromHex,
   encodeMoveValue,
   parseAddress,
   parseTypeTag,
@@ -28,6 +29,28 @@ export const TRANSFER_SCRIPT: Uint8Array = serializeScript(
     { kind: "u64" },
   ]),
 );
+
+/**
+ * `script { fun main(s1: &signer, _s2: &signer, to: address, amount: u64) { 0x1::aptos_account::transfer(s1, to, amount) } }`
+ * as the Aptos compiler (version 2, bytecode version 7) writes it: a transfer that takes two signers, as
+ * a transaction with a secondary signer needs. aptos-core gives an entry function exactly as many
+ * signers as the transaction has (NUMBER_OF_SIGNER_ARGUMENTS_MISMATCH otherwise, aptos-vm's
+ * transaction_arg_validation.rs), and `transfer` takes one; the SDKs' multi-agent examples send this
+ * script.
+ */
+export const TWO_SIGNER_TRANSFER_SCRIPT: Uint8Array = fromHex(
+  "0xa11ceb0b0700000a0601000203020605080d071525083a40107a1f010200030201000104060c060c05030003060c0503083c53454c463e5f30" +
+    "046d61696e0d6170746f735f6163636f756e74087472616e73666572ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff" +
+    "000000000000000000000000000000000000000000000000000000000000000114636f6d70696c6174696f6e5f6d65746164617461090003322e30" +
+    "03322e31000001070b000b01010b020b03110002",
+);
+
+/** TWO_SIGNER_TRANSFER_SCRIPT with the recipient and the amount as its arguments. */
+export function twoSignerTransferPayload(setup: SubmitSetup, amount: bigint = TRANSFER_AMOUNT): TransactionPayloadInput {
+  return {
+    Script: { code: TWO_SIGNER_TRANSFER_SCRIPT, ty_args: [], args: [{ Address: parseAddress(setup.recipient) }, { U64: amount }] },
+  };
+}
 
 /** A script payload: TRANSFER_SCRIPT with the recipient and the amount as its arguments. */
 export function scriptTransferPayload(setup: SubmitSetup, amount: bigint = TRANSFER_AMOUNT): TransactionPayloadInput {

@@ -30,6 +30,7 @@ import {
   secp256k1Sign,
   secp256r1PublicKey,
   type SignedTransactionInput,
+  type TransactionPayloadInput,
   sha3_256,
   signedTransactionToJson,
   signingMessage,
@@ -55,6 +56,7 @@ import {
   validExpiration,
   waitForCommit,
 } from "./submission.ts";
+import { twoSignerTransferPayload } from "./payload-forms.ts";
 
 /** The forms the suite signs, each sent valid and as a tampered twin. */
 export const FORMS = [
@@ -375,11 +377,17 @@ function senderSetup(base: SubmitSetup, address: Uint8Array): SubmitSetup {
   return { ...base, senderBytes: address, senderAddress: formatAddress(address) };
 }
 
-function rawFor(base: SubmitSetup, sender: Uint8Array, sequenceNumber: bigint, amount: bigint = TRANSFER_AMOUNT): RawTransactionInput {
+function rawFor(
+  base: SubmitSetup,
+  sender: Uint8Array,
+  sequenceNumber: bigint,
+  amount: bigint = TRANSFER_AMOUNT,
+  payload: TransactionPayloadInput = transferPayload(base, amount),
+): RawTransactionInput {
   return {
     sender,
     sequence_number: sequenceNumber,
-    payload: transferPayload(base, amount),
+    payload,
     max_gas_amount: MAX_GAS_AMOUNT,
     gas_unit_price: base.gasUnitPrice,
     expiration_timestamp_secs: validExpiration(base),
@@ -443,7 +451,7 @@ function buildForm(
       });
     case "multi_agent":
       return both((tamper) => {
-        const raw = rawFor(s.base, sender, sequenceNumber);
+        const raw = rawFor(s.base, sender, sequenceNumber, TRANSFER_AMOUNT, twoSignerTransferPayload(s.base));
         const message = multiAgentMessage(raw, [s.funder.address]);
         return {
           raw_txn: raw,
@@ -464,7 +472,7 @@ function buildForm(
       });
     case "fee_payer_with_secondary":
       return both((tamper) => {
-        const raw = rawFor(s.base, sender, sequenceNumber);
+        const raw = rawFor(s.base, sender, sequenceNumber, TRANSFER_AMOUNT, twoSignerTransferPayload(s.base));
         const secondaries = [keys.agent.address];
         const message = feePayerMessage(raw, secondaries, s.funder.address);
         const secondaryMessage = tamper ? multiAgentMessage(raw, secondaries) : message;

@@ -15,28 +15,27 @@ import {
   signedTransactionFromJson,
   signedTransactionToJson,
   type SignatureToken,
+  toHex,
 } from "../../src/codec/index.ts";
+import { TWO_SIGNER_TRANSFER_SCRIPT } from "../../suites/support/payload-forms.ts";
 
-// What the Aptos compiler (version 2, bytecode version 7) writes for
-// `script { fun main(s1: &signer, _s2: &signer, to: address, amount: u64) { 0x1::aptos_account::transfer(s1, to, amount) } }`:
-// module and function handles, signatures, identifiers, addresses, compilation metadata, then main.
-const COMPILED_TWO_SIGNER_TRANSFER =
-  "0xa11ceb0b0700000a0601000203020605080d071525083a40107a1f010200030201000104060c060c05030003060c0503083c53454c463e5f30" +
-  "046d61696e0d6170746f735f6163636f756e74087472616e73666572ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff" +
-  "000000000000000000000000000000000000000000000000000000000000000114636f6d70696c6174696f6e5f6d65746164617461090003322e30" +
-  "03322e31000001070b000b01010b020b03110002";
+// What the Aptos compiler (version 2, bytecode version 7) writes for a two-signer transfer script.
+const COMPILED_TWO_SIGNER_TRANSFER = toHex(TWO_SIGNER_TRANSFER_SCRIPT);
 
 const TRANSFER_PARAMS: SignatureToken[] = [{ kind: "reference", to: { kind: "signer" } }, { kind: "address" }, { kind: "u64" }];
 const TRANSFER = { address: parseAddress("0x1"), module: "aptos_account", function: "transfer" };
 
 describe("Move scripts", () => {
-  it("reads a script the compiler wrote, and sees that it does more than pass its parameters on", () => {
+  it("reads a script the compiler wrote, and finds the call it passes its parameters to, its unused signer dropped", () => {
     const script = deserializeScript(fromHex(COMPILED_TWO_SIGNER_TRANSFER));
     expect(script.version).toBe(7);
     expect(script.identifiers).toContain("transfer");
     expect(script.code.map((i) => i.op)).toEqual(["move_loc", "move_loc", "pop", "move_loc", "move_loc", "call", "ret"]);
     expect(scriptAbi(script).params).toEqual(["&signer", "&signer", "address", "u64"]);
-    expect(passThroughCall(script)).toBeUndefined();
+    expect(passThroughCall(script)).toEqual(TRANSFER);
+    // Dropping anything but a signer would leave the call's arguments other than the script's.
+    const popsAmount = { ...script, code: [...script.code.slice(0, 4), { op: "pop" as const }, ...script.code.slice(5)] };
+    expect(passThroughCall(popsAmount)).toBeUndefined();
   });
 
   it("writes the pass-through script, reads it back the same, and finds its call", () => {

@@ -289,26 +289,44 @@ export interface ScriptCallTarget {
   readonly function: string;
 }
 
+/** `signer` or `&signer`. */
+const isSigner = (t: SignatureToken): boolean => t.kind === "signer" || (t.kind === "reference" && t.to.kind === "signer");
+
 /**
  * When the script's code only passes its parameters, in order, to one function and returns (moves or
  * copies of locals 0..n-1, one call, return: what the compiler makes of `fun main(a, b, c) { m::f(a, b, c) }`),
- * the function it calls; else undefined.
+ * the function it calls; else undefined. A signer it leaves unused (the second signer of a multi-agent
+ * script, `fun main(s1: &signer, _s2: &signer, to: address, amount: u64) { m::f(s1, to, amount) }`,
+ * which the compiler moves and pops, or leaves alone) is dropped: the call takes the others, in order,
+ * and so the script's arguments.
  */
 export function passThroughCall(s: CompiledScript): ScriptCallTarget | undefined {
   const params = s.signatures[s.parameters] ?? [];
   const code = s.code;
-  if (code.length !== params.length + 2) return undefined;
-  for (let i = 0; i < params.length; i++) {
-    const instruction = code[i];
-    if (instruction === undefined || (instruction.op !== "move_loc" && instruction.op !== "copy_loc") || instruction.local !== i)
+  const passed: SignatureToken[] = [];
+  let next = 0;
+  const skipsOnlySigners = (from: number, to: number) => params.slice(from, to).every(isSigner);
+  for (let pc = 0; pc < code.length - 2; pc++) {
+    const instruction = code[pc];
+    if (instruction === undefined || (instruction.op !== "move_loc" && instruction.op !== "copy_loc") || instruction.local < next)
       return undefined;
+    const param = params[instruction.local];
+    if (param === undefined || !skipsOnlySigners(next, instruction.local)) return undefined;
+    next = instruction.local + 1;
+    if (code[pc + 1]?.op === "pop") {
+      if (!isSigner(param)) return undefined;
+      pc += 1;
+      continue;
+    }
+    passed.push(param);
   }
-  const call = code[params.length];
-  if (call?.op !== "call" || code[params.length + 1]?.op !== "ret") return undefined;
+  if (!skipsOnlySigners(next, params.length)) return undefined;
+  const call = code[code.length - 2];
+  if (call?.op !== "call" || code[code.length - 1]?.op !== "ret") return undefined;
   const handle = s.functionHandles[call.handle];
   if (handle === undefined || (s.signatures[handle.returns]?.length ?? 0) !== 0) return undefined;
   const callee = s.signatures[handle.parameters] ?? [];
-  if (callee.length !== params.length || !callee.every((t, i) => JSON.stringify(t) === JSON.stringify(params[i]))) return undefined;
+  if (callee.length !== passed.length || !callee.every((t, i) => JSON.stringify(t) === JSON.stringify(passed[i]))) return undefined;
   const module = s.moduleHandles[handle.module];
   const address = module === undefined ? undefined : s.addresses[module.address];
   const moduleName = module === undefined ? undefined : s.identifiers[module.name];
