@@ -16,7 +16,8 @@ import { UnknownMemberTally } from "./unknown-member-tally.ts";
 import { withFamilyNames, type FamilyNamed } from "./unshown-members.ts";
 import { ForeignPrefixTally, foreignLedgerPrefixes } from "./foreign-header-prefix.ts";
 import type { ApiContract, OperationContract } from "./openapi.ts";
-import { buildRawRequest, type RawEnding, type RawExchangeResult } from "./raw-exchange.ts";
+import { buildRawRequest, type RawEnding, type RawExchangeResult, type RawHttpAnswer } from "./raw-exchange.ts";
+import { decodeBody } from "./content-coding.ts";
 import { errorCodeOf, headerValue, ledgerState, type LedgerState } from "./response-facts.ts";
 import type { Requirement } from "./requirements.ts";
 import type { LoadProfile } from "./load-profile.ts";
@@ -301,13 +302,15 @@ export class CheckContext {
     });
     let response: HttpResponse | undefined;
     if (result.answer) {
+      const body = this.#rawBody(result.answer, replay);
       const answered = responseFromParts({
         request: { method, url, headers: lowerCaseKeys(spec.headers ?? {}) },
         status: result.answer.status,
         headers: result.answer.headers,
-        body: result.answer.body,
+        body: body.body,
         durationMs: result.durationMs,
         curl: replay,
+        codings: body.codings,
       });
       const operation =
         spec.operation !== undefined ? this.contract.operation(spec.operation) : this.contract.findOperation(method, spec.path);
@@ -340,6 +343,28 @@ export class CheckContext {
       });
     }
     return { ...result, replay, response };
+  }
+
+  /**
+   * A raw answer's body as a client reads it, its Content-Encoding undone when the body is whole (a
+   * truncated one stays as it came: the check judges its framing, not its content). A coding the suite
+   * cannot decode ends the check skipped (no evidence either way); a bomb or a broken stream fails it.
+   */
+  #rawBody(answer: RawHttpAnswer, replay: string): { body: Uint8Array; codings: readonly string[] } {
+    if (!answer.complete) return { body: answer.body, codings: [] };
+    const decoded = decodeBody(answer.body, answer.headers["content-encoding"], this.#h.client.options.maxResponseBytes);
+    if (decoded.ok) return decoded;
+    if (decoded.kind === "unknown") throw new CheckSkipped(`the answer could not be read (no evidence either way): ${decoded.message}`);
+    this.#trace.assertions += 1;
+    throw new NoHttpAnswer(
+      formatFailure({
+        requirement: this.requirement.id,
+        expected: "an HTTP answer whose body can be read",
+        found: `a ${answer.status} answer: ${decoded.message}`,
+        curl: replay,
+        headerPrefix: this.profile.headerPrefix,
+      }),
+    );
   }
 
   // --- assertions: each ends the check with a formatted failure when it does not hold
@@ -593,6 +618,7 @@ const SUBMISSION_OPERATION = "submit_transaction";
 export function noAnswerReason(failure: RequestFailure): string {
   if (failure.kind === "not_sent") return failure.message;
   if (failure.kind === "cancelled") return "not run to its end: the run was stopped";
+  if (failure.kind === "undecodable") return `the answer could not be read (no evidence either way): ${failure.message}`;
   return `no HTTP answer (a connection fault, no evidence either way): ${failure.message}`;
 }
 
