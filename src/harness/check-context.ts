@@ -18,6 +18,7 @@ import { ForeignPrefixTally, foreignLedgerPrefixes } from "./foreign-header-pref
 import type { ApiContract, OperationContract } from "./openapi.ts";
 import { buildRawRequest, type RawEnding, type RawExchangeResult, type RawHttpAnswer } from "./raw-exchange.ts";
 import { decodeBody } from "./content-coding.ts";
+import { acceptEncodingOf, ContentCodingTally } from "./content-coding-tally.ts";
 import { errorCodeOf, headerValue, ledgerState, type LedgerState } from "./response-facts.ts";
 import type { Requirement } from "./requirements.ts";
 import type { LoadProfile } from "./load-profile.ts";
@@ -118,6 +119,8 @@ export class CheckTrace {
   readonly unknownMembers = new UnknownMemberTally();
   /** Ledger-header prefixes the responses carried besides the run's: said in the verdict, with the flags to use. */
   readonly foreignPrefixes = new ForeignPrefixTally();
+  /** The content codings the answers came in, asked or not: a fact of the run, never a failure. */
+  readonly contentCodings = new ContentCodingTally();
   /** The load mode's figures, from the check that ran the load. */
   loadProfile: LoadProfile | undefined;
 }
@@ -230,6 +233,7 @@ export class CheckContext {
       const sent = await client.send(request, operation?.id === SUBMISSION_OPERATION ? "unsent" : "any-fault");
       const { response, foundByType } = this.#familyNamed(operation, sent);
       this.#noteForeignPrefixes(response);
+      this.#noteCodings(response.codings ?? [], sent.request.headers);
       const observed = operation ? observeResponse(this.#observedContext(), { operation, response, markBefore, foundByType }) : [];
       if (operation) {
         this.#operations.set(response, operation);
@@ -246,6 +250,7 @@ export class CheckContext {
       return { ok: true, request, operation, response, observed };
     } catch (e) {
       if (!(e instanceof RequestFailure)) throw e;
+      this.#noteCodings(e.codings, e.request.headers);
       if (e.kind !== "not_sent") {
         this.#h.recorder?.record({
           requirement: this.requirement.id,
@@ -302,7 +307,7 @@ export class CheckContext {
     });
     let response: HttpResponse | undefined;
     if (result.answer) {
-      const body = this.#rawBody(result.answer, replay);
+      const body = this.#rawBody(result.answer, replay, spec.headers ?? {});
       const answered = responseFromParts({
         request: { method, url, headers: lowerCaseKeys(spec.headers ?? {}) },
         status: result.answer.status,
@@ -317,6 +322,7 @@ export class CheckContext {
       const named = this.#familyNamed(operation, answered);
       response = named.response;
       this.#noteForeignPrefixes(response);
+      this.#noteCodings(response.codings ?? [], response.request.headers);
       const observed = operation
         ? observeResponse(this.#observedContext(), { operation, response, markBefore, foundByType: named.foundByType })
         : [];
@@ -350,10 +356,15 @@ export class CheckContext {
    * truncated one stays as it came: the check judges its framing, not its content). A coding the suite
    * cannot decode ends the check skipped (no evidence either way); a bomb or a broken stream fails it.
    */
-  #rawBody(answer: RawHttpAnswer, replay: string): { body: Uint8Array; codings: readonly string[] } {
+  #rawBody(
+    answer: RawHttpAnswer,
+    replay: string,
+    headers: Readonly<Record<string, string>>,
+  ): { body: Uint8Array; codings: readonly string[] } {
     if (!answer.complete) return { body: answer.body, codings: [] };
     const decoded = decodeBody(answer.body, answer.headers["content-encoding"], this.#h.client.options.maxResponseBytes);
     if (decoded.ok) return decoded;
+    this.#noteCodings(decoded.codings, headers);
     if (decoded.kind === "unknown") throw new CheckSkipped(`the answer could not be read (no evidence either way): ${decoded.message}`);
     this.#trace.assertions += 1;
     throw new NoHttpAnswer(
@@ -557,6 +568,11 @@ export class CheckContext {
   #noteUnknownMembers(operation: OperationContract, res: HttpResponse): void {
     if (res.contentType === undefined || res.json === undefined) return;
     this.#trace.unknownMembers.addAll(operation.response(res.status)?.unknownMembers(res.contentType, res) ?? []);
+  }
+
+  /** The codings an answer came in, and whether the request's Accept-Encoding asked for them. */
+  #noteCodings(codings: readonly string[], requestHeaders: Readonly<Record<string, string>>): void {
+    if (codings.length > 0) this.#trace.contentCodings.addAnswer(codings, acceptEncodingOf(requestHeaders));
   }
 
   /** Every response: ledger headers under another prefix than the run's (X-APTOS-* to an X-NODE- run). */

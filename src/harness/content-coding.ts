@@ -17,9 +17,12 @@ export const ACCEPT_ENCODING = "gzip, deflate, br";
 /** The codings the suite decodes (x-gzip is gzip: RFC 9110 §8.4.1.3). */
 const DECODABLE = new Set(["gzip", "x-gzip", "deflate", "br"]);
 
-/** A coding's name as a report shows it: lower case, bounded (it comes from the target). */
+/** A coding's name as a report shows it: lower case, bounded, anything but visible ASCII as "?" (it comes from the target). */
 export function codingName(coding: string): string {
-  const name = coding.trim().toLowerCase();
+  const name = coding
+    .trim()
+    .toLowerCase()
+    .replace(/[^\x21-\x7e]/g, "?");
   return name.length > 40 ? `${name.slice(0, 40)}…` : name;
 }
 

@@ -98,6 +98,8 @@ export class RequestFailure extends Error {
     readonly request: HttpRequest,
     readonly curl: string,
     readonly record: RequestRecord,
+    /** The content codings of an answer that came but could not be read (an undecodable, a bomb, a broken stream). */
+    readonly codings: readonly string[] = [],
   ) {
     super(message);
   }
@@ -359,7 +361,7 @@ export class HttpClient {
       if (sends === 1) throw failure;
       const message = `${failure.message} (${sends} attempts)`;
       const record: RequestRecord = { ...failure.record, durationMs: Math.round(elapsed), error: message, retries: sends - 1 };
-      throw new RequestFailure(failure.kind, message, request, curl, record);
+      throw new RequestFailure(failure.kind, message, request, curl, record, failure.codings);
     }
   }
 
@@ -415,10 +417,10 @@ export class HttpClient {
     } finally {
       lease.release();
     }
-    const fail = (kind: RequestFailureKind, message: string, status: number | null = null): Attempt => {
+    const fail = (kind: RequestFailureKind, message: string, status: number | null = null, codings: readonly string[] = []): Attempt => {
       const durationMs = Math.round(performance.now() - started);
       const record: RequestRecord = { method: request.method, url: request.url, status, durationMs, curl, error: message };
-      return { ok: false, failure: new RequestFailure(kind, message, request, curl, record), reused: lease.reused() };
+      return { ok: false, failure: new RequestFailure(kind, message, request, curl, record, codings), reused: lease.reused() };
     };
     if (answer.kind === "too_large") return fail("too_large", `response body exceeded the cap of ${maxResponseBytes} bytes`, answer.status);
     if (answer.kind === "failed") {
@@ -431,7 +433,7 @@ export class HttpClient {
     const decoded = decodeBody(answer.body, headers["content-encoding"], maxResponseBytes);
     if (!decoded.ok) {
       const kind = decoded.kind === "unknown" ? "undecodable" : decoded.kind === "too_large" ? "too_large" : "malformed";
-      return fail(kind, `${decoded.message} (a ${answer.status} answer)`, answer.status);
+      return fail(kind, `${decoded.message} (a ${answer.status} answer)`, answer.status, decoded.codings);
     }
     const durationMs = Math.round(performance.now() - started);
     return {
