@@ -241,7 +241,8 @@ export class CheckContext {
       }
       this.#h.recorder?.record({
         requirement: this.requirement.id,
-        request,
+        // As sent: with the Accept-Encoding the client adds.
+        request: sent.request,
         response,
         curl: response.curl,
         durationMs: response.durationMs,
@@ -254,7 +255,7 @@ export class CheckContext {
       if (e.kind !== "not_sent") {
         this.#h.recorder?.record({
           requirement: this.requirement.id,
-          request,
+          request: e.request,
           error: e.message,
           curl: e.curl,
           durationMs: e.record.durationMs,
