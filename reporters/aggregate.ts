@@ -6,6 +6,7 @@ import type { Requirement, RequirementCatalog } from "../src/harness/requirement
 import { aggregateStatus, type CheckResult, type Failure, type ResultStatus } from "../src/harness/results.ts";
 import { ConfigurationError } from "../src/harness/configuration-error.ts";
 import type { UnknownMembersSeen } from "../src/harness/unknown-member-tally.ts";
+import type { ContentCodingCount } from "../src/harness/content-coding-tally.ts";
 import type { ForeignHeaderPrefixes } from "../src/harness/foreign-header-prefix.ts";
 import type { LoadProfile } from "../src/harness/load-profile.ts";
 
@@ -60,6 +61,8 @@ export interface RunOutcome {
   readonly unknownMembers?: UnknownMembersSeen;
   /** Ledger-header prefixes the target sent besides the run's: the verdict says which flags to use (absent: none). */
   readonly foreignHeaderPrefixes?: ForeignHeaderPrefixes;
+  /** The content codings the answers came in, asked or not (RFC 9110 §12.5.3): read, never judged (absent: none coded). */
+  readonly contentCodings?: readonly ContentCodingCount[];
   /** What the node did under the load mode (--load N): counted, never judged (absent: the run had no load). */
   readonly loadProfile?: LoadProfile;
 }

@@ -4,6 +4,7 @@
 // pass covers), and the verdict. The caller passes the text through escapeControls: failure
 // messages quote what the target sent.
 
+import { describeContentCodings, type ContentCodingCount } from "../src/harness/content-coding-tally.ts";
 import { countStatuses, type RunOutcome } from "./aggregate.ts";
 import { verdictOf } from "./verdict.ts";
 import { unknownMemberLines } from "./unknown-members-report.ts";
@@ -86,6 +87,7 @@ export function renderConsoleReport(
   }
   const unknown = unknownMemberLines(outcome.unknownMembers);
   if (unknown.length > 0) lines.push("", ...unknown);
+  if (outcome.contentCodings !== undefined) lines.push("", contentCodingsLine(outcome.contentCodings));
   lines.push(
     "",
     coverageLine(run.coverage ?? packageCoverage(), `${run.reportDir}/html/spec.html`),
@@ -93,6 +95,11 @@ export function renderConsoleReport(
     `Reports: ${run.reportDir}/summary.json, summary.md, junit.xml, html/index.html — exit ${run.exitCode}`,
   );
   return `${lines.join("\n")}\n`;
+}
+
+/** The codings the answers came in: a fact of the run, as the load profile is, never a verdict. */
+export function contentCodingsLine(counts: readonly ContentCodingCount[]): string {
+  return `Content codings of the answers (read whether asked or not, RFC 9110 §12.5.3): ${describeContentCodings(counts)}`;
 }
 
 function indent(text: string, prefix: string): string {

@@ -8,6 +8,7 @@
 // what failed, what the node did under load, with its charts as inline SVG (load-profile-report.ts).
 // One node's part is renderNodeReport, so that a page over several nodes can reuse it inside renderPage.
 
+import { describeContentCodings } from "../src/harness/content-coding-tally.ts";
 import type { ResultStatus } from "../src/harness/results.ts";
 import { escapeHtml as esc } from "./escape-controls.ts";
 import { unknownMemberSection } from "./unknown-members-report.ts";
@@ -58,6 +59,7 @@ export function renderHtmlReport(input: HtmlReportInput): string {
 <dt>Started</dt><dd>${esc(input.startedAt.toISOString())}</dd>
 <dt>Duration</dt><dd>${(input.durationMs / 1000).toFixed(1)} s</dd>
 <dt>Requests</dt><dd>${outcome.requests} (${outcome.retries} retries after connection faults)</dd>
+${outcome.contentCodings === undefined ? "" : `<dt>Content codings</dt><dd>${esc(describeContentCodings(outcome.contentCodings))} (read whether asked or not, RFC 9110 §12.5.3)</dd>`}
 <dt>Exit status</dt><dd>${input.exitCode}</dd>
 <dt>Requirements</dt><dd>${counts.passed} passed, ${counts.failed} failed, ${counts.warned} warned, ${counts.skipped} skipped, ${counts.notApplicable} n/a</dd>
 <dt>Spec coverage</dt><dd>${esc(coverageFigure(input.coverage ?? packageCoverage()))}: <a href="${SPEC_PAGE}#coverage">what a pass covers</a></dd>

@@ -5,6 +5,7 @@
 // The line after the target gives how much of the spec the suite checks (the package's coverage figure).
 // One node's part is renderNodeMarkdown, so that a summary over several nodes can reuse it.
 
+import { describeContentCodings } from "../src/harness/content-coding-tally.ts";
 import type { RequirementOutcome, RunOutcome } from "./aggregate.ts";
 import { escapeControls } from "./escape-controls.ts";
 import { verdictOf } from "./verdict.ts";
@@ -42,6 +43,9 @@ export function renderNodeMarkdown(node: { outcome: RunOutcome; target: string; 
     `**${cell(verdict.label)}**: ${cell(verdict.detail)}`,
     "",
     `Target \`${escapeControls(node.target).replace(/[`\r\n]/g, "")}\`, ${outcome.requests} requests.`,
+    ...(outcome.contentCodings === undefined
+      ? []
+      : ["", `Content codings of the answers (read whether asked or not): ${cell(describeContentCodings(outcome.contentCodings))}.`]),
     "",
     `Spec coverage: ${coverageFigure(node.coverage ?? packageCoverage())} (see \`html/spec.html\`).`,
     ...(errors.length === 0 ? [] : ["", ...errors]),

@@ -15,6 +15,7 @@ import type { JunitCase } from "./junit-report.ts";
 import { escapeControls } from "./escape-controls.ts";
 import { UnknownMemberTally } from "../src/harness/unknown-member-tally.ts";
 import { ForeignPrefixTally } from "../src/harness/foreign-header-prefix.ts";
+import { ContentCodingTally } from "../src/harness/content-coding-tally.ts";
 import type { LoadProfile } from "../src/harness/load-profile.ts";
 
 export interface RequirementReporterOptions {
@@ -51,6 +52,8 @@ export class RequirementReporter implements Reporter {
   readonly #unknownMembers = new UnknownMemberTally();
   /** Ledger-header prefixes other than the run's that any check's responses carried. */
   readonly #foreignPrefixes = new ForeignPrefixTally();
+  /** The content codings any check's answers came in, asked or not. */
+  readonly #contentCodings = new ContentCodingTally();
   /** The load mode's figures, from the one check of the run that ran the load. */
   #loadProfile: LoadProfile | undefined;
   #requests = 0;
@@ -147,11 +150,13 @@ export class RequirementReporter implements Reporter {
     const interruption: Interruption | undefined = stopped === undefined ? undefined : { kind: "stopped", reason: stopped };
     const unknownMembers = this.#unknownMembers.size === 0 ? undefined : this.#unknownMembers.seen();
     const foreignHeaderPrefixes = this.#foreignPrefixes.seen();
+    const contentCodings = this.#contentCodings.seen();
     return {
       ...outcome,
       ...(interruption === undefined ? {} : { interruption }),
       ...(unknownMembers === undefined ? {} : { unknownMembers }),
       ...(foreignHeaderPrefixes === undefined ? {} : { foreignHeaderPrefixes }),
+      ...(contentCodings === undefined ? {} : { contentCodings }),
       ...(this.#loadProfile === undefined ? {} : { loadProfile: this.#loadProfile }),
     };
   }
@@ -202,6 +207,7 @@ export class RequirementReporter implements Reporter {
       for (const r of meta.results) this.#evidence.push({ test: testCase.name, file, result: r });
       if (meta.unknownMembers !== undefined) this.#unknownMembers.merge(meta.unknownMembers);
       if (meta.foreignHeaderPrefixes !== undefined) this.#foreignPrefixes.merge(meta.foreignHeaderPrefixes);
+      if (meta.contentCodings !== undefined) this.#contentCodings.merge(meta.contentCodings);
       // One check per run runs the load. Figures of two loads cannot be summed (each has its own wall
       // time), so were there ever more than one, the last one seen is the one reported.
       if (meta.loadProfile !== undefined) {

@@ -10,7 +10,9 @@
 // `unknownMembers` lists the members of response bodies the contract does not declare ({schema, member,
 // count}; never a failure), `unknownMembersLeftOut` the occurrences past the bound on distinct members.
 // `foreignHeaderPrefixes` says the target sent its ledger headers under another prefix than the run's
-// ({expected, seen, hint}: the hint, with the flags to use, also ends `verdictText`). `load` is what the
+// ({expected, seen, hint}: the hint, with the flags to use, also ends `verdictText`). `contentCodings`
+// counts the answers that came in each content coding ({coding, asked, unasked}: unasked when the
+// request's Accept-Encoding did not list it; read all the same, never a failure). `load` is what the
 // node did under the load mode (--load N), the LoadProfile as the load counted it (src/harness/load-profile.ts):
 // clients, writers, duration, requests and rate, and per endpoint its latency percentiles and answers by
 // status class; absent when the run had no load. `coverage` is how much of the spec the suite checks
@@ -22,6 +24,7 @@ import { countStatuses, type Interruption, type RunOutcome, type StatusCounts } 
 import { verdictOf, type VerdictCounts, type VerdictKind } from "./verdict.ts";
 import type { UnknownMemberCount } from "../src/harness/unknown-member-tally.ts";
 import type { ForeignHeaderPrefixes } from "../src/harness/foreign-header-prefix.ts";
+import type { ContentCodingCount } from "../src/harness/content-coding-tally.ts";
 import type { LoadProfile } from "../src/harness/load-profile.ts";
 import type { CoverageCounts } from "../src/harness/spec-statements.ts";
 import { packageCoverage } from "./spec-coverage.ts";
@@ -65,6 +68,8 @@ export interface Summary {
   readonly unknownMembersLeftOut?: number;
   /** Ledger-header prefixes the target sent besides the run's, and the verdict's hint on the flags to use (absent: none). */
   readonly foreignHeaderPrefixes?: ForeignHeaderPrefixes & { readonly hint: string };
+  /** Answers per content coding, asked by the request's Accept-Encoding or not (absent: none coded). */
+  readonly contentCodings?: readonly ContentCodingCount[];
   /** What the node did under the load mode: counted, never judged (absent: the run had no load). */
   readonly load?: LoadProfile;
 }
@@ -118,6 +123,7 @@ export function buildSummary(
     ...(outcome.foreignHeaderPrefixes === undefined || verdict.hint === undefined
       ? {}
       : { foreignHeaderPrefixes: { ...outcome.foreignHeaderPrefixes, hint: verdict.hint } }),
+    ...(outcome.contentCodings === undefined ? {} : { contentCodings: outcome.contentCodings }),
     ...(outcome.loadProfile === undefined ? {} : { load: outcome.loadProfile }),
   };
 }

@@ -16,7 +16,9 @@ import { UnknownMemberTally } from "./unknown-member-tally.ts";
 import { withFamilyNames, type FamilyNamed } from "./unshown-members.ts";
 import { ForeignPrefixTally, foreignLedgerPrefixes } from "./foreign-header-prefix.ts";
 import type { ApiContract, OperationContract } from "./openapi.ts";
-import { buildRawRequest, type RawEnding, type RawExchangeResult } from "./raw-exchange.ts";
+import { buildRawRequest, type RawEnding, type RawExchangeResult, type RawHttpAnswer } from "./raw-exchange.ts";
+import { decodeBody } from "./content-coding.ts";
+import { acceptEncodingOf, ContentCodingTally } from "./content-coding-tally.ts";
 import { errorCodeOf, headerValue, ledgerState, type LedgerState } from "./response-facts.ts";
 import type { Requirement } from "./requirements.ts";
 import type { LoadProfile } from "./load-profile.ts";
@@ -117,6 +119,8 @@ export class CheckTrace {
   readonly unknownMembers = new UnknownMemberTally();
   /** Ledger-header prefixes the responses carried besides the run's: said in the verdict, with the flags to use. */
   readonly foreignPrefixes = new ForeignPrefixTally();
+  /** The content codings the answers came in, asked or not: a fact of the run, never a failure. */
+  readonly contentCodings = new ContentCodingTally();
   /** The load mode's figures, from the check that ran the load. */
   loadProfile: LoadProfile | undefined;
 }
@@ -229,6 +233,7 @@ export class CheckContext {
       const sent = await client.send(request, operation?.id === SUBMISSION_OPERATION ? "unsent" : "any-fault");
       const { response, foundByType } = this.#familyNamed(operation, sent);
       this.#noteForeignPrefixes(response);
+      this.#noteCodings(response.codings ?? [], sent.request.headers);
       const observed = operation ? observeResponse(this.#observedContext(), { operation, response, markBefore, foundByType }) : [];
       if (operation) {
         this.#operations.set(response, operation);
@@ -236,7 +241,8 @@ export class CheckContext {
       }
       this.#h.recorder?.record({
         requirement: this.requirement.id,
-        request,
+        // As sent: with the Accept-Encoding the client adds.
+        request: sent.request,
         response,
         curl: response.curl,
         durationMs: response.durationMs,
@@ -245,10 +251,11 @@ export class CheckContext {
       return { ok: true, request, operation, response, observed };
     } catch (e) {
       if (!(e instanceof RequestFailure)) throw e;
+      this.#noteCodings(e.codings, e.request.headers);
       if (e.kind !== "not_sent") {
         this.#h.recorder?.record({
           requirement: this.requirement.id,
-          request,
+          request: e.request,
           error: e.message,
           curl: e.curl,
           durationMs: e.record.durationMs,
@@ -301,19 +308,22 @@ export class CheckContext {
     });
     let response: HttpResponse | undefined;
     if (result.answer) {
+      const body = this.#rawBody(result.answer, replay, spec.headers ?? {});
       const answered = responseFromParts({
         request: { method, url, headers: lowerCaseKeys(spec.headers ?? {}) },
         status: result.answer.status,
         headers: result.answer.headers,
-        body: result.answer.body,
+        body: body.body,
         durationMs: result.durationMs,
         curl: replay,
+        codings: body.codings,
       });
       const operation =
         spec.operation !== undefined ? this.contract.operation(spec.operation) : this.contract.findOperation(method, spec.path);
       const named = this.#familyNamed(operation, answered);
       response = named.response;
       this.#noteForeignPrefixes(response);
+      this.#noteCodings(response.codings ?? [], response.request.headers);
       const observed = operation
         ? observeResponse(this.#observedContext(), { operation, response, markBefore, foundByType: named.foundByType })
         : [];
@@ -340,6 +350,33 @@ export class CheckContext {
       });
     }
     return { ...result, replay, response };
+  }
+
+  /**
+   * A raw answer's body as a client reads it, its Content-Encoding undone when the body is whole (a
+   * truncated one stays as it came: the check judges its framing, not its content). A coding the suite
+   * cannot decode ends the check skipped (no evidence either way); a bomb or a broken stream fails it.
+   */
+  #rawBody(
+    answer: RawHttpAnswer,
+    replay: string,
+    headers: Readonly<Record<string, string>>,
+  ): { body: Uint8Array; codings: readonly string[] } {
+    if (!answer.complete) return { body: answer.body, codings: [] };
+    const decoded = decodeBody(answer.body, answer.headers["content-encoding"], this.#h.client.options.maxResponseBytes);
+    if (decoded.ok) return decoded;
+    this.#noteCodings(decoded.codings, headers);
+    if (decoded.kind === "unknown") throw new CheckSkipped(`the answer could not be read (no evidence either way): ${decoded.message}`);
+    this.#trace.assertions += 1;
+    throw new NoHttpAnswer(
+      formatFailure({
+        requirement: this.requirement.id,
+        expected: "an HTTP answer whose body can be read",
+        found: `a ${answer.status} answer: ${decoded.message}`,
+        curl: replay,
+        headerPrefix: this.profile.headerPrefix,
+      }),
+    );
   }
 
   // --- assertions: each ends the check with a formatted failure when it does not hold
@@ -534,6 +571,11 @@ export class CheckContext {
     this.#trace.unknownMembers.addAll(operation.response(res.status)?.unknownMembers(res.contentType, res) ?? []);
   }
 
+  /** The codings an answer came in, and whether the request's Accept-Encoding asked for them. */
+  #noteCodings(codings: readonly string[], requestHeaders: Readonly<Record<string, string>>): void {
+    if (codings.length > 0) this.#trace.contentCodings.addAnswer(codings, acceptEncodingOf(requestHeaders));
+  }
+
   /** Every response: ledger headers under another prefix than the run's (X-APTOS-* to an X-NODE- run). */
   #noteForeignPrefixes(res: HttpResponse): void {
     const prefix = this.profile.headerPrefix;
@@ -593,6 +635,7 @@ const SUBMISSION_OPERATION = "submit_transaction";
 export function noAnswerReason(failure: RequestFailure): string {
   if (failure.kind === "not_sent") return failure.message;
   if (failure.kind === "cancelled") return "not run to its end: the run was stopped";
+  if (failure.kind === "undecodable") return `the answer could not be read (no evidence either way): ${failure.message}`;
   return `no HTTP answer (a connection fault, no evidence either way): ${failure.message}`;
 }
 

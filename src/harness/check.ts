@@ -138,11 +138,13 @@ async function decide(h: Harness, requirement: Requirement, fn: CheckFn): Promis
   const results = [own, ...trace.observed];
   const unknownMembers = trace.unknownMembers.seen();
   const foreignHeaderPrefixes = trace.foreignPrefixes.seen();
+  const contentCodings = trace.contentCodings.seen();
   const meta: ConformanceMeta = {
     results,
     requests: [...trace.requests],
     ...(unknownMembers.members.length + unknownMembers.leftOut === 0 ? {} : { unknownMembers }),
     ...(foreignHeaderPrefixes === undefined ? {} : { foreignHeaderPrefixes }),
+    ...(contentCodings === undefined ? {} : { contentCodings }),
     ...(trace.loadProfile === undefined ? {} : { loadProfile: trace.loadProfile }),
   };
   const failed = results.filter((r) => r.status === "failed");

@@ -7,6 +7,7 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { ACCEPT_ENCODING, codingAsked } from "./content-coding.ts";
 
 export interface CurlRequest {
   readonly method: string;
@@ -33,11 +34,19 @@ export function renderCurl(request: CurlRequest, options: CurlOptions = {}): str
   // -g: no globbing of [] {} in the URL; --path-as-is: keep ../ and // as sent.
   const args = ["curl", "-sS", "-i", "-g", "--path-as-is"];
   args.push(method === "HEAD" ? "-I" : `-X ${shellQuote(method)}`);
+  let compressed = false;
   for (const [name, value] of Object.entries(request.headers)) {
     if (/^(host|content-length|connection|transfer-encoding)$/i.test(name)) continue;
+    if (/^accept-encoding$/i.test(name)) {
+      // curl --compressed asks for the codings it decodes and decodes the answer, as the suite does;
+      // an Accept-Encoding of the request's own is sent as it was, decoded where it asks for a coding.
+      compressed = ["gzip", "deflate", "br"].some((c) => codingAsked(value, c));
+      if (value === ACCEPT_ENCODING) continue;
+    }
     // curl sends a header with an empty value only in the "name;" form.
     args.push(`-H ${shellQuote(value === "" ? `${name};` : `${name}: ${value}`)}`);
   }
+  if (compressed) args.push("--compressed");
   const body = request.body;
   let prefix = "";
   if (body !== undefined && body.length > 0) {

@@ -5,6 +5,7 @@
 
 import { setMaxListeners } from "node:events";
 import { ConnectionPool, type ConnectionChoice } from "./connection-pool.ts";
+import { ACCEPT_ENCODING, decodeBody } from "./content-coding.ts";
 import { exchange, type Exchange } from "./dispatch-exchange.ts";
 import { withoutOws } from "./field-value.ts";
 import { renderCurl } from "./curl.ts";
@@ -29,7 +30,10 @@ export interface HttpResponse {
   readonly headers: Readonly<Record<string, string>>;
   /** The media type of Content-Type, lower case, without parameters; undefined when absent. */
   readonly contentType: string | undefined;
+  /** The body as the client reads it: its Content-Encoding undone (content-coding.ts). */
   readonly body: Uint8Array;
+  /** The content codings the body came in, in the order applied (Content-Encoding, identity left out); empty when none. */
+  readonly codings?: readonly string[];
   /** The body as UTF-8 text (lossy for binary bodies). */
   readonly text: string;
   /** The parsed JSON body, or undefined when the body is not JSON. `any` so checks read members directly after validating. */
@@ -56,7 +60,9 @@ export type RequestFailureKind =
   /** Abandoned: the run is being stopped (--max-duration, a signal). */
   | "cancelled"
   /** Answered 429 Too Many Requests on every attempt: a rate limiter in front of the node, not the node's answer. */
-  | "rate_limited";
+  | "rate_limited"
+  /** An answer whose body is in a content coding the suite cannot decode: its content cannot be read. */
+  | "undecodable";
 
 /** What sendRaw did: the exchange and how many attempts it took, or why nothing was sent. */
 export type RawSent =
@@ -80,6 +86,7 @@ const CONNECTION_FAULTS: ReadonlySet<RequestFailureKind> = new Set([
   "not_sent",
   "cancelled",
   "rate_limited",
+  "undecodable",
 ]);
 
 /** No usable HTTP answer came back. */
@@ -91,11 +98,13 @@ export class RequestFailure extends Error {
     readonly request: HttpRequest,
     readonly curl: string,
     readonly record: RequestRecord,
+    /** The content codings of an answer that came but could not be read (an undecodable, a bomb, a broken stream). */
+    readonly codings: readonly string[] = [],
   ) {
     super(message);
   }
 
-  /** The connection failed before a whole answer came: no evidence either way. */
+  /** No answer whose content could be read came (the connection failed, or a coding the suite cannot decode): no evidence either way. */
   get isConnectionFault(): boolean {
     return CONNECTION_FAULTS.has(this.kind);
   }
@@ -310,7 +319,8 @@ export class HttpClient {
    * repeats one the node may have read (RFC 9112 §9.3.2: a non-idempotent request is not retried
    * automatically; RFC 9110 §9.2.2).
    */
-  async send(request: HttpRequest, resend: ResendPolicy = "any-fault"): Promise<HttpResponse> {
+  async send(asked: HttpRequest, resend: ResendPolicy = "any-fault"): Promise<HttpResponse> {
+    const request = withAcceptEncoding(asked);
     const hung = this.unresponsive;
     const curl = this.curlFor(request);
     const notSent = (kind: RequestFailureKind, message: string) =>
@@ -351,7 +361,7 @@ export class HttpClient {
       if (sends === 1) throw failure;
       const message = `${failure.message} (${sends} attempts)`;
       const record: RequestRecord = { ...failure.record, durationMs: Math.round(elapsed), error: message, retries: sends - 1 };
-      throw new RequestFailure(failure.kind, message, request, curl, record);
+      throw new RequestFailure(failure.kind, message, request, curl, record, failure.codings);
     }
   }
 
@@ -407,10 +417,10 @@ export class HttpClient {
     } finally {
       lease.release();
     }
-    const fail = (kind: RequestFailureKind, message: string, status: number | null = null): Attempt => {
+    const fail = (kind: RequestFailureKind, message: string, status: number | null = null, codings: readonly string[] = []): Attempt => {
       const durationMs = Math.round(performance.now() - started);
       const record: RequestRecord = { method: request.method, url: request.url, status, durationMs, curl, error: message };
-      return { ok: false, failure: new RequestFailure(kind, message, request, curl, record), reused: lease.reused() };
+      return { ok: false, failure: new RequestFailure(kind, message, request, curl, record, codings), reused: lease.reused() };
     };
     if (answer.kind === "too_large") return fail("too_large", `response body exceeded the cap of ${maxResponseBytes} bytes`, answer.status);
     if (answer.kind === "failed") {
@@ -419,16 +429,23 @@ export class HttpClient {
       if (answer.status === undefined) return fail(kind, message);
       return fail(kind, `${message} (while reading the body of a ${answer.status} answer)`, answer.status);
     }
+    const headers = flattenHeaders(answer.headers);
+    const decoded = decodeBody(answer.body, headers["content-encoding"], maxResponseBytes);
+    if (!decoded.ok) {
+      const kind = decoded.kind === "unknown" ? "undecodable" : decoded.kind === "too_large" ? "too_large" : "malformed";
+      return fail(kind, `${decoded.message} (a ${answer.status} answer)`, answer.status, decoded.codings);
+    }
     const durationMs = Math.round(performance.now() - started);
     return {
       ok: true,
       response: responseFromParts({
         request,
         status: answer.status,
-        headers: flattenHeaders(answer.headers),
-        body: answer.body,
+        headers,
+        body: decoded.body,
         durationMs,
         curl,
+        codings: decoded.codings,
       }),
     };
   }
@@ -441,6 +458,15 @@ export class HttpClient {
   async destroy(): Promise<void> {
     await this.#connections.destroy();
   }
+}
+
+/**
+ * The request with Accept-Encoding as mainstream clients send it, unless it sets its own (a check
+ * that asks for identity, or for one coding, sends what it asks).
+ */
+export function withAcceptEncoding(request: HttpRequest): HttpRequest {
+  if (Object.keys(request.headers).some((name) => name.toLowerCase() === "accept-encoding")) return request;
+  return { ...request, headers: { ...request.headers, "accept-encoding": ACCEPT_ENCODING } };
 }
 
 /** A 429 answer as the failure it is: a rate limiter refused the request, the node did not answer it. */
@@ -485,6 +511,8 @@ export function responseFromParts(parts: {
   readonly body: Uint8Array;
   readonly durationMs: number;
   readonly curl: string;
+  /** The content codings `body` came in (already undone). */
+  readonly codings?: readonly string[];
 }): HttpResponse {
   const { request, status, body, durationMs, curl } = parts;
   const headers = fieldValues(parts.headers);
@@ -499,6 +527,7 @@ export function responseFromParts(parts: {
     json: parseJson(text),
     durationMs,
     curl,
+    ...(parts.codings === undefined || parts.codings.length === 0 ? {} : { codings: parts.codings }),
     record: { method: request.method, url: request.url, status, durationMs, curl },
   };
 }

@@ -6,6 +6,7 @@ import type { Level } from "./requirements.ts";
 import type { UnknownMembersSeen } from "./unknown-member-tally.ts";
 import type { ForeignHeaderPrefixes } from "./foreign-header-prefix.ts";
 import type { LoadProfile } from "./load-profile.ts";
+import type { ContentCodingCount } from "./content-coding-tally.ts";
 
 export type ResultStatus = "passed" | "failed" | "warned" | "skipped" | "not_applicable";
 
@@ -51,6 +52,8 @@ export interface ConformanceMeta {
   readonly unknownMembers?: UnknownMembersSeen;
   /** Ledger-header prefixes the check's responses carried besides the run's (absent: none). */
   readonly foreignHeaderPrefixes?: ForeignHeaderPrefixes;
+  /** The content codings the check's answers came in, asked or not (absent: none coded). */
+  readonly contentCodings?: readonly ContentCodingCount[];
   /** What the node did under the load mode, from the check that ran the load (absent elsewhere). */
   readonly loadProfile?: LoadProfile;
 }

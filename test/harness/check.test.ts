@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { bcs } from "@mysten/bcs";
 import fc from "fast-check";
+import { gzipSync } from "node:zlib";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { CheckContext, traceOf } from "../../src/harness/check-context.ts";
 import { runCheck } from "../../src/harness/check.ts";
@@ -43,6 +44,15 @@ beforeAll(async () => {
       // A gateway that quotes the credentials it was given in its error.
       res.writeHead(400, { "content-type": "application/json" });
       res.end(JSON.stringify({ message: `saw ${req.headers.authorization ?? "nothing"}`, error_code: "invalid_input" }));
+      return;
+    }
+    if (url.startsWith("/v1/coded/")) {
+      // A gateway that codes whatever the request asked: gzip, a coding the suite cannot read, a bomb.
+      const coding = url.slice("/v1/coded/".length);
+      const json = Buffer.from('{"message":"no route","error_code":"resource_not_found"}');
+      const coded = coding === "zstd" ? json : gzipSync(coding === "bomb" ? Buffer.alloc(4_000_000) : json);
+      res.writeHead(404, { "content-type": "application/json", "content-encoding": coding === "zstd" ? "zstd" : "gzip" });
+      res.end(coded);
       return;
     }
     if (url.startsWith("/v1/reset-once")) {
@@ -304,6 +314,47 @@ describe("runCheck", () => {
     expect(out.own.status).toBe("passed");
     expect(out.meta.requests).toHaveLength(1);
     expect(out.meta.results.some((r) => r.requirement === OBSERVED.errorObject && r.status === "passed")).toBe(true);
+  });
+});
+
+describe("content codings", () => {
+  it("reads a coded answer, asked or not, and counts its coding", async () => {
+    const out = await runCheck(harness(), must(), async (t) => {
+      const res = await t.request({ path: "/coded/gzip" });
+      t.expectError(res, 404, "resource_not_found");
+      const raw = await t.requestRaw({ path: "/coded/gzip", ending: "keep-open" });
+      t.expectError(raw.response!, 404, "resource_not_found");
+    });
+    expect(out.own.status).toBe("passed");
+    // The raw request lists no coding: its gzip answer was unasked.
+    expect(out.meta.contentCodings).toEqual([{ coding: "gzip", asked: 1, unasked: 1 }]);
+  });
+
+  it("skips a check whose answer is in a coding the suite cannot decode, by either path", async () => {
+    for (const send of [
+      (t: CheckContext) => t.request({ path: "/coded/zstd" }),
+      (t: CheckContext) => t.requestRaw({ path: "/coded/zstd", ending: "keep-open" }),
+    ]) {
+      const out = await runCheck(harness(), must(), async (t) => {
+        await send(t);
+        t.expect(true, "never reached");
+      });
+      expect(out.own).toMatchObject({ status: "skipped", reason: expect.stringContaining('coded "zstd", which the suite cannot decode') });
+      expect(out.meta.contentCodings).toEqual([{ coding: "zstd", asked: 0, unasked: 1 }]);
+    }
+  });
+
+  it("fails a check whose answer decodes past the cap, by either path", async () => {
+    for (const send of [
+      (t: CheckContext) => t.request({ path: "/coded/bomb" }),
+      (t: CheckContext) => t.requestRaw({ path: "/coded/bomb", ending: "keep-open" }),
+    ]) {
+      const out = await runCheck(harness(), must(), async (t) => {
+        await send(t);
+      });
+      expect(out.own.status).toBe("failed");
+      expect(out.own.failures[0]?.message).toContain("decoded body over 1000000 bytes");
+    }
   });
 });
 

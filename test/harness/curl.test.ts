@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { INLINE_BODY_LIMIT, printfOctal, renderCurl, renderRawReplay, shellQuote, type CurlRequest } from "../../src/harness/curl.ts";
+import { ACCEPT_ENCODING } from "../../src/harness/content-coding.ts";
 import { httpServer, type Running } from "./servers.ts";
 
 const run = promisify(execFile);
@@ -157,6 +158,29 @@ describe("renderCurl replays", () => {
     });
     expect(line).not.toMatch(/host|content-length/i);
     expect(line).toContain("-H 'accept: application/json'");
+  });
+});
+
+describe("renderCurl and content codings", () => {
+  it("the suite's Accept-Encoding as --compressed: curl asks for gzip, deflate and br itself", async () => {
+    const line = renderCurl({ method: "GET", url: `${server.origin}/`, headers: { "accept-encoding": ACCEPT_ENCODING } });
+    expect(line).toContain("--compressed");
+    expect(line).not.toMatch(/accept-encoding/i);
+    const got = await replay({ method: "GET", url: `${server.origin}/`, headers: { "accept-encoding": ACCEPT_ENCODING } });
+    for (const coding of ["gzip", "deflate", "br"]) expect(String(got.headers["accept-encoding"])).toContain(coding);
+  });
+
+  it("an Accept-Encoding of the request's own as sent, --compressed only where it asks for a coding", async () => {
+    const identity = { method: "GET", url: `${server.origin}/`, headers: { "accept-encoding": "identity" } };
+    expect(renderCurl(identity)).not.toContain("--compressed");
+    expect((await replay(identity)).headers["accept-encoding"]).toBe("identity");
+    const gzip = { method: "GET", url: `${server.origin}/`, headers: { "accept-encoding": "gzip" } };
+    expect(renderCurl(gzip)).toContain("--compressed");
+    expect((await replay(gzip)).headers["accept-encoding"]).toBe("gzip");
+  });
+
+  it("no Accept-Encoding, no --compressed", () => {
+    expect(renderCurl({ method: "GET", url: "http://h/", headers: {} })).not.toContain("--compressed");
   });
 });
 

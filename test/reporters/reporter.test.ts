@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { httpServer, ledgerHeaders, type Running } from "../harness/servers.ts";
 
@@ -18,18 +19,19 @@ const HOSTILE_MEMBER = "<img src=x>\u001b[2J|*";
 
 let server: Running;
 beforeAll(async () => {
-  server = await httpServer((_req, res) => {
-    res.writeHead(200, { ...ledgerHeaders(), "content-type": "application/json" });
+  server = await httpServer((req, res) => {
+    // Coded as the request allows, as a gateway would: every report reads the decoded body and counts the coding.
+    const gzip = /\bgzip\b/.test(String(req.headers["accept-encoding"] ?? ""));
+    res.writeHead(200, { ...ledgerHeaders(), "content-type": "application/json", ...(gzip ? { "content-encoding": "gzip" } : {}) });
     // Two members the contract does not declare, one of them named to break a page or a terminal.
-    res.end(
-      JSON.stringify({
-        deprioritized_gas_estimate: 300,
-        gas_estimate: 100,
-        prioritized_gas_estimate: 150,
-        x_future: true,
-        [HOSTILE_MEMBER]: 1,
-      }),
-    );
+    const body = JSON.stringify({
+      deprioritized_gas_estimate: 300,
+      gas_estimate: 100,
+      prioritized_gas_estimate: 150,
+      x_future: true,
+      [HOSTILE_MEMBER]: 1,
+    });
+    res.end(gzip ? gzipSync(body) : body);
   });
 });
 afterAll(() => server.close());
@@ -41,6 +43,7 @@ interface Printed {
   requests: number;
   requirements: Record<string, { status: string; reason?: string; checks: number; failures: string[] }>;
   allure: { story?: string; severity?: string; attachments: string[] }[];
+  contentCodings?: { coding: string; asked: number; unasked: number }[];
   unknownMembers: { summary?: { schema: string; member: string; count: number }[]; html: string; markdown: string; console: string };
 }
 
@@ -97,6 +100,13 @@ check("2.6/error-object", { timeoutMs: 300 }, async (t) => { await new Promise((
     expect(out.progress).toMatch(/✗ broken\.test\.ts: failed to load/);
     expect(out.progress).toMatch(/! good\.test\.ts {2}3 checks: 1 passed, 1 warned, 1 not applicable/);
     expect(out.run.capped).toBe(false);
+    // The answers came gzip-coded as asked: read, and counted in every report.
+    expect(out.contentCodings).toEqual([{ coding: "gzip", asked: 2, unasked: 0 }]);
+    expect(out.unknownMembers.console).toContain(
+      "Content codings of the answers (read whether asked or not, RFC 9110 §12.5.3): gzip: 2 asked",
+    );
+    expect(out.unknownMembers.html).toContain("<dt>Content codings</dt><dd>gzip: 2 asked");
+    expect(out.unknownMembers.markdown).toContain("Content codings of the answers (read whether asked or not): gzip: 2 asked.");
     // Members not in the contract pass, and reach every report, per schema with their count, escaped.
     expect(out.unknownMembers.summary).toEqual([
       { schema: "GasEstimation", member: HOSTILE_MEMBER, count: 1 },

@@ -98,6 +98,12 @@ describe("the suite passes a conforming node under every allowed variation", () 
       .map((r) => `${r.id} ${r.status}${r.reason === undefined ? "" : `: ${r.reason}`}`);
     expect(unproven, `${label}: MUST requirements of §2.7 and §4.1–§4.8 not passed:\n${unproven.join("\n")}`).toEqual([]);
     expect(exitCode, label).toBe(0);
+    // Coded answers are read, and counted in summary.json by coding, asked or not.
+    if (run.variation === "coded-answers") {
+      expect(summary.contentCodings?.map((c) => c.coding).sort()).toEqual(["br", "deflate", "gzip"]);
+      expect(summary.contentCodings?.every((c) => c.asked > 0 && c.unasked === 0)).toBe(true);
+    }
+    if (run.variation === "coded-unasked") expect(summary.contentCodings?.map((c) => c.coding)).toEqual(["gzip"]);
     expect(changed, `${label}: the variation changed nothing, so the run proves nothing`).toBeGreaterThan(0);
   });
 });

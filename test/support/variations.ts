@@ -11,6 +11,8 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { randomBytes } from "node:crypto";
+import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
+import { codingAsked } from "../../src/harness/content-coding.ts";
 import { mapObjects, parseJsonText, writeJsonText, type JsonNode, type JsonStyle } from "./json-text.ts";
 import { hasBody, writePlain, type Answer } from "./proxy-answer.ts";
 
@@ -79,7 +81,7 @@ const IDLE_CLOSE_MS = 50;
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export const VARIATIONS: readonly Variation[] = [
+const BASE_VARIATIONS: readonly Variation[] = [
   {
     name: "unknown-members",
     description:
@@ -346,6 +348,54 @@ export const VARIATIONS: readonly Variation[] = [
     }),
   },
 ];
+
+/** The codings coded-answers rotates through, and how each codes a body. */
+const CODERS: readonly (readonly [string, (body: Buffer) => Buffer])[] = [
+  ["gzip", (body) => gzipSync(body)],
+  ["deflate", (body) => deflateSync(body)],
+  ["br", (body) => brotliCompressSync(body)],
+];
+
+/**
+ * The answer's body coded by `coder`, with Content-Encoding naming it and Vary naming Accept-Encoding
+ * (RFC 9110 §12.5.5); Content-Length is set anew by the proxy. False when the answer has no body or is
+ * coded already.
+ */
+function codeAnswer(answer: Answer, coding: string, code: (body: Buffer) => Buffer): boolean {
+  if (!hasBody(answer) || answer.body.length === 0 || header(answer, "content-encoding") !== undefined) return false;
+  answer.body = code(answer.body);
+  answer.headers.push(["Content-Encoding", coding], ["Vary", "Accept-Encoding"]);
+  return true;
+}
+
+/** Variations of the content codings production nodes and their gateways send. */
+const CODING_VARIATIONS: readonly Variation[] = [
+  {
+    name: "coded-answers",
+    description:
+      "Every answer with a body coded gzip, deflate or br in turn, as the request's Accept-Encoding allows (RFC 9110 §8.4, §12.5.3).",
+    create() {
+      let turn = 0;
+      return {
+        answer(answer) {
+          const accept = answer.requestHeaders["accept-encoding"];
+          const allowed = CODERS.filter(([coding]) => codingAsked(accept, coding));
+          if (allowed.length === 0) return false;
+          const [coding, code] = allowed[turn++ % allowed.length] as (typeof CODERS)[number];
+          return codeAnswer(answer, coding, code);
+        },
+      };
+    },
+  },
+  {
+    name: "coded-unasked",
+    description:
+      "Every answer with a body gzip-coded, whether or not the request asked for it (RFC 9110 §12.5.3: a request without Accept-Encoding accepts any coding).",
+    create: stateless({ answer: (answer) => codeAnswer(answer, "gzip", (body) => gzipSync(body)) }),
+  },
+];
+
+export const VARIATIONS: readonly Variation[] = [...BASE_VARIATIONS, ...CODING_VARIATIONS];
 
 export const VARIATION_NAMES: readonly string[] = VARIATIONS.map((v) => v.name);
 

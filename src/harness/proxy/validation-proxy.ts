@@ -8,9 +8,9 @@
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 import { Agent } from "../undici-agent.ts";
 import { renderCurl } from "../curl.ts";
+import { decodeBody } from "../content-coding.ts";
 import { exchange } from "../dispatch-exchange.ts";
 import { flattenHeaders, responseFromParts, type HttpRequest } from "../http-client.ts";
 import { LedgerTracker } from "../ledger-tracker.ts";
@@ -154,13 +154,13 @@ export class ValidationProxy {
     if (!target.startsWith(`${this.#basePath}/`)) return; // not an operation of the interface
     const operation = this.#options.contract.findOperation(request.method, target.slice(this.#basePath.length));
     if (operation === undefined) return; // beyond the contract (e.g. GET /v1): forwarded, not judged
-    const body = decoded(raw, headers["content-encoding"]);
-    if (body === undefined) return; // an encoding this proxy cannot read: no evidence either way
+    const readable = decoded(raw, headers["content-encoding"], this.#options.maxResponseBytes);
+    if (readable === undefined) return; // an encoding this proxy cannot read: no evidence either way
     const curl = renderCurl({ ...request, headers: redactHeaders(request.headers) });
     const { catalog, contract, headerPrefix } = this.#options;
     const { response, foundByType } = withFamilyNames(
       operation.id,
-      responseFromParts({ request, status, headers, body, durationMs, curl }),
+      responseFromParts({ request, status, headers, body: readable.body, durationMs, curl, codings: readable.codings }),
       contract.errorCodes,
     );
     const results = observeResponse(
@@ -202,19 +202,18 @@ export class ValidationProxy {
   }
 }
 
-/** The body as the client reads it, whatever Content-Encoding the node chose; undefined when unreadable. */
-function decoded(raw: Buffer, encoding: string | undefined): Uint8Array | undefined {
-  const e = (encoding ?? "identity").trim().toLowerCase();
-  const limit = { maxOutputLength: 256 * 1024 * 1024 };
-  try {
-    if (e === "identity" || e === "") return new Uint8Array(raw);
-    if (e === "gzip" || e === "x-gzip") return new Uint8Array(gunzipSync(raw, limit));
-    if (e === "deflate") return new Uint8Array(inflateSync(raw, limit));
-    if (e === "br") return new Uint8Array(brotliDecompressSync(raw, limit));
-  } catch {
-    return undefined;
-  }
-  return undefined;
+/**
+ * The body as the client reads it, whatever Content-Encoding the node chose, decoded no larger than the
+ * proxy's cap on answers; undefined when unreadable (a coding the suite does not decode, a bomb, a
+ * broken stream): the client that asked judges those, the proxy only forwards them.
+ */
+function decoded(
+  raw: Buffer,
+  encoding: string | undefined,
+  maxBytes: number,
+): { body: Uint8Array; codings: readonly string[] } | undefined {
+  const result = decodeBody(new Uint8Array(raw), encoding, maxBytes);
+  return result.ok ? result : undefined;
 }
 
 function readBounded(req: IncomingMessage, limit: number): Promise<Uint8Array | undefined> {
