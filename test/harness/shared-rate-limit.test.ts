@@ -59,3 +59,37 @@ describe("SharedRateLimit", () => {
     expect(() => sharedRateLimit("/nonexistent/never-shared")).toThrow(/no shared rate limit/);
   });
 });
+
+describe("SharedRateLimit pacing", () => {
+  it("lowers an unlimited rate to 0.7 of the sending rate when a quarter of the answers are declined, once a second, and raises it as answers come", () => {
+    const limit = new SharedRateLimit(SharedRateLimit.buffer());
+    let now = 10_000;
+    // 200 requests in a second, then the next window begins.
+    for (let i = 0; i < 200; i++) void limit.wait(() => now);
+    now += 1000;
+    void limit.wait(() => now);
+    expect(limit.rate).toBeUndefined();
+    // A few declines among many answers (a node shedding one in twenty) lower nothing.
+    for (let i = 0; i < 100; i++) limit.answered(now);
+    for (let i = 0; i < 5; i++) limit.declined(now);
+    expect(limit.rate).toBeUndefined();
+    for (let i = 0; i < 40; i++) limit.declined(now);
+    expect(limit.decreases).toBe(1);
+    expect(limit.rate).toBeCloseTo(140, 0);
+    // Declines of requests sent at the old rate, within the second: no second decrease.
+    for (let i = 0; i < 40; i++) limit.declined(now + 10);
+    expect(limit.decreases).toBe(1);
+    // A second of answers at 140/s raises it by INCREASE_PER_SECOND (20).
+    for (let i = 0; i < 140; i++) limit.answered(now + 20);
+    expect(limit.rate).toBeGreaterThan(158);
+    expect(limit.rate).toBeLessThan(162);
+  });
+
+  it("never raises a paced rate above --rate-limit", () => {
+    const limit = new SharedRateLimit(SharedRateLimit.buffer(), 50);
+    for (let i = 0; i < 10; i++) limit.declined(1000);
+    expect(limit.rate).toBeCloseTo(35, 0);
+    for (let i = 0; i < 10_000; i++) limit.answered(1500);
+    expect(limit.rate).toBe(50);
+  });
+});
