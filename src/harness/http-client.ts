@@ -381,7 +381,7 @@ export class HttpClient {
         declines += 1;
         options.onDeclined?.(declined);
         // A 429 asks for a lower rate; a 503 does when it says when to come back (a gateway's shed load).
-        if (declined === "rate_limited" || outcome.response.headers["retry-after"] !== undefined) this.#rateLimit.declined();
+        if (declined === "rate_limited" || outcome.response.headers["retry-after"] !== undefined) this.#rateLimit.declined(declined);
       }
       const failure = outcome.ok ? declinedFailure(outcome.response, declined ?? "rate_limited", declines) : outcome.failure;
       const reused = !outcome.ok && outcome.reused;
@@ -439,7 +439,7 @@ export class HttpClient {
         declines += 1;
         options.onDeclined?.(declined);
         const retryAfter = result.answer.headers["retry-after"];
-        if (declined === "rate_limited" || retryAfter !== undefined) this.#rateLimit.declined();
+        if (declined === "rate_limited" || retryAfter !== undefined) this.#rateLimit.declined(declined);
         if (shouldRetry(declined, "any-fault", attempt, elapsed, this.retryPolicy, timeoutMs)) {
           this.#retries += 1;
           const asked = retryAfterMs(retryAfter);

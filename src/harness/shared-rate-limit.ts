@@ -30,23 +30,30 @@ const DECREASES = 7;
 const ANSWER_WINDOW = 8;
 const ANSWERS = 9;
 const DECLINES = 10;
-const CELLS = 11;
+/** The rate before the last decrease: the pace grows back to near it fast, and slowly beyond (CUBIC's W_max, RFC 9438 §4.2). */
+const BEFORE_DECREASE = 11;
+const CELLS = 12;
 
 const MILLI = 1000;
 /** Multiplicative decrease: the rate after a decrease is this share of what it was (CUBIC's β, RFC 9438 §4.6). */
 export const DECREASE_FACTOR = 0.7;
-/** Additive increase: requests per second the rate gains per second of answers. */
-export const INCREASE_PER_SECOND = 20;
+/** Additive increase: requests per second the rate gains per second of answers, up to RECOVER_SHARE of the rate before the last decrease… */
+export const INCREASE_PER_SECOND = 40;
+/** …and beyond it, probing for more. */
+export const PROBE_PER_SECOND = 8;
+const RECOVER_SHARE = 0.9;
 /** At most one decrease this often: the declines of requests sent at the old rate count once (TCP lowers once per window). */
 const DECREASE_HOLD_MS = 1000;
 /**
  * A decrease needs this share of the window's answers declined, and at least DECLINES_AT_LEAST of them:
  * a node that sheds a few requests at random (one in twenty) is not asking for a lower rate, one that
- * declines a quarter of them is. TCP takes every loss for congestion, and a random loss costs it its rate.
+ * declines one in ten is. TCP takes every loss for congestion, and a random loss costs it its rate.
  */
-const DECLINE_SHARE = 0.25;
+const DECLINE_SHARE = 0.1;
 const DECLINES_AT_LEAST = 5;
 const WINDOW_MS = 1000;
+/** How far behind now a paced request's turn may be: the burst a lull leaves room for. */
+const PACE_BURST_MS = 1000;
 /** The rate is never lowered below this. */
 const MIN_RATE = 1;
 /** The rate a first decrease starts from when no sending rate was measured yet. */
@@ -95,7 +102,10 @@ export class SharedRateLimit {
       if (rate === 0) return;
       const gapMs = (1000 * MILLI) / rate;
       const reserved = Atomics.load(this.#cells, NEXT);
-      const at = Math.max(now(), Number(reserved));
+      // A pace the target set (no --rate-limit) lets a second of its rate go at once after a lull, as a
+      // token bucket of a second's tokens does (and the window of TCP); --rate-limit spaces every request.
+      const burstMs = Atomics.load(this.#cells, CEILING) === 0n ? PACE_BURST_MS : 0;
+      const at = Math.max(now() - burstMs, Number(reserved));
       if (Atomics.compareExchange(this.#cells, NEXT, reserved, BigInt(Math.ceil(at + gapMs))) !== reserved) continue;
       // A timer keeps the event loop's monotonic clock in whole milliseconds, not Date.now(): it may fire
       // a little before the reserved time by Date.now(). Wait again until that time has come.
@@ -106,14 +116,21 @@ export class SharedRateLimit {
 
   /**
    * An answer came back that the target did not decline: a paced rate gains INCREASE_PER_SECOND per
-   * second of answers (1/rate of it per answer), up to --rate-limit's cap.
+   * second of answers (1/rate of it per answer) while requests wait for their turns, up to --rate-limit's cap.
    */
   answered(now: number = Date.now()): void {
     this.#window(now);
     Atomics.add(this.#cells, ANSWERS, 1n);
     const rate = Atomics.load(this.#cells, RATE);
     if (rate === 0n || Atomics.load(this.#cells, DECREASES) === 0n) return;
-    const gain = BigInt(Math.max(1, Math.round((INCREASE_PER_SECOND * MILLI * MILLI) / Number(rate))));
+    // Raised only while the pace is what holds requests back (their turns run ahead of now): a run
+    // sending less than its pace allows learns nothing of the target's limit from its answers, and
+    // its pace would grow without bound (RFC 7661: no growth while application-limited).
+    const gapMs = (1000 * MILLI) / Number(rate);
+    if (Number(Atomics.load(this.#cells, NEXT)) < now - gapMs) return;
+    const recovering = Number(rate) < RECOVER_SHARE * Number(Atomics.load(this.#cells, BEFORE_DECREASE));
+    const perSecond = recovering ? INCREASE_PER_SECOND : PROBE_PER_SECOND;
+    const gain = BigInt(Math.max(1, Math.round((perSecond * MILLI * MILLI) / Number(rate))));
     const ceiling = Atomics.load(this.#cells, CEILING);
     let raised = rate + gain;
     if (ceiling > 0n && raised > ceiling) raised = ceiling;
@@ -122,26 +139,49 @@ export class SharedRateLimit {
   }
 
   /**
-   * The target declined a request (429; 503 with Retry-After): once the window's declines are a share
-   * of its answers, the rate goes down to DECREASE_FACTOR of what it was (of the rate requests were
-   * sent at, when there was no limit), at most once per DECREASE_HOLD_MS.
+   * The target declined a request. A 429 says the client sent too many requests in a given time (RFC
+   * 6585 §4): the rate goes down at once. A 503 says the node could not serve it now (RFC 9110 §15.6.4),
+   * which says the rate is too high only when one answer in ten is one: a node that sheds a few at
+   * random is not asking for less. The rate goes down to DECREASE_FACTOR of what it was, at most once per
+   * DECREASE_HOLD_MS; from no limit, to the rate the target answered at in the window (what a rate
+   * limiter let through), or DECREASE_FACTOR of the rate requests were sent at.
    */
-  declined(now: number = Date.now()): void {
+  declined(kind: "rate_limited" | "shed", now: number = Date.now()): void {
     this.#window(now);
     const declines = Atomics.add(this.#cells, DECLINES, 1n) + 1n;
     const answers = Atomics.load(this.#cells, ANSWERS);
-    if (declines < BigInt(DECLINES_AT_LEAST) || Number(declines) < DECLINE_SHARE * Number(answers + declines)) return;
+    if (kind === "shed" && (declines < BigInt(DECLINES_AT_LEAST) || Number(declines) < DECLINE_SHARE * Number(answers + declines))) return;
     const last = Atomics.load(this.#cells, LAST_DECREASE);
     if (now - Number(last) < DECREASE_HOLD_MS) return;
     if (Atomics.compareExchange(this.#cells, LAST_DECREASE, last, BigInt(now)) !== last) return;
     const rate = Number(Atomics.load(this.#cells, RATE));
-    const from = rate > 0 ? rate : this.#sendingRate(now);
-    Atomics.store(this.#cells, RATE, BigInt(Math.max(MIN_RATE * MILLI, Math.round(from * DECREASE_FACTOR))));
+    const lowered = rate > 0 ? this.#lowered(rate, now, Number(answers)) : this.#firstRate(now, Number(answers));
+    Atomics.store(this.#cells, BEFORE_DECREASE, BigInt(rate > 0 ? rate : Math.round(lowered / DECREASE_FACTOR)));
+    Atomics.store(this.#cells, RATE, BigInt(Math.max(MIN_RATE * MILLI, Math.round(lowered))));
     Atomics.add(this.#cells, DECREASES, 1n);
     // The next window judges the new rate alone.
     Atomics.store(this.#cells, ANSWER_WINDOW, BigInt(now));
     Atomics.store(this.#cells, ANSWERS, 0n);
     Atomics.store(this.#cells, DECLINES, 0n);
+  }
+
+  /**
+   * A paced rate lowered, in thousandths: to the rate the target answered at in the window when it
+   * lasted long enough to tell (what a rate limiter lets through), between DECREASE_FACTOR of the rate
+   * and 0.95 of it.
+   */
+  #lowered(rate: number, now: number, answers: number): number {
+    const elapsed = now - Number(Atomics.load(this.#cells, ANSWER_WINDOW));
+    const answeredAt = elapsed < 250 ? 0 : (answers * 1000 * MILLI) / elapsed;
+    return Math.max(rate * DECREASE_FACTOR, Math.min(rate * 0.95, answeredAt));
+  }
+
+  /** The first limit, in thousandths: the rate of the window's answers, when it lasted long enough to tell, else DECREASE_FACTOR of the sending rate. */
+  #firstRate(now: number, answers: number): number {
+    const elapsed = now - Number(Atomics.load(this.#cells, ANSWER_WINDOW));
+    const sending = this.#sendingRate(now) * DECREASE_FACTOR;
+    if (elapsed < 250 || answers === 0) return sending;
+    return Math.min(sending, (answers * 1000 * MILLI) / elapsed);
   }
 
   /** Starts a new window of answers and declines when the current one is over. */

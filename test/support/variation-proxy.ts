@@ -70,7 +70,15 @@ export async function startVariationProxy(upstream: string, variation: string): 
 
   async function forward(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const target = hooks.target?.(req.url ?? "/") ?? req.url ?? "/";
-    const upstreamRes = await exchangeUpstream(req, target, await readBounded(req, MAX_REQUEST_BYTES));
+    const requestBody = await readBounded(req, MAX_REQUEST_BYTES);
+    // A gateway's own answer, in place of the node's: the request never goes upstream.
+    const own = hooks.respond?.({ method: req.method ?? "GET", path: target.split("?")[0] as string, target });
+    if (own !== undefined) {
+      count(true);
+      if (!res.destroyed) writePlain({ ...own, requestHeaders: req.headers }, res);
+      return;
+    }
+    const upstreamRes = await exchangeUpstream(req, target, requestBody);
     const body = await readBounded(upstreamRes, MAX_ANSWER_BYTES);
     const answer: Answer = {
       method: req.method ?? "GET",
