@@ -4,6 +4,7 @@
 
 import { runFleet } from "./fleet.ts";
 import { runConformanceRuns } from "./conformance-run.ts";
+import { runGatewayRun } from "./gateway-run.ts";
 import { runLoadMode } from "./load-mode.ts";
 import { loadDescription, machineDescription } from "./format.ts";
 import { runNodeReadScaling } from "./node-read-scaling.ts";
@@ -22,6 +23,7 @@ const SECTIONS: Readonly<Record<string, Section>> = {
   "self-check": runSelfCheck,
   fleet: runFleet,
   "conformance-run": runConformanceRuns,
+  "gateway-run": runGatewayRun,
   "load-mode": runLoadMode,
   "test-wall": runTestWall,
 };
@@ -31,7 +33,7 @@ const PARTS: Readonly<Record<string, readonly string[]>> = {
   node: ["node-throughput", "node-startup", "node-read-scaling"],
   "self-check": ["self-check"],
   fleet: ["fleet"],
-  conformance: ["conformance-run"],
+  conformance: ["conformance-run", "gateway-run"],
   load: ["load-mode"],
   tests: ["test-wall"],
 };

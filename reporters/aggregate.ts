@@ -1,6 +1,7 @@
 // From the results the checks recorded to one status per requirement of the catalog, with the
 // evidence behind it; then the expected-failures baseline, and the exit status the gate uses.
 
+import type { Declines } from "../src/harness/decline-tally.ts";
 import { currentIds, type RequirementAliases } from "../src/harness/requirement-aliases.ts";
 import type { Requirement, RequirementCatalog } from "../src/harness/requirements.ts";
 import { aggregateStatus, type CheckResult, type Failure, type ResultStatus } from "../src/harness/results.ts";
@@ -65,6 +66,8 @@ export interface RunOutcome {
   readonly contentCodings?: readonly ContentCodingCount[];
   /** What the node did under the load mode (--load N): counted, never judged (absent: the run had no load). */
   readonly loadProfile?: LoadProfile;
+  /** The requests the target declined (503 shed, 429 rate-limited) per endpoint, and the pace they brought the run to (absent: none). */
+  readonly declines?: Declines;
 }
 
 /** Caps the failures kept per requirement so one systematic deviation does not flood the report. */

@@ -9,6 +9,7 @@ import { countStatuses, type RunOutcome } from "./aggregate.ts";
 import { verdictOf } from "./verdict.ts";
 import { unknownMemberLines } from "./unknown-members-report.ts";
 import { loadLines } from "./load-profile-report.ts";
+import { declinesLines } from "./declines-report.ts";
 import type { CoverageCounts } from "../src/harness/spec-statements.ts";
 import { coverageLine, packageCoverage } from "./spec-coverage.ts";
 
@@ -52,6 +53,8 @@ export function renderConsoleReport(
   });
   const load = loadLines(outcome.loadProfile);
   if (load.length > 0) lines.push("", ...load);
+  const declined = declinesLines(outcome.declines);
+  if (declined.length > 0) lines.push("", ...declined);
 
   const failing = outcome.requirements.filter((r) => r.status === "failed" || r.status === "warned");
   if (failing.length > 0) {

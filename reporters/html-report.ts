@@ -13,6 +13,7 @@ import type { ResultStatus } from "../src/harness/results.ts";
 import { escapeHtml as esc } from "./escape-controls.ts";
 import { unknownMemberSection } from "./unknown-members-report.ts";
 import { loadSection } from "./load-profile-report.ts";
+import { declinesSection } from "./declines-report.ts";
 import { LOAD_CSS } from "./load-chart.ts";
 import { REPORT_CSS } from "./report-style.ts";
 import { countStatuses, type RequirementOutcome, type RunOutcome } from "./aggregate.ts";
@@ -134,6 +135,7 @@ ${list.map((r) => renderRequirement(r, prefix)).join("\n")}
   return `${whatFailed(outcome, prefix)}
 ${errors}
 ${loadSection(outcome.loadProfile, prefix)}
+${declinesSection(outcome.declines, prefix)}
 <section>
 <h2>Requirements by endpoint</h2>
 <table class="matrix"><thead><tr><th>endpoint</th><th>passed</th><th>failed</th><th>warned</th><th>skipped</th><th>n/a</th></tr></thead>

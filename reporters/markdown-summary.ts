@@ -11,6 +11,7 @@ import { escapeControls } from "./escape-controls.ts";
 import { verdictOf } from "./verdict.ts";
 import { unknownMemberMarkdown } from "./unknown-members-report.ts";
 import { loadMarkdown } from "./load-profile-report.ts";
+import { declinesMarkdown } from "./declines-report.ts";
 import type { CoverageCounts } from "../src/harness/spec-statements.ts";
 import { coverageFigure, packageCoverage } from "./spec-coverage.ts";
 
@@ -39,6 +40,7 @@ export function renderNodeMarkdown(node: { outcome: RunOutcome; target: string; 
   const errors = outcome.errors.map((e) => `- run error: ${cell(`${e.file === undefined ? "" : `${e.file}: `}${e.message}`)}`);
   const unknown = unknownMemberMarkdown(outcome.unknownMembers, cell);
   const load = loadMarkdown(outcome.loadProfile, cell);
+  const declined = declinesMarkdown(outcome.declines, cell);
   return [
     `**${cell(verdict.label)}**: ${cell(verdict.detail)}`,
     "",
@@ -50,6 +52,7 @@ export function renderNodeMarkdown(node: { outcome: RunOutcome; target: string; 
     `Spec coverage: ${coverageFigure(node.coverage ?? packageCoverage())} (see \`html/spec.html\`).`,
     ...(errors.length === 0 ? [] : ["", ...errors]),
     ...(load.length === 0 ? [] : ["", ...load]),
+    ...(declined.length === 0 ? [] : ["", ...declined]),
     "",
     "| status | requirement | level | § | endpoint | detail |",
     "|---|---|---|---|---|---|",

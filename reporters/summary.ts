@@ -19,6 +19,7 @@
 // (reporters/spec-coverage.ts): the package's figure, the same for every run of one version, so that
 // the summary says what its passes mean.
 
+import type { Declines } from "../src/harness/decline-tally.ts";
 import type { ResultStatus } from "../src/harness/results.ts";
 import { countStatuses, type Interruption, type RunOutcome, type StatusCounts } from "./aggregate.ts";
 import { verdictOf, type VerdictCounts, type VerdictKind } from "./verdict.ts";
@@ -72,6 +73,8 @@ export interface Summary {
   readonly contentCodings?: readonly ContentCodingCount[];
   /** What the node did under the load mode: counted, never judged (absent: the run had no load). */
   readonly load?: LoadProfile;
+  /** The requests the target declined (503 shed, 429 rate-limited) per endpoint, and the pace the run settled at: counted, never judged (absent: none). */
+  readonly declined?: Declines;
 }
 
 export function buildSummary(
@@ -125,5 +128,6 @@ export function buildSummary(
       : { foreignHeaderPrefixes: { ...outcome.foreignHeaderPrefixes, hint: verdict.hint } }),
     ...(outcome.contentCodings === undefined ? {} : { contentCodings: outcome.contentCodings }),
     ...(outcome.loadProfile === undefined ? {} : { load: outcome.loadProfile }),
+    ...(outcome.declines === undefined ? {} : { declined: outcome.declines }),
   };
 }

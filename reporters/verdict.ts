@@ -3,6 +3,7 @@
 // 0 is not conforming; a run that exits 0 is conforming, conforming with the baseline's expected
 // failures, or partial when some requirement was not run (--only, a missing fixture, a check skipped).
 
+import { pacingHint } from "./declines-report.ts";
 import { foreignPrefixHint } from "../src/harness/foreign-header-prefix.ts";
 import { exitCode, type RunOutcome } from "./aggregate.ts";
 
@@ -65,7 +66,8 @@ export function verdictOf(outcome: RunOutcome): Verdict {
       ? `CONFORMING WITH ${plural(counts.expectedFailures, "EXPECTED FAILURE")}`
       : kind.replace(/-/g, " ").toUpperCase();
   const hint = outcome.foreignHeaderPrefixes === undefined ? undefined : foreignPrefixHint(outcome.foreignHeaderPrefixes);
-  const detail = `${detailOf(kind, outcome, counts)}${hint === undefined ? "" : `; ${hint}`}`;
+  const pacing = pacingHint(outcome.declines);
+  const detail = `${detailOf(kind, outcome, counts)}${hint === undefined ? "" : `; ${hint}`}${pacing === undefined ? "" : `; ${pacing}`}`;
   return { kind, label, detail, headline: `${label}: ${detail}`, counts, ...(hint === undefined ? {} : { hint }) };
 }
 

@@ -72,6 +72,12 @@ export interface RequestSpec {
   readonly contentType?: string;
   /** The operationId whose contract the response is checked against, when the path matches no template. */
   readonly operation?: string;
+  /**
+   * A 503 is the answer the check judges, not the node declining the request (sheddingIsAnswer): so
+   * for a health check with duration_secs unless said otherwise; every other 503 is sent again and, on
+   * every attempt, skips the check.
+   */
+  readonly shedIsAnswer?: boolean;
 }
 
 export interface RawRequestSpec {
@@ -230,7 +236,10 @@ export class CheckContext {
       spec.operation !== undefined ? this.contract.operation(spec.operation) : this.contract.findOperation(request.method, spec.path);
     const markBefore = this.#h.tracker.mark();
     try {
-      const sent = await client.send(request, operation?.id === SUBMISSION_OPERATION ? "unsent" : "any-fault");
+      const sent = await client.send(request, operation?.id === SUBMISSION_OPERATION ? "unsent" : "any-fault", {
+        shedIsAnswer: spec.shedIsAnswer ?? sheddingIsAnswer(operation?.id, spec.query),
+        onDeclined: (kind) => this.#h.declines?.add(operation?.id, kind),
+      });
       const { response, foundByType } = this.#familyNamed(operation, sent);
       this.#noteForeignPrefixes(response);
       this.#noteCodings(response.codings ?? [], sent.request.headers);
@@ -288,7 +297,10 @@ export class CheckContext {
     const bytes = build(secret);
     const replay = renderRawReplay(url, build(redactedHeaders(secret)));
     const markBefore = this.#h.tracker.mark();
-    const sent = await this.#h.client.sendRaw({ url, bytes, ending: spec.ending ?? "half-close" });
+    const sent = await this.#h.client.sendRaw(
+      { url, bytes, ending: spec.ending ?? "half-close" },
+      { onDeclined: (kind) => this.#h.declines?.add(spec.operation, kind) },
+    );
     if (!sent.sent) throw new CheckSkipped(sent.reason);
     const { result, attempts } = sent;
     this.#trace.lastCurl = replay;
@@ -631,11 +643,21 @@ export class CheckContext {
 /** The operation whose requests may be accepted transactions: sent again only when they cannot have arrived. */
 const SUBMISSION_OPERATION = "submit_transaction";
 
+/**
+ * Whether a 503 answers the request's question: the health check's with duration_secs, whose failed
+ * check is a 503 (§4.7). Elsewhere a 503 is the node declining the request (§7.1 lists it for every
+ * endpoint but /spec), which the client sends again.
+ */
+export function sheddingIsAnswer(operation: string | undefined, query: Readonly<Record<string, QueryValue>> | undefined): boolean {
+  return operation === "healthy" && query?.duration_secs !== undefined;
+}
+
 /** Why a check whose request got no answer is skipped. */
 export function noAnswerReason(failure: RequestFailure): string {
   if (failure.kind === "not_sent") return failure.message;
   if (failure.kind === "cancelled") return "not run to its end: the run was stopped";
   if (failure.kind === "undecodable") return `the answer could not be read (no evidence either way): ${failure.message}`;
+  if (failure.kind === "shed" || failure.kind === "rate_limited") return `${failure.message} (no evidence either way)`;
   return `no HTTP answer (a connection fault, no evidence either way): ${failure.message}`;
 }
 

@@ -28,7 +28,7 @@ export interface RunConfig {
   readonly maxResponseBytes: number;
   /** Requests per second: a worker's (a one-node run has one worker when it is set), or with sharedRateLimit all the workers' together; undefined: no limit. */
   readonly rateLimit?: number;
-  /** The rate is kept by all the run's workers together, in memory the command shares with them (a fleet's node: shared-rate-limit.ts). */
+  /** The rate (--rate-limit's, and the pace declines lower) is kept by all the run's workers together, in memory the command shares with them (shared-rate-limit.ts). */
   readonly sharedRateLimit?: true;
   /**
    * Requests in flight at once from this worker: the bound on the HTTP client, on the checks of a file

@@ -12,6 +12,7 @@ import { ExchangeRecorder } from "./recording.ts";
 import { loadRequirements, type RequirementCatalog } from "./requirements.ts";
 import { workerInFlightGate } from "./shared-in-flight-limit.ts";
 import { sharedRateLimit } from "./shared-rate-limit.ts";
+import { DeclineTally, sharedDeclineTally } from "./decline-tally.ts";
 import { receiveTarget } from "./target-handoff.ts";
 
 export interface Harness {
@@ -22,6 +23,8 @@ export interface Harness {
   readonly tracker: LedgerTracker;
   /** Present when the run records its exchanges (--record). */
   readonly recorder?: ExchangeRecorder;
+  /** The requests the target declined (503, 429), per endpoint: the run's shared tally, or one of the harness's own. */
+  readonly declines?: DeclineTally;
 }
 
 /** By run: "" for the worker's one run (runConfig), else the folder of the run's files (runsByFolder). */
@@ -52,22 +55,27 @@ export function catalog(): RequirementCatalog {
 }
 
 export function createHarness(config: RunConfig, options: { contract?: ApiContract; catalog?: RequirementCatalog } = {}): Harness {
+  const contract = options.contract ?? contractUnder(config.profile.headerPrefix);
   return {
     config,
-    contract: options.contract ?? contractUnder(config.profile.headerPrefix),
+    contract,
     catalog: options.catalog ?? catalog(),
     client: new HttpClient({
       timeoutMs: config.timeoutMs,
       maxResponseBytes: config.maxResponseBytes,
-      ...(config.rateLimit === undefined
-        ? {}
-        : { rateLimit: config.sharedRateLimit === true ? sharedRateLimit(config.stateDir) : config.rateLimit }),
+      // The run's pace, which every worker keeps and declines lower (shared-rate-limit.ts), when the command shared one.
+      ...(config.sharedRateLimit === true
+        ? { rateLimit: sharedRateLimit(config.stateDir) }
+        : config.rateLimit === undefined
+          ? {}
+          : { rateLimit: config.rateLimit }),
       ...(config.sharedInFlight === true ? { inFlight: workerInFlightGate(config.stateDir) } : { maxInFlight: config.concurrency ?? 1 }),
       ...(config.bodiesDir === undefined ? {} : { bodiesDir: config.bodiesDir }),
       ...(config.secretHeaders === undefined ? {} : { secretHeaders: config.secretHeaders }),
     }),
     // A run's workers share its mark; a run of one worker, or a harness outside a run (a unit test), has its own.
     tracker: config.workers === 1 || config.stateDir === undefined ? new LedgerTracker() : sharedLedgerTracker(config.stateDir),
+    declines: sharedDeclineTally(config.stateDir) ?? new DeclineTally(contract.operations.map((o) => o.id)),
     ...(config.recordDir === undefined ? {} : { recorder: new ExchangeRecorder(config.recordDir, config.target, config.secretHeaders) }),
   };
 }

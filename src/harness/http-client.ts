@@ -62,7 +62,9 @@ export type RequestFailureKind =
   /** Answered 429 Too Many Requests on every attempt: a rate limiter in front of the node, not the node's answer. */
   | "rate_limited"
   /** An answer whose body is in a content coding the suite cannot decode: its content cannot be read. */
-  | "undecodable";
+  | "undecodable"
+  /** Answered 503 Service Unavailable on every attempt where 503 was not the answer asked about: the node shed the request. */
+  | "shed";
 
 /** What sendRaw did: the exchange and how many attempts it took, or why nothing was sent. */
 export type RawSent =
@@ -87,7 +89,29 @@ const CONNECTION_FAULTS: ReadonlySet<RequestFailureKind> = new Set([
   "cancelled",
   "rate_limited",
   "undecodable",
+  "shed",
 ]);
+
+/**
+ * The one rule for an answer that declines the request instead of answering it: 429 (a rate limiter:
+ * the spec gives no operation a 429) and 503 (§7.1 lists it for every endpoint but /spec: the node
+ * sheds load). The client sends such a request again, paced (send); the load mode counts them apart
+ * (load-profile-of.ts). Where 503 is itself the answer a check judges (the health check below its
+ * threshold) the request says so (SendOptions.shedIsAnswer).
+ */
+export function declinedKind(status: number): "rate_limited" | "shed" | undefined {
+  if (status === 429) return "rate_limited";
+  if (status === 503) return "shed";
+  return undefined;
+}
+
+/** What one send may be told besides its request. */
+export interface SendOptions {
+  /** A 503 is the answer the check judges (the health check below its threshold), not a declined request. */
+  readonly shedIsAnswer?: boolean;
+  /** Called for every declined answer (429, or 503 unless shedIsAnswer) before the request goes again. */
+  readonly onDeclined?: (kind: "rate_limited" | "shed") => void;
+}
 
 /** No usable HTTP answer came back. */
 export class RequestFailure extends Error {
@@ -129,6 +153,12 @@ export interface RetryPolicy {
   readonly baseDelayMs: number;
   /** No new attempt starts later than this after the first began (default 2 × the timeout). */
   readonly budgetMs?: number;
+  /**
+   * Attempts in all of a request the target declines (429, 503; default twice `attempts`): a decline
+   * says to ask again later, and a node that sheds one read in twenty would otherwise leave one request
+   * in 8,000 undecided.
+   */
+  readonly declinedAttempts?: number;
 }
 
 const STOPPED = "abandoned: the run is being stopped";
@@ -144,10 +174,18 @@ const RETRIED_KINDS: ReadonlySet<RequestFailureKind> = new Set([
   "closed",
   "other",
   "rate_limited",
+  "shed",
 ]);
-/** Kinds after which the request cannot have reached the target (a 429 refuses before the node acts: the spec gives no operation a 429). */
-const UNSENT_KINDS: ReadonlySet<RequestFailureKind> = new Set(["refused", "connect_timeout", "rate_limited"]);
-/** The longest Retry-After of a 429 the client waits for before trying again. */
+/**
+ * Kinds after which a submission is sent again: the request cannot have reached the target (a 429
+ * refuses before the node acts: the spec gives no operation a 429), or the node declined it (503), after
+ * which the same signed bytes are safe to send again: a node that did take them accepts an identical
+ * resubmission while it is pending (aptos-core mempool transaction_store.rs, "If the transaction is the
+ * same, it's an idempotent call"; the reference node alike).
+ */
+const UNSENT_KINDS: ReadonlySet<RequestFailureKind> = new Set(["refused", "connect_timeout", "rate_limited", "shed"]);
+const DECLINED_KINDS: ReadonlySet<RequestFailureKind> = new Set(["rate_limited", "shed"]);
+/** The longest Retry-After of a 429 or 503 the client waits for before trying again. */
 const MAX_RETRY_AFTER_MS = 5_000;
 
 /** The jittered backoff before retry `n` (1-based). */
@@ -165,7 +203,8 @@ export function shouldRetry(
   policy: RetryPolicy,
   timeoutMs: number,
 ): boolean {
-  if (attempt >= policy.attempts) return false;
+  const attempts = DECLINED_KINDS.has(kind) ? (policy.declinedAttempts ?? 2 * policy.attempts) : policy.attempts;
+  if (attempt >= attempts) return false;
   if (elapsedMs >= (policy.budgetMs ?? 2 * timeoutMs)) return false;
   return resend === "unsent" ? UNSENT_KINDS.has(kind) : RETRIED_KINDS.has(kind);
 }
@@ -228,13 +267,14 @@ export class HttpClient {
   #silentStreak = 0;
   #cancel: AbortSignal | undefined;
   readonly #inFlight: InFlightGate;
-  readonly #rateLimit: SharedRateLimit | undefined;
+  readonly #rateLimit: SharedRateLimit;
 
   constructor(options: HttpClientOptions) {
     this.#options = options;
     const rate = options.rateLimit;
-    // A rate of this client's own is a schedule no one else shares: the same limit, on a buffer of its own.
-    this.#rateLimit = typeof rate === "number" ? new SharedRateLimit(SharedRateLimit.buffer(), rate) : rate;
+    // A rate of this client's own (or none: a pace declines may lower) is a schedule no one else shares:
+    // the same limit, on a buffer of its own.
+    this.#rateLimit = rate === undefined || typeof rate === "number" ? new SharedRateLimit(SharedRateLimit.buffer(), rate) : rate;
     this.#inFlight = options.inFlight ?? new InFlightLimit(options.maxInFlight ?? 1);
     this.#connections = new ConnectionPool({
       ...KEEP_ALIVE,
@@ -284,13 +324,14 @@ export class HttpClient {
    */
   sibling(): HttpClient {
     const { maxInFlight: _maxInFlight, inFlight: _inFlight, ...options } = this.#options;
-    return new HttpClient({ ...options, ...(this.#rateLimit === undefined ? {} : { rateLimit: this.#rateLimit }), maxInFlight: 1 });
+    return new HttpClient({ ...options, rateLimit: this.#rateLimit, maxInFlight: 1 });
   }
 
-  /** Counts one retry and waits its backoff (or longer, as a 429's Retry-After asks, up to MAX_RETRY_AFTER_MS). */
-  async #beginRetry(n: number, atLeastMs = 0): Promise<void> {
+  /** Counts one retry and waits its backoff (or, for a declined request, as long as it asks: declinedDelayMs). */
+  async #beginRetry(n: number, declined?: HttpResponse): Promise<void> {
     this.#retries += 1;
-    await new Promise((r) => setTimeout(r, Math.max(backoffMs(this.retryPolicy, n), atLeastMs)));
+    const delay = declined === undefined ? backoffMs(this.retryPolicy, n) : declinedDelayMs(this.retryPolicy, n, declined);
+    await new Promise((r) => setTimeout(r, delay));
   }
 
   curlFor(request: HttpRequest): string {
@@ -301,7 +342,7 @@ export class HttpClient {
 
   /** Waits for the rate limit, then counts one request. */
   async #beginRequest(): Promise<void> {
-    await this.#rateLimit?.wait();
+    await this.#rateLimit.wait();
     this.#count += 1;
   }
 
@@ -319,7 +360,7 @@ export class HttpClient {
    * repeats one the node may have read (RFC 9112 §9.3.2: a non-idempotent request is not retried
    * automatically; RFC 9110 §9.2.2).
    */
-  async send(asked: HttpRequest, resend: ResendPolicy = "any-fault"): Promise<HttpResponse> {
+  async send(asked: HttpRequest, resend: ResendPolicy = "any-fault", options: SendOptions = {}): Promise<HttpResponse> {
     const request = withAcceptEncoding(asked);
     const hung = this.unresponsive;
     const curl = this.curlFor(request);
@@ -335,15 +376,24 @@ export class HttpClient {
     if (hung !== undefined) throw notSent("not_sent", hung);
     if (this.#cancel?.aborted) throw notSent("cancelled", STOPPED);
     const started = performance.now();
+    let declines = 0;
     // `attempt` counts the retry policy's attempts; `sends` counts every send, the recoveries too.
     for (let attempt = 1, sends = 1; ; sends++) {
       const connection: ConnectionChoice = sends === 1 && resend === "any-fault" ? "pooled" : "own";
       const outcome = await this.#attempt(request, curl, connection);
       if (outcome.ok) this.#silentStreak = 0;
-      if (outcome.ok && outcome.response.status !== 429) {
+      const declined = outcome.ok ? declinedKind(outcome.response.status) : undefined;
+      if (outcome.ok && (declined === undefined || (declined === "shed" && options.shedIsAnswer === true))) {
+        this.#rateLimit.answered();
         return sends === 1 ? outcome.response : { ...outcome.response, record: { ...outcome.response.record, retries: sends - 1 } };
       }
-      const failure = outcome.ok ? rateLimited(outcome.response) : outcome.failure;
+      if (outcome.ok && declined !== undefined) {
+        declines += 1;
+        options.onDeclined?.(declined);
+        // A 429 asks for a lower rate; a 503 does when it says when to come back (a gateway's shed load).
+        if (declined === "rate_limited" || outcome.response.headers["retry-after"] !== undefined) this.#rateLimit.declined(declined);
+      }
+      const failure = outcome.ok ? declinedFailure(outcome.response, declined ?? "rate_limited", declines) : outcome.failure;
       const reused = !outcome.ok && outcome.reused;
       if (reused && resend === "any-fault" && failure.kind === "closed" && failure.record.status === null) {
         // The kept-alive connection was closed before an answer: the read goes again at once, on a new one.
@@ -352,14 +402,14 @@ export class HttpClient {
       }
       const elapsed = performance.now() - started;
       if (shouldRetry(failure.kind, resend, attempt, elapsed, this.retryPolicy, this.#options.timeoutMs)) {
-        // With requests in flight at once, a gateway's rate limit may refuse some: wait as it asks, and ask again.
-        await this.#beginRetry(attempt, outcome.ok ? retryAfterMs(outcome.response.headers["retry-after"]) : 0);
+        // A gateway's rate limit or a node shedding load declined it: wait as it asks, and ask again.
+        await this.#beginRetry(attempt, outcome.ok ? outcome.response : undefined);
         attempt += 1;
         continue;
       }
       if (SILENT_KINDS.has(failure.kind) && !reused) this.#silentStreak += 1;
       if (sends === 1) throw failure;
-      const message = `${failure.message} (${sends} attempts)`;
+      const message = DECLINED_KINDS.has(failure.kind) ? failure.message : `${failure.message} (${sends} attempts)`;
       const record: RequestRecord = { ...failure.record, durationMs: Math.round(elapsed), error: message, retries: sends - 1 };
       throw new RequestFailure(failure.kind, message, request, curl, record, failure.codings);
     }
@@ -372,12 +422,16 @@ export class HttpClient {
    * fault is safe whatever the operation. An exchange that got no answer is not counted as silence: a
    * dropped connection is what some of them are about.
    */
-  async sendRaw(exchange: { readonly url: string; readonly bytes: Uint8Array; readonly ending: RawEnding }): Promise<RawSent> {
+  async sendRaw(
+    exchange: { readonly url: string; readonly bytes: Uint8Array; readonly ending: RawEnding },
+    options: Pick<SendOptions, "onDeclined"> = {},
+  ): Promise<RawSent> {
     const hung = this.unresponsive;
     if (hung !== undefined) return { sent: false, reason: hung };
     if (this.#cancel?.aborted) return { sent: false, reason: STOPPED };
     const { timeoutMs, maxResponseBytes } = this.#options;
     const started = performance.now();
+    let declines = 0;
     for (let attempt = 1; ; attempt++) {
       const result = await this.#inFlight.run(async () => {
         await this.#beginRequest();
@@ -389,6 +443,26 @@ export class HttpClient {
         continue;
       }
       if (result.answer !== undefined) this.#silentStreak = 0;
+      // Declined (429, 503: the one rule of declinedKind) is no answer to the bytes sent: asked again, paced, as send does.
+      const declined = result.answer === undefined ? undefined : declinedKind(result.answer.status);
+      if (declined !== undefined && result.answer !== undefined) {
+        declines += 1;
+        options.onDeclined?.(declined);
+        const retryAfter = result.answer.headers["retry-after"];
+        if (declined === "rate_limited" || retryAfter !== undefined) this.#rateLimit.declined(declined);
+        if (shouldRetry(declined, "any-fault", attempt, elapsed, this.retryPolicy, timeoutMs)) {
+          this.#retries += 1;
+          const asked = retryAfterMs(retryAfter);
+          const delay =
+            asked > 0 ? Math.round(asked * (1 + Math.random() / 5)) : Math.min(backoffMs(this.retryPolicy, attempt), MAX_RETRY_AFTER_MS);
+          await new Promise((r) => setTimeout(r, delay));
+          continue;
+        }
+        const status = declined === "shed" ? "503 Service Unavailable" : "429 Too Many Requests";
+        const who = declined === "shed" ? "the node shed the request" : "rate-limited";
+        return { sent: false, reason: `${who}: ${status} ${declines} time${declines === 1 ? "" : "s"} (no evidence either way)` };
+      }
+      if (result.answer !== undefined) this.#rateLimit.answered();
       return { sent: true, result, attempts: attempt };
     }
   }
@@ -469,10 +543,25 @@ export function withAcceptEncoding(request: HttpRequest): HttpRequest {
   return { ...request, headers: { ...request.headers, "accept-encoding": ACCEPT_ENCODING } };
 }
 
-/** A 429 answer as the failure it is: a rate limiter refused the request, the node did not answer it. */
-function rateLimited(response: HttpResponse): RequestFailure {
-  const message = "the target answered 429 Too Many Requests: rate-limited, not an answer about the request";
-  return new RequestFailure("rate_limited", message, response.request, response.curl, { ...response.record, error: message });
+/** A declined answer as the failure it is: a rate limiter refused the request, or the node shed it; neither answered it. */
+function declinedFailure(response: HttpResponse, kind: "rate_limited" | "shed", times: number): RequestFailure {
+  const count = times === 1 ? "" : ` ${times} times`;
+  const message =
+    kind === "shed"
+      ? `the node shed the request: 503 Service Unavailable${count}, not an answer about the request`
+      : `the target answered 429 Too Many Requests${count}: rate-limited, not an answer about the request`;
+  return new RequestFailure(kind, message, response.request, response.curl, { ...response.record, error: message });
+}
+
+/**
+ * How long a declined request waits before it goes again: its Retry-After, a little more at random
+ * (up to a fifth) so that the requests declined together do not come back together; with none, the
+ * backoff, no longer than MAX_RETRY_AFTER_MS.
+ */
+export function declinedDelayMs(policy: RetryPolicy, n: number, response: HttpResponse, random: () => number = Math.random): number {
+  const asked = retryAfterMs(response.headers["retry-after"]);
+  if (asked > 0) return Math.round(asked * (1 + random() / 5));
+  return Math.min(backoffMs(policy, n, random), MAX_RETRY_AFTER_MS);
 }
 
 /** A Retry-After of whole seconds, in ms, capped; 0 when absent or a date (the backoff applies then). */

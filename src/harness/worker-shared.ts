@@ -7,7 +7,7 @@
 import { getEnvironmentData, setEnvironmentData } from "node:worker_threads";
 
 /** What is shared: --concurrency's slots, --rate-limit's schedule, the ledger mark, the target's handoff. */
-export type WorkerSharedKind = "in-flight" | "rate" | "ledger-mark" | "target";
+export type WorkerSharedKind = "in-flight" | "rate" | "declines" | "ledger-mark" | "target";
 
 /** The environment data key of a run's `kind`. */
 export function workerSharedKey(kind: WorkerSharedKind, stateDir: string): string {

@@ -18,6 +18,8 @@ import type { ConformanceArgs } from "./run-options.ts";
 import { checkTimeoutMs, workersSharingSlots, type ProvidedRunConfig } from "../harness/config.ts";
 import { ConfigurationError } from "../harness/configuration-error.ts";
 import { shareInFlightLimit, sharedSlots } from "../harness/shared-in-flight-limit.ts";
+import { pacingOf, shareRateLimit, type SharedRateLimit } from "../harness/shared-rate-limit.ts";
+import { shareDeclineTally, type DeclineTally } from "../harness/decline-tally.ts";
 import { TargetHandoff } from "../harness/target-handoff.ts";
 import { CODE_ROOT } from "../package-root.ts";
 import type { EmbeddedNode } from "./embedded-node.ts";
@@ -104,6 +106,8 @@ export async function runOneNode(input: OneNodeRunInput): Promise<number> {
     const dirs = { stateDir, bodiesDir: layout.bodiesDir };
     /** Cancels a run whose target did not come up: its results are not the node's. */
     const cancelRun = new AbortController();
+    let pace: SharedRateLimit | undefined;
+    let declineTally: DeclineTally | undefined;
     const startSuites = (workers: number, config: ProvidedRunConfig) => {
       if (files.length === 0) throw new ConfigurationError("--skip leaves no suite file to run");
       // Several workers keep within --concurrency together: a slot of its own each, and the others shared
@@ -113,12 +117,16 @@ export async function runOneNode(input: OneNodeRunInput): Promise<number> {
       const sharedInFlight = slots > 0;
       if (sharedInFlight) shareInFlightLimit(stateDir, slots);
       const perWorker = sharedInFlight ? args.concurrency : concurrencyPerWorker(args.concurrency, workers);
+      // One pace for all the workers, which declines lower and answers raise, and one tally of the declines.
+      pace = shareRateLimit(stateDir, args.rateLimit);
+      declineTally = shareDeclineTally(stateDir, input.inputs.operations);
       return runSuites({
         root: CODE_ROOT,
         config: {
           ...config,
           concurrency: perWorker,
           ...(sharedInFlight ? { sharedInFlight } : {}),
+          sharedRateLimit: true as const,
           ...(recordDir === undefined ? {} : { recordDir }),
         },
         // vitest takes an empty list for every file.
@@ -209,7 +217,7 @@ export async function runOneNode(input: OneNodeRunInput): Promise<number> {
     if (phaseReporter.runEndAt !== undefined) phases.end("checks", phaseReporter.runEndAt);
     phases.end("vitestClose");
 
-    const { outcome, code, differential } = await settleRun({
+    const settled = await settleRun({
       reporter,
       run,
       selection,
@@ -221,6 +229,9 @@ export async function runOneNode(input: OneNodeRunInput): Promise<number> {
       ...(interrupt.aborted ? { interruptReason: String(interrupt.reason) } : {}),
       say,
     });
+    const { code, differential } = settled;
+    const declines = declineTally?.declines(pace === undefined ? undefined : pacingOf(pace));
+    const outcome = declines === undefined ? settled.outcome : { ...settled.outcome, declines };
     // After a signal there is no time for the Allure page.
     const allure: ReportInput["allure"] = allureOff
       ? { skipped: "LEDGER_CONFORMANCE_ALLURE=off" }

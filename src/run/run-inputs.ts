@@ -21,6 +21,8 @@ export const LOAD_MODE_FILE = `properties/under-load${SUITE_FILE_SUFFIX}`;
 
 export interface RunInputs {
   readonly catalog: RequirementCatalog;
+  /** The operationIds of schemas/openapi.yaml, in its order. */
+  readonly operations: readonly string[];
   readonly selection: CheckSelection;
   /** Every suite and property file, relative to the code root. */
   readonly allFiles: readonly string[];
@@ -45,7 +47,8 @@ export function prepareRun(args: ConformanceArgs, say: (line: string) => void): 
   // and the suite runner and the catalog load meanwhile.
   preloadSuiteRunner({ allure: !allureOff });
   // The laws under load are a mode: a run without --load neither loads their file nor reports on them.
-  const catalog = args.load === undefined ? loadCatalog().without("load") : loadCatalog();
+  const { catalog: fullCatalog, operations } = loadCatalog();
+  const catalog = args.load === undefined ? fullCatalog.without("load") : fullCatalog;
   const aliases = loadRequirementAliases();
   if (args.configFile !== undefined) say(`config file ${args.configFile}`);
   const excluded = args.load === undefined ? [LOAD_MODE_FILE] : [];
@@ -56,6 +59,7 @@ export function prepareRun(args: ConformanceArgs, say: (line: string) => void): 
   const untestedReason = untestedReasonOf(selection);
   return {
     catalog,
+    operations,
     selection,
     allFiles,
     files,
@@ -66,14 +70,15 @@ export function prepareRun(args: ConformanceArgs, say: (line: string) => void): 
   };
 }
 
-function loadCatalog(): RequirementCatalog {
+function loadCatalog(): { readonly catalog: RequirementCatalog; readonly operations: readonly string[] } {
   let contract: ApiContract;
   try {
     contract = ApiContract.load();
   } catch (e) {
     throw new ConfigurationError(`cannot load schemas/openapi.yaml: ${(e as Error).message}`);
   }
-  return loadRequirements(contract.operations.map((o) => o.id));
+  const operations = contract.operations.map((o) => o.id);
+  return { catalog: loadRequirements(operations), operations };
 }
 
 function readBaseline(file: string, aliases: RequirementAliases): Baseline {

@@ -45,15 +45,50 @@ describe("HttpClient", () => {
       res.end("{}");
     });
     servers.push(s);
-    const c = client({ retry: { attempts: 3, baseDelayMs: 1 } });
+    const c = client({ retry: { attempts: 3, baseDelayMs: 1, declinedAttempts: 3 } });
     const res = await c.send({ method: "POST", url: `${s.origin}/v1/once`, headers: {} }, "unsent");
     expect(res.status).toBe(200);
     expect(res.record.retries).toBe(1);
     const f = await failure(c.send({ method: "GET", url: `${s.origin}/v1/always`, headers: {} }));
     expect(f.kind).toBe("rate_limited");
     expect(f.isConnectionFault).toBe(true);
-    expect(f.message).toMatch(/429 Too Many Requests.*\(3 attempts\)/);
+    expect(f.message).toMatch(/429 Too Many Requests 3 times/);
     expect(seen.get("/v1/always")).toBe(3);
+  });
+
+  it("sends a request answered 503 again, a submission with the same bytes, and fails one shed on every attempt as shed; a 503 asked about is the answer", async () => {
+    const seen = new Map<string, number>();
+    const bodies: string[] = [];
+    const s = await httpServer((req, res, received) => {
+      const n = (seen.get(req.url ?? "") ?? 0) + 1;
+      seen.set(req.url ?? "", n);
+      if (req.method === "POST") bodies.push(received.toString("utf8"));
+      if (req.url !== "/v1/once" || n === 1) {
+        res.writeHead(503, { "retry-after": "0", "content-type": "application/json" });
+        res.end('{"message":"busy","error_code":"internal_error"}');
+        return;
+      }
+      res.writeHead(202, { "content-type": "application/json" });
+      res.end("{}");
+    });
+    servers.push(s);
+    const declined: string[] = [];
+    const c = client({ retry: { attempts: 3, baseDelayMs: 1, declinedAttempts: 4 } });
+    const body = new TextEncoder().encode("signed");
+    const res = await c.send({ method: "POST", url: `${s.origin}/v1/once`, headers: {}, body }, "unsent", {
+      onDeclined: (kind) => declined.push(kind),
+    });
+    expect(res.status).toBe(202);
+    expect(bodies).toEqual(["signed", "signed"]);
+    expect(declined).toEqual(["shed"]);
+    const f = await failure(c.send({ method: "GET", url: `${s.origin}/v1/always`, headers: {} }));
+    expect(f.kind).toBe("shed");
+    expect(f.isConnectionFault).toBe(true);
+    expect(f.message).toMatch(/the node shed the request: 503 Service Unavailable 4 times/);
+    expect(seen.get("/v1/always")).toBe(4);
+    const judged = await c.send({ method: "GET", url: `${s.origin}/v1/judged`, headers: {} }, "any-fault", { shedIsAnswer: true });
+    expect(judged.status).toBe(503);
+    expect(seen.get("/v1/judged")).toBe(1);
   });
 
   it("keeps at most maxInFlight requests in flight, one by one by default", async () => {

@@ -297,7 +297,8 @@ describe("observed contract on an error", () => {
   });
 
   it("still checks the forms of ledger headers present on an error", async () => {
-    const { v } = await observe(json(503, { message: "x", error_code: "health_check_failed" }, { "X-NODE-LEDGER-VERSION": "abc" }), {
+    // A 500, which §4.7 lists: a 503 to a health check without duration_secs is shed load, sent again.
+    const { v } = await observe(json(500, { message: "x", error_code: "internal_error" }, { "X-NODE-LEDGER-VERSION": "abc" }), {
       path: "/-/healthy",
     });
     expect(v[OBSERVED.headerForms]).toBe("failed");

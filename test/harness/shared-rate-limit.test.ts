@@ -59,3 +59,44 @@ describe("SharedRateLimit", () => {
     expect(() => sharedRateLimit("/nonexistent/never-shared")).toThrow(/no shared rate limit/);
   });
 });
+
+describe("SharedRateLimit pacing", () => {
+  it("lowers an unlimited rate on a 429 to the rate answers came at, once a second, and raises it only while requests wait their turns", async () => {
+    const limit = new SharedRateLimit(SharedRateLimit.buffer());
+    let now = 10_000;
+    for (let i = 0; i < 200; i++) await limit.wait(() => now);
+    expect(limit.rate).toBeUndefined();
+    // 100 answers in the 900 ms before the first 429: the rate limiter let about 111/s through.
+    for (let i = 0; i < 100; i++) limit.answered(now);
+    now += 900;
+    limit.declined("rate_limited", now);
+    expect(limit.decreases).toBe(1);
+    expect(limit.rate).toBeCloseTo(1000 / 9, 0);
+    // More declines within the second (of requests sent at the old rate): no second decrease.
+    for (let i = 0; i < 40; i++) limit.declined("rate_limited", now + 10);
+    expect(limit.decreases).toBe(1);
+    // Answers while no request waits for its turn raise nothing (the pace is not what holds the run back).
+    for (let i = 0; i < 100; i++) limit.answered(now + 5_000);
+    expect(limit.rate).toBeCloseTo(1000 / 9, 0);
+  });
+
+  it("lowers the rate on 503s only when one answer in ten is one: a few shed at random lower nothing", () => {
+    const limit = new SharedRateLimit(SharedRateLimit.buffer(), 200);
+    const now = 5_000;
+    for (let i = 0; i < 100; i++) limit.answered(now);
+    for (let i = 0; i < 5; i++) limit.declined("shed", now);
+    expect(limit.decreases).toBe(0);
+    for (let i = 0; i < 10; i++) limit.declined("shed", now);
+    expect(limit.decreases).toBe(1);
+  });
+
+  it("never raises a paced rate above --rate-limit", () => {
+    const limit = new SharedRateLimit(SharedRateLimit.buffer(), 50);
+    limit.declined("rate_limited");
+    expect(limit.rate).toBeLessThan(50);
+    // Requests waiting their turns (the pace holds them back), and a stream of answers.
+    for (let i = 0; i < 20; i++) void limit.wait();
+    for (let i = 0; i < 10_000; i++) limit.answered();
+    expect(limit.rate).toBe(50);
+  });
+});

@@ -29,6 +29,8 @@ const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 const MAX_REQUEST_BYTES = 32 * 1024 * 1024;
 /** An upstream that has not answered in this long is given up (502). */
 const UPSTREAM_TIMEOUT_MS = 120_000;
+/** How long an upload the upstream cut short waits for the upstream's answer. */
+const UPLOAD_CUT_GRACE_MS = 500;
 /** Hop-by-hop fields (RFC 9110 §7.6.1) and those the proxy answers itself (Expect: Node's server sends the 100). */
 const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "transfer-encoding", "te", "trailer", "upgrade", "expect"]);
 
@@ -70,7 +72,15 @@ export async function startVariationProxy(upstream: string, variation: string): 
 
   async function forward(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const target = hooks.target?.(req.url ?? "/") ?? req.url ?? "/";
-    const upstreamRes = await exchangeUpstream(req, target, await readBounded(req, MAX_REQUEST_BYTES));
+    const requestBody = await readBounded(req, MAX_REQUEST_BYTES);
+    // A gateway's own answer, in place of the node's: the request never goes upstream.
+    const own = hooks.respond?.({ method: req.method ?? "GET", path: target.split("?")[0] as string, target });
+    if (own !== undefined) {
+      count(true);
+      if (!res.destroyed) writePlain({ ...own, requestHeaders: req.headers }, res);
+      return;
+    }
+    const upstreamRes = await exchangeUpstream(req, target, requestBody);
     const body = await readBounded(upstreamRes, MAX_ANSWER_BYTES);
     const answer: Answer = {
       method: req.method ?? "GET",
@@ -150,7 +160,15 @@ function sendUpstream(upstream: URL, req: IncomingMessage, target: string, body:
       resolve,
     );
     // Every error is listened to: one after the answer arrived (an upload cut short) changes nothing.
-    out.on("error", (error) => reject(new UpstreamFailure(error, out.reusedSocket)));
+    // An upstream that refuses a large body answers and closes before it has read it all (a 413): the
+    // write then fails (EPIPE, a reset) while its answer is still being parsed, so a failed upload waits
+    // a moment for that answer before it counts as a failure.
+    out.on("error", (error) => {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (body.length > 0 && (code === "EPIPE" || code === "ECONNRESET"))
+        setTimeout(() => reject(new UpstreamFailure(error, out.reusedSocket)), UPLOAD_CUT_GRACE_MS);
+      else reject(new UpstreamFailure(error, out.reusedSocket));
+    });
     out.once("timeout", () => out.destroy(new Error("upstream timed out")));
     out.end(body);
   });

@@ -26,7 +26,20 @@ export interface VariationHooks {
   write?(answer: Answer, res: ServerResponse): boolean | Promise<boolean>;
   /** Sets up the proxy's server; `changed` counts one change (a connection closed). */
   server?(server: Server, changed: () => void): void;
+  /** Answers the request itself, as a gateway in front of the node would, or undefined to forward it (counted as a change). */
+  respond?(request: GatewayRequest): GatewayAnswer | undefined;
 }
+
+/** What a gateway's own answer is decided on. */
+export interface GatewayRequest {
+  readonly method: string;
+  /** Without the query. */
+  readonly path: string;
+  /** With the query. */
+  readonly target: string;
+}
+
+export type GatewayAnswer = Omit<Answer, "requestHeaders">;
 
 export interface Variation {
   readonly name: string;
@@ -80,6 +93,32 @@ const stateless = (hooks: VariationHooks) => () => hooks;
 const IDLE_CLOSE_MS = 50;
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A gateway's answer declining a request: `status`, Retry-After: 1 (RFC 9110 §10.2.3) and a §2.6
+ * error object, of a §7.2 code a gateway in front of the node would give for a refusal of its own.
+ */
+function declining(request: GatewayRequest, status: 429 | 503, message: string): GatewayAnswer {
+  const body = Buffer.from(JSON.stringify({ message, error_code: "internal_error", vm_error_code: null }), "utf8");
+  return {
+    method: request.method,
+    path: request.path,
+    target: request.target,
+    status,
+    headers: [
+      ["Content-Type", "application/json"],
+      ["Content-Length", String(body.length)],
+      ["Retry-After", "1"],
+    ],
+    body,
+  };
+}
+
+/** The one request whose 503 is the answer asked about (§4.7: a failed health check): a gateway that shed it would make the node look unhealthy. */
+const judgesA503 = (request: GatewayRequest) => /\/-\/healthy$/.test(request.path) && /[?&]duration_secs=/.test(request.target);
+
+/** rate-limit-429: the gateway's rate, requests per second, and the burst its bucket holds. */
+export const GATEWAY_RATE = 120;
 
 const BASE_VARIATIONS: readonly Variation[] = [
   {
@@ -336,6 +375,85 @@ const BASE_VARIATIONS: readonly Variation[] = [
         },
       };
     },
+  },
+  {
+    name: "shed-503",
+    description:
+      "One read in twenty answered 503 with Retry-After: 1 and an error object by a gateway, the node not asked (§7.1: 503 for every endpoint but /spec; RFC 9110 §15.6.4).",
+    create() {
+      let reads = 0;
+      return {
+        respond(request) {
+          if (request.method !== "GET" || DESCRIPTION.test(request.path) || judgesA503(request)) return undefined;
+          reads += 1;
+          return reads % 20 === 7 ? declining(request, 503, "The service is temporarily overloaded: try again later.") : undefined;
+        },
+      };
+    },
+  },
+  {
+    name: "rate-limit-429",
+    description: `A gateway's token bucket of ${GATEWAY_RATE} requests/s over all requests, answering 429 with Retry-After: 1 beyond it (RFC 6585 §4; RFC 9110 §10.2.3).`,
+    create() {
+      let tokens = GATEWAY_RATE;
+      let at = performance.now();
+      return {
+        respond(request) {
+          const now = performance.now();
+          tokens = Math.min(GATEWAY_RATE, tokens + ((now - at) / 1000) * GATEWAY_RATE);
+          at = now;
+          if (tokens >= 1) {
+            tokens -= 1;
+            return undefined;
+          }
+          return declining(request, 429, "Rate limit exceeded: try again later.");
+        },
+      };
+    },
+  },
+  {
+    name: "slow-tail",
+    description: "One answer in 25 held back 0.8 to 1.5 s (§8 and RFC 9110 set no time within which a node must answer).",
+    create() {
+      let answers = 0;
+      let seed = 7;
+      return {
+        async write(answer, res) {
+          answers += 1;
+          if (answers % 25 !== 13) return writePlain(answer, res);
+          // A fixed sequence (a linear congruential generator), so that runs are repeatable.
+          seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+          await delay(800 + (seed % 701));
+          if (!res.destroyed) writePlain(answer, res);
+          return true;
+        },
+      };
+    },
+  },
+  {
+    name: "close-after-three",
+    description:
+      "Every connection closed after its third answer, without Connection: close (RFC 9112 §9.3.1, §9.6: a server may close a persistent connection at any time).",
+    create: () => ({
+      server(server, changed) {
+        const answered = new WeakMap<Socket, number>();
+        server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+          const { socket } = req;
+          res.once("finish", () => {
+            const n = (answered.get(socket) ?? 0) + 1;
+            answered.set(socket, n);
+            if (n < 3) return;
+            changed();
+            socket.end();
+          });
+        });
+      },
+      answer(answer) {
+        // A Connection header of the proxy's own makes Node leave out its `Keep-Alive: timeout=` hint.
+        if (!/\bclose\b/i.test(String(answer.requestHeaders.connection ?? ""))) answer.headers.push(["Connection", "keep-alive"]);
+        return false;
+      },
+    }),
   },
   {
     name: "connection-close",

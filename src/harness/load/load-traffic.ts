@@ -74,7 +74,11 @@ export class LoadTraffic {
       return { exchange: { ...base, status: null, state: {}, curl: done.failure.curl, error: done.failure.message } };
     }
     if (!done.ok) {
-      const exchange: LoadExchange = { ...base, status: null, state: {}, curl: done.failure.curl, error: done.failure.message };
+      // Declined on every attempt (503 shed, 429: http-client.ts declinedKind, the one rule for both
+      // modes): counted with its status, never judged; otherwise no answer came.
+      const declined = done.failure.kind === "shed" || done.failure.kind === "rate_limited";
+      const status = declined ? done.failure.record.status : null;
+      const exchange: LoadExchange = { ...base, status, state: {}, curl: done.failure.curl, error: done.failure.message };
       this.#exchanges.push(exchange);
       return { exchange };
     }
