@@ -13,6 +13,7 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
 export const LONGEST_SUITE_FILES = [
   "suites/submit-transaction-rejected",
   "suites/submit-transaction-payload-forms",
+  "suites/submit-transaction-body-flaws",
   "properties/cursors",
   "suites/submit-transaction-accepted",
   "suites/submit-transaction-signature-forms",
