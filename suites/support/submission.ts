@@ -50,12 +50,13 @@ const LONGEST_POLL_MS = 500;
 
 /**
  * Which fixtures account sends: different files use different senders, so their sequence numbers never
- * race. "forms" funds the accounts of the signature forms (suites/support/signature-forms.ts).
+ * race. "forms" funds the accounts of the signature forms (suites/support/signature-forms.ts); "bodies"
+ * sends the valid transactions in flawed bodies (submit-transaction-body-flaws), beside "rejected".
  */
-export type SenderRole = "accepted" | "rejected" | "forms";
+export type SenderRole = "accepted" | "rejected" | "forms" | "bodies";
 
-/** How far from the end of the fixtures' accounts each role's sender is. */
-const ROLE_OFFSET: Record<SenderRole, number> = { accepted: 1, rejected: 2, forms: 3 };
+/** How far from the end of the fixtures' accounts each role's sender is (the first account when there are fewer). */
+const ROLE_OFFSET: Record<SenderRole, number> = { accepted: 1, rejected: 2, forms: 3, bodies: 4 };
 
 /** What signing needs from the node besides keys, read with one §4.6 call. */
 export interface ChainParameters {
@@ -424,10 +425,13 @@ export async function submitValidPayload(
     if (!isSequenceConflict(res)) return last;
     markSequenceNumberUsed(setup, sequenceNumber);
   }
-  // The node named the account's number itself and still refuses it and the next ones: its own
-  // contradiction, evidence about the node (the check judges the refusal). Otherwise the suite's guess.
-  if (fromAccount) return last as { res: HttpResponse; tx: BuiltTransaction };
+  // The node named the account's number itself and still calls it and the next ones stale: its own
+  // contradiction, evidence about the node (the check judges the refusal). A number taken by another
+  // transaction pending in the mempool (invalid_transaction_update) is no contradiction: the account
+  // shows committed transactions only, and another file's checks may send from the same account at
+  // once. Otherwise the suite's guess.
   const { res, tx } = last as { res: HttpResponse; tx: BuiltTransaction };
+  if (fromAccount && errorCodeOf(res) !== "invalid_transaction_update") return { res, tx };
   const what = payload === undefined ? "a valid transfer" : `a valid transaction (${Object.keys(payload)[0]} payload)`;
   return staleBookkeeping(setup, tx, res, `${what} could not be submitted after ${ATTEMPTS} sequence numbers`);
 }
