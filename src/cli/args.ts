@@ -165,6 +165,7 @@ function parseWithConfigFile(argv: readonly string[], env: NodeJS.ProcessEnv, cw
           },
         }),
     concurrency: positiveInteger("concurrency", values.concurrency) ?? Number(defaultOf("run", "concurrency")),
+    ...(values.concurrency === undefined ? {} : { concurrencyGiven: true }),
     ...(values.workers === undefined ? {} : { workers: positiveInteger("workers", values.workers) as number }),
     ...(clockToleranceMs === undefined ? {} : { clockToleranceMs }),
     quiet: values.quiet === true,

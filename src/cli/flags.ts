@@ -215,11 +215,12 @@ export const FLAGS: readonly Flag[] = [
     commands: ["run"],
     default: String(DEFAULT_CONCURRENCY),
     description: [
-      "at most N requests in flight to the target at once (default {default});",
-      "independent checks and property cases run concurrently up to it",
+      "at most N requests in flight to the target at once (default {default}, 48 when",
+      "the run waits on the network); independent checks and property cases run",
+      "concurrently up to it",
     ],
     readme:
-      "at most N requests in flight at once (default 16; independent checks and property cases run concurrently up to it), over all the workers: each has one slot of its own and shares the rest with the others, so that a worker whose checks go one request at a time never waits behind another's many.",
+      "at most N requests in flight at once (default 16, 48 when the run waits on the network and has no `--rate-limit`; independent checks and property cases run concurrently up to it), over all the workers: each has one slot of its own and shares the rest with the others, so that a worker whose checks go one request at a time never waits behind another's many.",
   },
   {
     name: "workers",
@@ -227,11 +228,11 @@ export const FLAGS: readonly Flag[] = [
     commands: ["run"],
     description: [
       "worker threads running the suite files (default: one on loopback, where the",
-      "run is bound by CPU; four when it waits on the network; never more than",
+      "run is bound by CPU; six when it waits on the network; never more than",
       "--concurrency, one under --rate-limit)",
     ],
     readme:
-      "worker threads running the suite files (default one on loopback, where a run is bound by CPU, four when it waits on the network; never more than `--concurrency`, one under `--rate-limit`). A loopback target whose answers to `GET /-/healthy` are slow (a proxy, a tunnel) counts as waiting on the network.",
+      "worker threads running the suite files (default one on loopback, where a run is bound by CPU, six when it waits on the network; never more than `--concurrency`, one under `--rate-limit`). A loopback target whose answers to `GET /-/healthy` are slow (a proxy, a tunnel) counts as waiting on the network.",
   },
   {
     name: CLOCK_TOLERANCE_FLAG.slice(2),

@@ -30,7 +30,7 @@ import { describeSelection } from "./selection.ts";
 import { settleRun, untestableRun } from "./settle.ts";
 import { probeTarget } from "./target-probe.ts";
 import { runSuites, type SuiteRunResult } from "./vitest-run.ts";
-import { concurrencyPerWorker, runWorkers, workersBeforeAnswers } from "./workers.ts";
+import { concurrencyPerWorker, runWorkers, workersBeforeAnswers, type RunSizing } from "./workers.ts";
 
 export interface OneNodeRunInput {
   readonly args: ConformanceArgs;
@@ -108,15 +108,15 @@ export async function runOneNode(input: OneNodeRunInput): Promise<number> {
     const cancelRun = new AbortController();
     let pace: SharedRateLimit | undefined;
     let declineTally: DeclineTally | undefined;
-    const startSuites = (workers: number, config: ProvidedRunConfig) => {
+    const startSuites = ({ workers, concurrency }: RunSizing, config: ProvidedRunConfig) => {
       if (files.length === 0) throw new ConfigurationError("--skip leaves no suite file to run");
       // Several workers keep within --concurrency together: a slot of its own each, and the others shared
       // through memory, so that one may send up to all of them while the others have less to send
       // (shared-in-flight-limit.ts). With no more slots than workers, each has its share alone.
-      const slots = sharedSlots(args.concurrency, workers);
+      const slots = sharedSlots(concurrency, workers);
       const sharedInFlight = slots > 0;
       if (sharedInFlight) shareInFlightLimit(stateDir, slots);
-      const perWorker = sharedInFlight ? args.concurrency : concurrencyPerWorker(args.concurrency, workers);
+      const perWorker = sharedInFlight ? concurrency : concurrencyPerWorker(concurrency, workers);
       // One pace for all the workers, which declines lower and answers raise, and one tally of the declines.
       pace = shareRateLimit(stateDir, args.rateLimit);
       declineTally = shareDeclineTally(stateDir, input.inputs.operations);
@@ -149,8 +149,8 @@ export async function runOneNode(input: OneNodeRunInput): Promise<number> {
     // network. They load and collect the suites meanwhile (collection reads nothing of the target), and
     // get its URL and fixtures once it answers the probe (target-handoff.ts; the handoff exists before
     // the workers start, which is when they get it).
-    const startEarlyRun = (handoff: TargetHandoff, workers: number) => {
-      const run = startSuites(workers, { ...runConfigWithoutTarget(args, dirs, selection), awaitsTarget: true });
+    const startEarlyRun = (handoff: TargetHandoff, sizing: RunSizing) => {
+      const run = startSuites(sizing, { ...runConfigWithoutTarget(args, dirs, selection), awaitsTarget: true });
       // The run's end comes later; a failed start is reported where it is awaited.
       run.catch(() => undefined);
       return { handoff, run };

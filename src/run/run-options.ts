@@ -37,6 +37,8 @@ export interface ConformanceArgs {
   readonly load?: LoadSettings;
   /** --concurrency: requests in flight to the target at once, over the whole run. */
   readonly concurrency: number;
+  /** --concurrency was given (else a run that waits on the network chooses its own: src/run/workers.ts). */
+  readonly concurrencyGiven?: boolean;
   /** --workers: worker threads for the suite files; undefined: the run chooses (src/run/workers.ts). */
   readonly workers?: number;
   /** --clock-tolerance, else the environment variable; undefined: the default for the target. */

@@ -9,14 +9,18 @@
 
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 
-/** Longest first, as measured behind 0-300 ms per request (the fleet bench); paths under the code root, without the suffix. */
+/** Longest first, as measured behind 0-300 ms per request (the fleet bench, the latency run's files); paths under the code root, without the suffix. */
 export const LONGEST_SUITE_FILES = [
   "suites/submit-transaction-rejected",
+  "suites/submit-transaction-payload-forms",
+  "suites/submit-transaction-body-flaws",
   "properties/cursors",
   "suites/submit-transaction-accepted",
-  "suites/get-account-modules",
+  "suites/submit-transaction-signature-forms",
   "properties/pruning",
   "properties/pagination",
+  "suites/get-account-modules",
+  "suites/submit-transaction-inputs",
 ] as const;
 
 /** The place of a suite file (an absolute path) in LONGEST_SUITE_FILES; the others after them all. */

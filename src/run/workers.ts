@@ -15,7 +15,15 @@ import type { ConformanceArgs } from "./run-options.ts";
 import { testsEmbeddedNode } from "./embedded-node.ts";
 
 /** Workers when the run waits on the network rather than on CPU: a worker runs its files one after another. */
-export const LATENCY_BOUND_WORKERS = 4;
+export const LATENCY_BOUND_WORKERS = 6;
+
+/**
+ * Requests in flight at once when the run waits on the network and --concurrency is not given. Behind a
+ * link the run is round trips: at --concurrency's default of 16 a run's ~2,400 requests of ~160 ms each
+ * (0-300 ms of delay) wait ~24 s in line for a slot, and what a request costs this machine is the same
+ * whether others wait or not. The bench's latency run measures the choice (bench/conformance-run.ts).
+ */
+export const LATENCY_BOUND_CONCURRENCY = 48;
 
 /**
  * Workers of a latency-bound fleet that a core carries: a worker's start costs CPU, and its files mostly
@@ -47,15 +55,33 @@ export function concurrencyPerWorker(concurrency: number, workers: number): numb
   return Math.max(1, Math.floor(concurrency / workers));
 }
 
-type WorkerFlags = Pick<ConformanceArgs, "concurrency" | "rateLimit" | "workers">;
+type WorkerFlags = Pick<ConformanceArgs, "concurrency" | "concurrencyGiven" | "rateLimit" | "workers">;
 
-/** The run's workers: --workers, else chosen by whether the run will wait on the network (suiteWorkers). */
-export function runWorkers(args: WorkerFlags, latencyBound: boolean): number {
-  return suiteWorkers(args.concurrency, {
+/** A run's worker threads and the requests they keep in flight at once, together. */
+export interface RunSizing {
+  readonly workers: number;
+  readonly concurrency: number;
+}
+
+/**
+ * Requests in flight at once over the run: --concurrency when given, LATENCY_BOUND_CONCURRENCY when the
+ * run waits on the network (not under --rate-limit, whose pace bounds it), else the default.
+ */
+export function runConcurrency(args: Omit<WorkerFlags, "workers">, latencyBound: boolean): number {
+  return latencyBound && args.concurrencyGiven !== true && args.rateLimit === undefined
+    ? Math.max(args.concurrency, LATENCY_BOUND_CONCURRENCY)
+    : args.concurrency;
+}
+
+/** The run's workers (--workers, else chosen by whether the run will wait on the network: suiteWorkers) and its concurrency. */
+export function runWorkers(args: WorkerFlags, latencyBound: boolean): RunSizing {
+  const concurrency = runConcurrency(args, latencyBound);
+  const workers = suiteWorkers(concurrency, {
     rateLimited: args.rateLimit !== undefined,
     latencyBound,
     ...(args.workers === undefined ? {} : { asked: args.workers }),
   });
+  return { workers, concurrency };
 }
 
 /**
@@ -63,7 +89,7 @@ export function runWorkers(args: WorkerFlags, latencyBound: boolean): number {
  * target without --workers or --rate-limit, whose answers the probe times (slow ones once warm mean a
  * slow link, and more workers; src/run/target-probe.ts).
  */
-export function workersBeforeAnswers(args: WorkerFlags & Pick<ConformanceArgs, "target" | "fleet" | "targetsFile">): number | undefined {
+export function workersBeforeAnswers(args: WorkerFlags & Pick<ConformanceArgs, "target" | "fleet" | "targetsFile">): RunSizing | undefined {
   // Sharing this process's CPU, the embedded node is never latency-bound.
   if (testsEmbeddedNode(args)) return runWorkers(args, false);
   // A remote target is latency-bound by its address, whatever its answers.

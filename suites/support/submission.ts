@@ -50,12 +50,13 @@ const LONGEST_POLL_MS = 500;
 
 /**
  * Which fixtures account sends: different files use different senders, so their sequence numbers never
- * race. "forms" funds the accounts of the signature forms (suites/support/signature-forms.ts).
+ * race. "forms" funds the accounts of the signature forms (suites/support/signature-forms.ts); "bodies"
+ * sends the valid transactions in flawed bodies (submit-transaction-body-flaws), beside "rejected".
  */
-export type SenderRole = "accepted" | "rejected" | "forms";
+export type SenderRole = "accepted" | "rejected" | "forms" | "bodies";
 
-/** How far from the end of the fixtures' accounts each role's sender is. */
-const ROLE_OFFSET: Record<SenderRole, number> = { accepted: 1, rejected: 2, forms: 3 };
+/** How far from the end of the fixtures' accounts each role's sender is (the first account when there are fewer). */
+const ROLE_OFFSET: Record<SenderRole, number> = { accepted: 1, rejected: 2, forms: 3, bodies: 4 };
 
 /** What signing needs from the node besides keys, read with one §4.6 call. */
 export interface ChainParameters {
@@ -95,6 +96,10 @@ export type SubmitFormat = "bcs" | "json";
 
 // The next sequence number each sender may use, as far as this worker knows (committed or pending).
 const nextKnown = new Map<string, bigint>();
+// The answer to GET /accounts/{address} that submitSetup read beside the chain's parameters, until the
+// check's first question about the account's sequence number takes it. A setup copied with another
+// sender is another object, without one.
+const accountReadWithSetup = new WeakMap<SubmitSetup, HttpResponse>();
 // Senders whose transfer (made to get a committed sequence number) was not committed in time.
 const uncommitted = new Map<
   string,
@@ -130,9 +135,20 @@ export async function chainParameters(t: CheckContext): Promise<ChainParameters>
 /** Reads what signing needs from the node (chainParameters) and the transfer ABI. */
 export async function submitSetup(t: CheckContext, role: SenderRole): Promise<SubmitSetup> {
   const { sender, senderBytes, recipient } = pickAccounts(t, role);
-  const chain = await chainParameters(t);
-
-  const module = await t.request({ path: "/accounts/0x1/module/aptos_account" });
+  const senderAddress = formatAddress(senderBytes);
+  // Three reads that depend on none of each other go at once: behind a slow link each is a round trip,
+  // and a submission check is a few of them one after another. The sender's account is read with them
+  // for the sequence number that the check asks for next (accountSequenceNumber); a failure is judged
+  // in the order the reads were written.
+  const [chainRead, moduleRead, accountRead] = await Promise.allSettled([
+    chainParameters(t),
+    t.request({ path: "/accounts/0x1/module/aptos_account" }),
+    t.request({ path: `/accounts/${senderAddress}` }),
+  ]);
+  if (chainRead.status === "rejected") throw chainRead.reason;
+  if (moduleRead.status === "rejected") throw moduleRead.reason;
+  const chain = chainRead.value;
+  const module = moduleRead.value;
   t.expectStatus(module, 200);
   const functions = (module.json as { abi?: { exposed_functions?: unknown } } | undefined)?.abi?.exposed_functions;
   const transfer = Array.isArray(functions)
@@ -146,14 +162,9 @@ export async function submitSetup(t: CheckContext, role: SenderRole): Promise<Su
   const functionParams: FunctionParams = (address, moduleName, functionName) =>
     address === "0x1" && moduleName === "aptos_account" && functionName === "transfer" ? nonSigner : undefined;
 
-  return {
-    sender,
-    senderBytes,
-    senderAddress: formatAddress(senderBytes),
-    recipient,
-    ...chain,
-    functionParams,
-  };
+  const setup: SubmitSetup = { sender, senderBytes, senderAddress, recipient, ...chain, functionParams };
+  if (accountRead.status === "fulfilled") accountReadWithSetup.set(setup, accountRead.value);
+  return setup;
 }
 
 interface SummaryJson {
@@ -200,6 +211,12 @@ export async function lastCommittedSequenceNumber(t: CheckContext, setup: Submit
  * target offers that endpoint (beyond the spec) and answers 200 with a u64 sequence_number; else undefined.
  */
 export async function accountSequenceNumber(t: CheckContext, setup: SubmitSetup): Promise<bigint | undefined> {
+  const withSetup = accountReadWithSetup.get(setup);
+  if (withSetup !== undefined) {
+    // Read with the setup, and used once: any later question about the account is asked again.
+    accountReadWithSetup.delete(setup);
+    return sequenceNumberInAccount(withSetup);
+  }
   return sequenceNumberInAccount(await t.request({ path: `/accounts/${setup.senderAddress}` }));
 }
 
@@ -408,10 +425,13 @@ export async function submitValidPayload(
     if (!isSequenceConflict(res)) return last;
     markSequenceNumberUsed(setup, sequenceNumber);
   }
-  // The node named the account's number itself and still refuses it and the next ones: its own
-  // contradiction, evidence about the node (the check judges the refusal). Otherwise the suite's guess.
-  if (fromAccount) return last as { res: HttpResponse; tx: BuiltTransaction };
+  // The node named the account's number itself and still calls it and the next ones stale: its own
+  // contradiction, evidence about the node (the check judges the refusal). A number taken by another
+  // transaction pending in the mempool (invalid_transaction_update) is no contradiction: the account
+  // shows committed transactions only, and another file's checks may send from the same account at
+  // once. Otherwise the suite's guess.
   const { res, tx } = last as { res: HttpResponse; tx: BuiltTransaction };
+  if (fromAccount && errorCodeOf(res) !== "invalid_transaction_update") return { res, tx };
   const what = payload === undefined ? "a valid transfer" : `a valid transaction (${Object.keys(payload)[0]} payload)`;
   return staleBookkeeping(setup, tx, res, `${what} could not be submitted after ${ATTEMPTS} sequence numbers`);
 }
@@ -428,10 +448,13 @@ export async function waitForCommit(
 ): Promise<{ summary: SummaryJson | undefined; res: HttpResponse }> {
   const deadline = Date.now() + COMMIT_TIMEOUT_MS;
   for (let wait = FIRST_POLL_MS; ; wait = Math.min(wait * 2, LONGEST_POLL_MS)) {
+    // The wait runs from when the look was sent: behind a slow link its round trip is part of it.
+    const lookedAt = performance.now();
     const { res, items } = await summaries(t, setup.senderAddress, startVersion);
     const summary = items.find((s) => typeof s.transaction_hash === "string" && s.transaction_hash.toLowerCase() === hash.toLowerCase());
     if (summary !== undefined || Date.now() + wait > deadline) return { summary, res };
-    await new Promise((resolve) => setTimeout(resolve, wait));
+    const left = wait - (performance.now() - lookedAt);
+    if (left > 0) await new Promise((resolve) => setTimeout(resolve, left));
   }
 }
 

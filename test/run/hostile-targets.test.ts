@@ -186,9 +186,13 @@ describe.concurrent("a run cut short writes its reports and skips what did not r
 
   it('by --max-duration: the checks that did not run are skipped "max duration reached" in summary.json, junit.xml and the console', async () => {
     const dir = reportDir();
-    const r = await cli(["--target", `${slow.origin}/v1`, "--report-dir", dir, "--only", "suites/", "--max-duration", "4000"], {
-      env: NO_ALLURE,
-    });
+    // --concurrency as before a latency-bound run kept more in flight: the cut must come before the
+    // fake node's answers to the checks (every path answered as the gas price, 3 s late) land and fail
+    // them, which with 48 in flight some did on a loaded machine.
+    const r = await cli(
+      ["--target", `${slow.origin}/v1`, "--report-dir", dir, "--only", "suites/", "--max-duration", "4000", "--concurrency", "16"],
+      { env: NO_ALLURE },
+    );
     const { summary, junit } = readReports(dir);
     expect(summary.interruption).toEqual({ kind: "stopped", reason: "max duration reached" });
     expect(summary.conforming).toBe(false);

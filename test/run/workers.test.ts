@@ -4,36 +4,49 @@
 
 import { availableParallelism } from "node:os";
 import { describe, expect, it } from "vitest";
-import { LATENCY_BOUND_WORKERS, runWorkers, workersBeforeAnswers } from "../../src/run/workers.ts";
+import {
+  LATENCY_BOUND_CONCURRENCY,
+  LATENCY_BOUND_WORKERS,
+  runConcurrency,
+  runWorkers,
+  workersBeforeAnswers,
+} from "../../src/run/workers.ts";
 
 const flags = { concurrency: 16 };
 const onCpu = Math.max(1, availableParallelism() - 1);
 
 describe("workersBeforeAnswers", () => {
   it("the embedded node's run: chosen at once, as a run bound by this machine's CPU", () => {
-    expect(workersBeforeAnswers(flags)).toBe(onCpu);
+    expect(workersBeforeAnswers(flags)).toEqual({ workers: onCpu, concurrency: 16 });
   });
 
   it("a remote target: chosen at once by its address, as a run that waits on the network", () => {
-    expect(workersBeforeAnswers({ ...flags, target: "https://fullnode.example.org/v1" })).toBe(
-      Math.max(LATENCY_BOUND_WORKERS, availableParallelism() - 1),
-    );
-    expect(workersBeforeAnswers({ ...flags, target: "http://10.0.0.7:8080/v1" })).toBe(
-      Math.max(LATENCY_BOUND_WORKERS, availableParallelism() - 1),
-    );
+    const waiting = { workers: Math.max(LATENCY_BOUND_WORKERS, availableParallelism() - 1), concurrency: LATENCY_BOUND_CONCURRENCY };
+    expect(workersBeforeAnswers({ ...flags, target: "https://fullnode.example.org/v1" })).toEqual(waiting);
+    expect(workersBeforeAnswers({ ...flags, target: "http://10.0.0.7:8080/v1" })).toEqual(waiting);
   });
 
   it("a loopback target: its answers choose, unless --workers or --rate-limit does", () => {
     for (const target of ["http://127.0.0.1:8080/v1", "http://localhost:8080/v1", "http://[::1]:8080/v1"]) {
       expect(workersBeforeAnswers({ ...flags, target }), target).toBeUndefined();
-      expect(workersBeforeAnswers({ ...flags, target, workers: 3 }), target).toBe(3);
-      expect(workersBeforeAnswers({ ...flags, target, rateLimit: 20 }), target).toBe(1);
+      expect(workersBeforeAnswers({ ...flags, target, workers: 3 }), target).toEqual({ workers: 3, concurrency: 16 });
+      expect(workersBeforeAnswers({ ...flags, target, rateLimit: 20 }), target).toEqual({ workers: 1, concurrency: 16 });
     }
   });
 
   it("--workers holds whatever the target, within --concurrency", () => {
-    expect(workersBeforeAnswers({ ...flags, workers: 2 })).toBe(2);
-    expect(workersBeforeAnswers({ ...flags, target: "https://fullnode.example.org/v1", workers: 1 })).toBe(1);
-    expect(runWorkers({ concurrency: 2, workers: 5 }, true)).toBe(2);
+    expect(workersBeforeAnswers({ ...flags, workers: 2 })?.workers).toBe(2);
+    expect(workersBeforeAnswers({ ...flags, target: "https://fullnode.example.org/v1", workers: 1 })?.workers).toBe(1);
+    expect(runWorkers({ concurrency: 2, concurrencyGiven: true, workers: 5 }, true)).toEqual({ workers: 2, concurrency: 2 });
+  });
+});
+
+describe("runConcurrency", () => {
+  it("a run that waits on the network keeps more requests in flight, unless --concurrency or --rate-limit says otherwise", () => {
+    expect(runConcurrency(flags, false)).toBe(16);
+    expect(runConcurrency(flags, true)).toBe(LATENCY_BOUND_CONCURRENCY);
+    expect(runConcurrency({ concurrency: 16, concurrencyGiven: true }, true)).toBe(16);
+    expect(runConcurrency({ concurrency: 100, concurrencyGiven: true }, true)).toBe(100);
+    expect(runConcurrency({ ...flags, rateLimit: 20 }, true)).toBe(16);
   });
 });
