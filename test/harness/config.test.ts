@@ -158,6 +158,7 @@ describe("command-line flags", () => {
       depth: 2.5,
       rateLimit: 5,
       concurrency: 4,
+      concurrencyGiven: true,
       clockToleranceMs: 0,
       quiet: true,
     });
