@@ -65,8 +65,12 @@ export async function startVariationProxy(upstream: string, variation: string): 
     try {
       return await sendUpstream(base, req, target, requestBody, idempotent ? agent : false);
     } catch (failure) {
-      if (!(idempotent && failure instanceof UpstreamFailure && failure.reusedSocket)) throw failure;
-      return sendUpstream(base, req, target, requestBody, agent);
+      if (!(failure instanceof UpstreamFailure)) throw failure;
+      if (idempotent && failure.reusedSocket) return sendUpstream(base, req, target, requestBody, agent);
+      // An upload the upstream stopped reading, with no answer come: it cannot have acted on a body it
+      // did not read whole, so the one retry on a connection of its own repeats nothing.
+      if (failure.uploadCut) return sendUpstream(base, req, target, requestBody, false);
+      throw failure;
     }
   }
 
@@ -140,6 +144,8 @@ class UpstreamFailure extends Error {
   constructor(
     override readonly cause: Error,
     readonly reusedSocket: boolean,
+    /** The upload failed (EPIPE, a reset) before the upstream answered. */
+    readonly uploadCut = false,
   ) {
     super(cause.message);
   }
@@ -166,7 +172,7 @@ function sendUpstream(upstream: URL, req: IncomingMessage, target: string, body:
     out.on("error", (error) => {
       const code = (error as NodeJS.ErrnoException).code;
       if (body.length > 0 && (code === "EPIPE" || code === "ECONNRESET"))
-        setTimeout(() => reject(new UpstreamFailure(error, out.reusedSocket)), UPLOAD_CUT_GRACE_MS);
+        setTimeout(() => reject(new UpstreamFailure(error, out.reusedSocket, true)), UPLOAD_CUT_GRACE_MS);
       else reject(new UpstreamFailure(error, out.reusedSocket));
     });
     out.once("timeout", () => out.destroy(new Error("upstream timed out")));
