@@ -32,6 +32,8 @@ interface RunFigures {
   readonly warned: number | undefined;
   readonly requests: number | undefined;
   readonly phases: Readonly<Record<string, number>>;
+  /** The requirements that failed or warned, with their first failure: a figure of a failing run says why. */
+  readonly problems: readonly string[];
 }
 
 export async function runConformanceRuns(options: BenchOptions): Promise<void> {
@@ -72,7 +74,12 @@ async function runCommand(args: readonly string[], reportDir: string): Promise<R
     });
   });
   const wallMs = performance.now() - started;
-  let summary: { counts?: { failed?: number; warned?: number }; requests?: number; phases?: Record<string, number> } = {};
+  let summary: {
+    counts?: { failed?: number; warned?: number };
+    requests?: number;
+    phases?: Record<string, number>;
+    requirements?: { id: string; status: string; failures?: { message?: string }[] }[];
+  } = {};
   try {
     summary = JSON.parse(readFileSync(join(reportDir, "summary.json"), "utf8"));
   } catch {
@@ -85,6 +92,9 @@ async function runCommand(args: readonly string[], reportDir: string): Promise<R
     warned: summary.counts?.warned,
     requests: summary.requests,
     phases: summary.phases ?? {},
+    problems: (summary.requirements ?? [])
+      .filter((r) => r.status === "failed" || r.status === "warned")
+      .map((r) => `${r.status} ${r.id}: ${(r.failures?.[0]?.message ?? "").split("\n").slice(0, 6).join(" / ")}`),
   };
 }
 
@@ -164,4 +174,5 @@ function printLatencyRun(run: RunFigures & { delayed: number }): void {
       ],
     ],
   });
+  for (const problem of run.problems) console.log(`  ${problem}`);
 }
