@@ -55,15 +55,14 @@ export async function runConformanceRuns(options: BenchOptions): Promise<void> {
   }
 }
 
-/** `npm run conformance -- --report-dir DIR --quiet ...args`, timed from spawn to exit. */
-async function runCommand(args: readonly string[], reportDir: string): Promise<RunFigures> {
-  const started = performance.now();
-  const exitCode = await new Promise<number | null>((resolve) => {
-    const child = spawn("npm", ["run", "--silent", "conformance", "--", "--report-dir", reportDir, "--quiet", ...args], {
+/** `npm run conformance -- ...args`; its exit code, null when it was stopped after `timeoutMs`. */
+export function conformanceCommand(args: readonly string[], timeoutMs: number = RUN_TIMEOUT_MS): Promise<number | null> {
+  return new Promise<number | null>((resolve) => {
+    const child = spawn("npm", ["run", "--silent", "conformance", "--", ...args], {
       cwd: REPO_ROOT,
       stdio: ["ignore", "ignore", "inherit"],
     });
-    const timer = setTimeout(() => child.kill("SIGTERM"), RUN_TIMEOUT_MS);
+    const timer = setTimeout(() => child.kill("SIGTERM"), timeoutMs);
     child.once("exit", (code) => {
       clearTimeout(timer);
       resolve(code);
@@ -73,6 +72,12 @@ async function runCommand(args: readonly string[], reportDir: string): Promise<R
       resolve(null);
     });
   });
+}
+
+/** `npm run conformance -- --report-dir DIR --quiet ...args`, timed from spawn to exit. */
+async function runCommand(args: readonly string[], reportDir: string): Promise<RunFigures> {
+  const started = performance.now();
+  const exitCode = await conformanceCommand(["--report-dir", reportDir, "--quiet", ...args]);
   const wallMs = performance.now() - started;
   let summary: {
     counts?: { failed?: number; warned?: number };

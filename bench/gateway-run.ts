@@ -5,19 +5,17 @@
 // need at the gateway's rate. Printed: the wall time, the requests and retries, what was declined,
 // and the rate the run settled at.
 
-import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { Declines } from "../src/harness/decline-tally.ts";
 import { startVariationProxy } from "../test/support/variation-proxy.ts";
 import { GATEWAY_RATE } from "../test/support/variations.ts";
+import { conformanceCommand } from "./conformance-run.ts";
 import { formatNumber, loadDescription, printHeading } from "./format.ts";
 import { startChildNode } from "./node-process.ts";
 import type { BenchOptions } from "./options.ts";
 
-const REPO_ROOT = fileURLToPath(new URL("..", import.meta.url));
 /** A run that takes this long is stuck: it is stopped, and the figure says so. */
 const RUN_TIMEOUT_MS = 300_000;
 /** The goal: at most this many times the time the run's requests need at the gateway's rate. */
@@ -38,7 +36,10 @@ export async function runBehindVariation(variation: string): Promise<void> {
     writeFileSync(fixtures, JSON.stringify(node.fixtures));
     const reportDir = join(scratch, "reports");
     const started = performance.now();
-    const exitCode = await command(["--target", proxy.url, "--fixtures", fixtures, "--report-dir", reportDir, "--quiet"]);
+    const exitCode = await conformanceCommand(
+      ["--target", proxy.url, "--fixtures", fixtures, "--report-dir", reportDir, "--quiet"],
+      RUN_TIMEOUT_MS,
+    );
     const wallS = (performance.now() - started) / 1000;
     const summary = JSON.parse(readFileSync(join(reportDir, "summary.json"), "utf8")) as {
       verdict?: string;
@@ -69,23 +70,4 @@ export async function runBehindVariation(variation: string): Promise<void> {
     await node.stop();
     rmSync(scratch, { recursive: true, force: true });
   }
-}
-
-/** `npm run conformance -- ...args`; its exit code, null when it was stopped. */
-function command(args: readonly string[]): Promise<number | null> {
-  return new Promise<number | null>((resolve) => {
-    const child = spawn("npm", ["run", "--silent", "conformance", "--", ...args], {
-      cwd: REPO_ROOT,
-      stdio: ["ignore", "ignore", "inherit"],
-    });
-    const timer = setTimeout(() => child.kill("SIGTERM"), RUN_TIMEOUT_MS);
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      resolve(code);
-    });
-    child.once("error", () => {
-      clearTimeout(timer);
-      resolve(null);
-    });
-  });
 }
