@@ -265,7 +265,7 @@ function fundedAddresses(keys: FormKeys): Uint8Array[] {
 }
 
 /** What a run's forms share: the signing setup, the keys, and the funder. */
-interface Session {
+interface FormsRun {
   readonly base: SubmitSetup;
   readonly seed: number;
   readonly keys: Readonly<Record<SubmitFormat, FormKeys>>;
@@ -273,8 +273,8 @@ interface Session {
   readonly funder: FormKey;
 }
 
-/** The session, or why the forms cannot be sent (the setup failed, or the funding was refused or not committed). */
-let session: Promise<Session | string> | undefined;
+/** The forms run, or why the forms cannot be sent (the setup failed, or the funding was refused or not committed). */
+let formsRun: Promise<FormsRun | string> | undefined;
 const attempts = new Map<string, Promise<Attempt>>();
 const unverifiableAttempts = new Map<string, Promise<HttpResponse>>();
 
@@ -338,7 +338,7 @@ async function fund(t: CheckContext, base: SubmitSetup, targets: readonly Uint8A
   return summary === undefined ? `the transfers funding the forms' accounts (the last ${last.hash}) were not committed in time` : undefined;
 }
 
-async function openSession(t: CheckContext): Promise<Session | string> {
+async function openFormsRun(t: CheckContext): Promise<FormsRun | string> {
   let base: SubmitSetup;
   try {
     base = await submitSetup(t, "forms");
@@ -354,13 +354,13 @@ async function openSession(t: CheckContext): Promise<Session | string> {
   return unavailable ?? { base, seed, keys, funder };
 }
 
-/** The run's session (opened once, by the first check that asks, with its requests). */
-async function formsSession(t: CheckContext): Promise<Session | string> {
-  session ??= openSession(t).catch((error: unknown) => {
-    session = undefined;
+/** The forms run (opened once, by the first check that asks, with its requests). */
+async function formsRunOf(t: CheckContext): Promise<FormsRun | string> {
+  formsRun ??= openFormsRun(t).catch((error: unknown) => {
+    formsRun = undefined;
     throw error;
   });
-  return session;
+  return formsRun;
 }
 
 /** What sending one form in one format gave: the tampered twin's answer, then the valid one's. */
@@ -430,7 +430,7 @@ function feePayerTransaction(
 
 /** The valid transaction of a form and its tampered twin, with the sender they are sent from. */
 function buildForm(
-  s: Session,
+  s: FormsRun,
   form: FormName,
   format: SubmitFormat,
   sender: Uint8Array,
@@ -509,7 +509,7 @@ function buildForm(
 }
 
 /** The sending address of a form (the sponsored creation's is chosen by freshAddress). */
-function senderOf(s: Session, form: Exclude<FormName, "sponsored_account_creation">, format: SubmitFormat): Uint8Array {
+function senderOf(s: FormsRun, form: Exclude<FormName, "sponsored_account_creation">, format: SubmitFormat): Uint8Array {
   const keys = s.keys[format];
   switch (form) {
     case "multi_ed25519":
@@ -532,11 +532,11 @@ function senderOf(s: Session, form: Exclude<FormName, "sponsored_account_creatio
 }
 
 /** The candidate keys of the sponsored creation: a few, in case an earlier run with the same seed created the first. */
-function freshCandidates(s: Session, format: SubmitFormat): Ed25519Account[] {
+function freshCandidates(s: FormsRun, format: SubmitFormat): Ed25519Account[] {
   return [0, 1, 2, 3].map((i) => new Ed25519Account(secret(s.seed, `${format}/sponsored-account-creation/${i}`)));
 }
 
-function freshKey(s: Session, format: SubmitFormat, address: Uint8Array): FormKey {
+function freshKey(s: FormsRun, format: SubmitFormat, address: Uint8Array): FormKey {
   const account = freshCandidates(s, format).find((a) => bytesEqual(a.address, address));
   if (account === undefined) throw new Error("freshKey: not a candidate address");
   return legacyEd25519(account);
@@ -546,7 +546,7 @@ function freshKey(s: Session, format: SubmitFormat, address: Uint8Array): FormKe
  * The first candidate address with no account and no transactions: GET /accounts/{address} (beyond the
  * spec) not 200, and no summaries (§4.3; `[]` by the family's convention, or a 404).
  */
-async function freshAddress(t: CheckContext, s: Session, format: SubmitFormat): Promise<Uint8Array> {
+async function freshAddress(t: CheckContext, s: FormsRun, format: SubmitFormat): Promise<Uint8Array> {
   for (const candidate of freshCandidates(s, format)) {
     const address = formatAddress(candidate.address);
     const account = await t.request({ path: `/accounts/${address}` });
@@ -558,15 +558,15 @@ async function freshAddress(t: CheckContext, s: Session, format: SubmitFormat): 
   throw new CheckSkipped("every candidate key for a new account already has an account or transactions (an earlier run with this --seed)");
 }
 
-/** The forms' session, or the check ends skipped with why the forms cannot be sent. */
-async function usableSession(t: CheckContext): Promise<Session> {
-  const s = await formsSession(t);
+/** The forms' formsRun, or the check ends skipped with why the forms cannot be sent. */
+async function usableFormsRun(t: CheckContext): Promise<FormsRun> {
+  const s = await formsRunOf(t);
   if (typeof s === "string") throw new CheckSkipped(s);
   return s;
 }
 
 async function sendForm(t: CheckContext, form: FormName, format: SubmitFormat): Promise<Attempt> {
-  const s = await usableSession(t);
+  const s = await usableFormsRun(t);
   const address = form === "sponsored_account_creation" ? await freshAddress(t, s, format) : senderOf(s, form, format);
   const sender = senderSetup(s.base, address);
   const sequenceNumber = form === "sponsored_account_creation" ? 0n : await nextSequenceNumber(t, sender);
@@ -618,7 +618,7 @@ function keylessSignature(nowSeconds: bigint): Uint8Array {
 const keylessKey = () => ({ iss_val: "https://issuer.invalid", idc: new Uint8Array(32).fill(6) });
 
 /** The malformed sender authenticator of a kind, and the address it speaks for. */
-function unverifiableSender(kind: UnverifiableName, s: Session, message: Uint8Array): AccountAuthenticatorInput {
+function unverifiableSender(kind: UnverifiableName, s: FormsRun, message: Uint8Array): AccountAuthenticatorInput {
   switch (kind) {
     case "keyless":
       return {
@@ -665,7 +665,7 @@ function unverifiableSender(kind: UnverifiableName, s: Session, message: Uint8Ar
 }
 
 /** The address a kind's sender claims: its key's authentication key, or for abstraction a derived one. */
-function unverifiableAddress(kind: UnverifiableName, s: Session, probe: AccountAuthenticatorInput): Uint8Array {
+function unverifiableAddress(kind: UnverifiableName, s: FormsRun, probe: AccountAuthenticatorInput): Uint8Array {
   if ("SingleKey" in probe && probe.SingleKey !== undefined) return singleKeyAuthenticationKey(probe.SingleKey.public_key);
   return sha3_256(utf8ToBytes(`ledger-conformance unverifiable/${s.seed}/${kind}`));
 }
@@ -676,7 +676,7 @@ function unverifiableAddress(kind: UnverifiableName, s: Session, probe: AccountA
  * account and commit it (the sponsored creation), so accepting it is accepting the malformed proof.
  */
 async function sendUnverifiable(t: CheckContext, kind: UnverifiableName, format: SubmitFormat): Promise<HttpResponse> {
-  const s = await usableSession(t);
+  const s = await usableFormsRun(t);
   const probe = unverifiableSender(kind, s, new Uint8Array());
   const address = unverifiableAddress(kind, s, probe);
   const raw = rawFor(s.base, address, 0n, 0n);
