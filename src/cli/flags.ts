@@ -190,7 +190,7 @@ export const FLAGS: readonly Flag[] = [
   { name: "seed", value: "N", commands: ["run"], description: ["fast-check seed for properties"] },
   { name: "path", value: "P", commands: ["run"], description: ["fast-check replay path (with --seed and --only ID) of one failing case"] },
   { name: "depth", value: "N", commands: ["run"], default: "1", description: ["multiplies property runs (default {default})"] },
-  { name: "rate-limit", value: "RPS", commands: ["run"], description: ["at most RPS requests per second (runs one worker)"] },
+  { name: "rate-limit", value: "RPS", commands: ["run"], description: ["at most RPS requests per second, over all the workers"] },
   {
     name: "load",
     value: "N",
@@ -220,19 +220,19 @@ export const FLAGS: readonly Flag[] = [
       "concurrently up to it",
     ],
     readme:
-      "at most N requests in flight at once (default 16, 48 when the run waits on the network and has no `--rate-limit`; independent checks and property cases run concurrently up to it), over all the workers: each has one slot of its own and shares the rest with the others, so that a worker whose checks go one request at a time never waits behind another's many.",
+      "at most N requests in flight at once (default 16, 48 when the run waits on the network; independent checks and property cases run concurrently up to it), over all the workers: each has one slot of its own and shares the rest with the others, so that a worker whose checks go one request at a time never waits behind another's many.",
   },
   {
     name: "workers",
     value: "N",
     commands: ["run"],
     description: [
-      "worker threads running the suite files (default: one on loopback, where the",
-      "run is bound by CPU; six when it waits on the network; never more than",
-      "--concurrency, one under --rate-limit)",
+      "worker threads running the suite files (default: two on loopback, where the",
+      "run is bound by CPU, or a core less than the machine has; six when it waits",
+      "on the network; never more than --concurrency)",
     ],
     readme:
-      "worker threads running the suite files (default one on loopback, where a run is bound by CPU, six when it waits on the network; never more than `--concurrency`, one under `--rate-limit`). A loopback target whose answers to `GET /-/healthy` are slow (a proxy, a tunnel) counts as waiting on the network.",
+      "worker threads running the suite files (default on loopback, where a run is bound by CPU, a core less than the machine has and at least two: one runs the reads while another's submissions wait on blocks; six when it waits on the network; never more than `--concurrency`). Under `--rate-limit` the workers keep to the one rate together. A loopback target whose answers to `GET /-/healthy` are slow (a proxy, a tunnel) counts as waiting on the network.",
   },
   {
     name: CLOCK_TOLERANCE_FLAG.slice(2),

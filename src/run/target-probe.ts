@@ -58,8 +58,8 @@ export interface ProbeOptions {
   readonly secretHeaders?: SecretHeaders;
   readonly connectTimeoutMs?: number;
   /**
-   * false: the run's workers do not depend on the answer (given by --workers, one under --rate-limit, the
-   * embedded node's run), so no answer is timed and latencyBound goes by the address alone. Default true.
+   * false: the run's workers do not depend on the answer (given by --workers, the embedded node's
+   * run), so no answer is timed and latencyBound goes by the address alone. Default true.
    */
   readonly timeAnswers?: boolean;
   /** The machine's CPU time (default: machineCpuTime); tests give a machine that stays idle. */

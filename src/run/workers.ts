@@ -18,6 +18,14 @@ import { testsEmbeddedNode } from "./embedded-node.ts";
 export const LATENCY_BOUND_WORKERS = 6;
 
 /**
+ * Workers of a run bound by CPU, at least: its submissions wait on the node's blocks (a second each on
+ * a node of the family), and a second worker runs the reads meanwhile. Against a node in a process of
+ * its own with one-second blocks, one worker takes twice as long as two (14.7 s against 7.2 s); against
+ * the embedded node two cost nothing.
+ */
+export const CPU_BOUND_WORKERS_AT_LEAST = 2;
+
+/**
  * Requests in flight at once when the run waits on the network and --concurrency is not given. Behind a
  * link the run is round trips: at --concurrency's default of 16 a run's ~2,400 requests of ~160 ms each
  * (0-300 ms of delay) wait ~24 s in line for a slot, and what a request costs this machine is the same
@@ -33,18 +41,16 @@ export const LATENCY_BOUND_CONCURRENCY = 48;
 export const LATENCY_BOUND_FLEET_WORKERS_PER_CORE = 10;
 
 /**
- * Worker threads for a run (--workers, else chosen here), no more than --concurrency, and one under
- * --rate-limit so that the limit holds for the whole run. A run that waits on the target's latency gets
- * LATENCY_BOUND_WORKERS, so that files whose checks go one by one (submissions) overlap with the others;
- * otherwise vitest's default (a core left for the command and the embedded node), as each worker costs
- * CPU to start.
+ * Worker threads for a run (--workers, else chosen here), no more than --concurrency. A run that waits
+ * on the target's latency gets LATENCY_BOUND_WORKERS, so that files whose checks go one by one
+ * (submissions) overlap with the others; otherwise vitest's default (a core left for the command and the
+ * embedded node), as each worker costs CPU to start, and at least CPU_BOUND_WORKERS_AT_LEAST. Under
+ * --rate-limit the workers keep to the one rate together (src/harness/shared-rate-limit.ts), so the
+ * limit needs no fewer of them.
  */
-export function suiteWorkers(
-  concurrency: number,
-  options: { readonly rateLimited: boolean; readonly latencyBound: boolean; readonly asked?: number },
-): number {
-  if (options.rateLimited) return 1;
-  const chosen = options.latencyBound ? Math.max(LATENCY_BOUND_WORKERS, availableParallelism() - 1) : availableParallelism() - 1;
+export function suiteWorkers(concurrency: number, options: { readonly latencyBound: boolean; readonly asked?: number }): number {
+  const cores = availableParallelism();
+  const chosen = options.latencyBound ? Math.max(LATENCY_BOUND_WORKERS, cores - 1) : Math.max(CPU_BOUND_WORKERS_AT_LEAST, cores - 1);
   // --workers, when given, instead of the run's own choice (a fleet asks for its own: fleetWorkers).
   const wanted = options.asked ?? chosen;
   return Math.max(1, Math.min(wanted, concurrency));
@@ -55,7 +61,7 @@ export function concurrencyPerWorker(concurrency: number, workers: number): numb
   return Math.max(1, Math.floor(concurrency / workers));
 }
 
-type WorkerFlags = Pick<ConformanceArgs, "concurrency" | "concurrencyGiven" | "rateLimit" | "workers">;
+type WorkerFlags = Pick<ConformanceArgs, "concurrency" | "concurrencyGiven" | "workers">;
 
 /** A run's worker threads and the requests they keep in flight at once, together. */
 export interface RunSizing {
@@ -65,19 +71,17 @@ export interface RunSizing {
 
 /**
  * Requests in flight at once over the run: --concurrency when given, LATENCY_BOUND_CONCURRENCY when the
- * run waits on the network (not under --rate-limit, whose pace bounds it), else the default.
+ * run waits on the network (under --rate-limit too: it takes as many in flight to keep to a rate across
+ * a link), else the default.
  */
 export function runConcurrency(args: Omit<WorkerFlags, "workers">, latencyBound: boolean): number {
-  return latencyBound && args.concurrencyGiven !== true && args.rateLimit === undefined
-    ? Math.max(args.concurrency, LATENCY_BOUND_CONCURRENCY)
-    : args.concurrency;
+  return latencyBound && args.concurrencyGiven !== true ? Math.max(args.concurrency, LATENCY_BOUND_CONCURRENCY) : args.concurrency;
 }
 
 /** The run's workers (--workers, else chosen by whether the run will wait on the network: suiteWorkers) and its concurrency. */
 export function runWorkers(args: WorkerFlags, latencyBound: boolean): RunSizing {
   const concurrency = runConcurrency(args, latencyBound);
   const workers = suiteWorkers(concurrency, {
-    rateLimited: args.rateLimit !== undefined,
     latencyBound,
     ...(args.workers === undefined ? {} : { asked: args.workers }),
   });
@@ -86,7 +90,7 @@ export function runWorkers(args: WorkerFlags, latencyBound: boolean): RunSizing 
 
 /**
  * The run's workers when the target's answers do not choose them; undefined when they do: a loopback
- * target without --workers or --rate-limit, whose answers the probe times (slow ones once warm mean a
+ * target without --workers, whose answers the probe times (slow ones once warm mean a
  * slow link, and more workers; src/run/target-probe.ts).
  */
 export function workersBeforeAnswers(args: WorkerFlags & Pick<ConformanceArgs, "target" | "fleet" | "targetsFile">): RunSizing | undefined {
@@ -94,7 +98,7 @@ export function workersBeforeAnswers(args: WorkerFlags & Pick<ConformanceArgs, "
   if (testsEmbeddedNode(args)) return runWorkers(args, false);
   // A remote target is latency-bound by its address, whatever its answers.
   if (args.target !== undefined && !isLoopbackUrl(args.target)) return runWorkers(args, true);
-  if (args.workers !== undefined || args.rateLimit !== undefined) return runWorkers(args, false);
+  if (args.workers !== undefined) return runWorkers(args, false);
   return undefined;
 }
 
@@ -110,6 +114,5 @@ export function fleetWorkers(args: Pick<ConformanceArgs, "concurrency" | "worker
   const latencyBound = bounds.filter((b) => b === "latency").length;
   const cores = availableParallelism();
   const chosen = latencyBound === 0 ? cores : Math.min(LATENCY_BOUND_WORKERS * latencyBound, cores * LATENCY_BOUND_FLEET_WORKERS_PER_CORE);
-  // --rate-limit does not make it one: the workers keep to each node's rate together (shared-rate-limit.ts).
-  return suiteWorkers(args.concurrency, { rateLimited: false, latencyBound: false, asked: args.workers ?? chosen });
+  return suiteWorkers(args.concurrency, { latencyBound: false, asked: args.workers ?? chosen });
 }

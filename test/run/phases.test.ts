@@ -4,22 +4,22 @@
 import { availableParallelism } from "node:os";
 import { describe, expect, it } from "vitest";
 import { nativeImports } from "../../src/run/vitest-run.ts";
-import { concurrencyPerWorker, LATENCY_BOUND_WORKERS, suiteWorkers } from "../../src/run/workers.ts";
+import { concurrencyPerWorker, CPU_BOUND_WORKERS_AT_LEAST, LATENCY_BOUND_WORKERS, suiteWorkers } from "../../src/run/workers.ts";
 import { PhaseClock } from "../../src/run/phases.ts";
 
 describe("suiteWorkers and concurrencyPerWorker", () => {
-  it("runs one worker under a rate limit, and never more workers than --concurrency", () => {
-    expect(suiteWorkers(16, { rateLimited: true, latencyBound: true })).toBe(1);
-    expect(suiteWorkers(1, { rateLimited: false, latencyBound: true })).toBe(1);
-    expect(suiteWorkers(16, { rateLimited: false, latencyBound: false })).toBe(Math.max(1, availableParallelism() - 1));
-    expect(suiteWorkers(16, { rateLimited: false, latencyBound: true })).toBe(Math.max(LATENCY_BOUND_WORKERS, availableParallelism() - 1));
+  it("runs at least two workers on CPU, more when it waits on the network, and never more than --concurrency", () => {
+    expect(suiteWorkers(1, { latencyBound: true })).toBe(1);
+    expect(suiteWorkers(1, { latencyBound: false })).toBe(1);
+    expect(suiteWorkers(16, { latencyBound: false })).toBe(Math.max(CPU_BOUND_WORKERS_AT_LEAST, availableParallelism() - 1));
+    expect(suiteWorkers(16, { latencyBound: true })).toBe(Math.max(LATENCY_BOUND_WORKERS, availableParallelism() - 1));
   });
 
-  it("takes --workers instead of its own choice, still within --concurrency and one under a rate limit", () => {
-    expect(suiteWorkers(16, { rateLimited: false, latencyBound: true, asked: 2 })).toBe(2);
-    expect(suiteWorkers(16, { rateLimited: false, latencyBound: false, asked: 3 })).toBe(3);
-    expect(suiteWorkers(2, { rateLimited: false, latencyBound: false, asked: 3 })).toBe(2);
-    expect(suiteWorkers(16, { rateLimited: true, latencyBound: false, asked: 3 })).toBe(1);
+  it("takes --workers instead of its own choice, still within --concurrency", () => {
+    expect(suiteWorkers(16, { latencyBound: true, asked: 2 })).toBe(2);
+    expect(suiteWorkers(16, { latencyBound: false, asked: 3 })).toBe(3);
+    expect(suiteWorkers(2, { latencyBound: false, asked: 3 })).toBe(2);
+    expect(suiteWorkers(16, { latencyBound: false, asked: 1 })).toBe(1);
   });
 
   it("parses --workers as a positive integer", async () => {

@@ -73,7 +73,7 @@ describe("the probe's timing of a loopback target", () => {
     expect(await probeTarget(target.url, 5_000, { cpuTime: busyMachine })).toMatchObject({ ok: true, latencyBound: true });
   });
 
-  it("times nothing when the run's workers do not depend on it (--workers, --rate-limit, the embedded node)", async () => {
+  it("times nothing when the run's workers do not depend on it (--workers, the embedded node)", async () => {
     const target = await serving(() => SLOW);
     expect(await probeTarget(target.url, 5_000, { timeAnswers: false, cpuTime: idleMachine() })).toMatchObject({
       ok: true,

@@ -1,10 +1,11 @@
 // Whether a run's workers are known before its target answers (src/run/workers.ts): then they start
 // at once and wait for the target's facts. Only a loopback target's answers choose them, and only when
-// neither --workers nor --rate-limit does.
+// --workers does not (--rate-limit leaves the choice to them: the workers keep to the one rate together).
 
 import { availableParallelism } from "node:os";
 import { describe, expect, it } from "vitest";
 import {
+  CPU_BOUND_WORKERS_AT_LEAST,
   LATENCY_BOUND_CONCURRENCY,
   LATENCY_BOUND_WORKERS,
   runConcurrency,
@@ -13,7 +14,7 @@ import {
 } from "../../src/run/workers.ts";
 
 const flags = { concurrency: 16 };
-const onCpu = Math.max(1, availableParallelism() - 1);
+const onCpu = Math.max(CPU_BOUND_WORKERS_AT_LEAST, availableParallelism() - 1);
 
 describe("workersBeforeAnswers", () => {
   it("the embedded node's run: chosen at once, as a run bound by this machine's CPU", () => {
@@ -26,11 +27,11 @@ describe("workersBeforeAnswers", () => {
     expect(workersBeforeAnswers({ ...flags, target: "http://10.0.0.7:8080/v1" })).toEqual(waiting);
   });
 
-  it("a loopback target: its answers choose, unless --workers or --rate-limit does", () => {
+  it("a loopback target: its answers choose, unless --workers does", () => {
     for (const target of ["http://127.0.0.1:8080/v1", "http://localhost:8080/v1", "http://[::1]:8080/v1"]) {
       expect(workersBeforeAnswers({ ...flags, target }), target).toBeUndefined();
       expect(workersBeforeAnswers({ ...flags, target, workers: 3 }), target).toEqual({ workers: 3, concurrency: 16 });
-      expect(workersBeforeAnswers({ ...flags, target, rateLimit: 20 }), target).toEqual({ workers: 1, concurrency: 16 });
+      expect(workersBeforeAnswers({ ...flags, target, rateLimit: 20 } as typeof flags), target).toBeUndefined();
     }
   });
 
@@ -42,11 +43,11 @@ describe("workersBeforeAnswers", () => {
 });
 
 describe("runConcurrency", () => {
-  it("a run that waits on the network keeps more requests in flight, unless --concurrency or --rate-limit says otherwise", () => {
+  it("a run that waits on the network keeps more requests in flight, unless --concurrency says otherwise", () => {
     expect(runConcurrency(flags, false)).toBe(16);
     expect(runConcurrency(flags, true)).toBe(LATENCY_BOUND_CONCURRENCY);
     expect(runConcurrency({ concurrency: 16, concurrencyGiven: true }, true)).toBe(16);
     expect(runConcurrency({ concurrency: 100, concurrencyGiven: true }, true)).toBe(100);
-    expect(runConcurrency({ ...flags, rateLimit: 20 }, true)).toBe(16);
+    expect(runConcurrency({ ...flags, rateLimit: 20 } as typeof flags, true)).toBe(LATENCY_BOUND_CONCURRENCY);
   });
 });
