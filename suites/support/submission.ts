@@ -425,13 +425,18 @@ export async function submitValidPayload(
     if (!isSequenceConflict(res)) return last;
     markSequenceNumberUsed(setup, sequenceNumber);
   }
-  // The node named the account's number itself and still calls it and the next ones stale: its own
-  // contradiction, evidence about the node (the check judges the refusal). A number taken by another
-  // transaction pending in the mempool (invalid_transaction_update) is no contradiction: the account
-  // shows committed transactions only, and another file's checks may send from the same account at
-  // once. Otherwise the suite's guess.
+  // The node named the account's number itself and still calls it stale, and its account, read again
+  // after the refusal, still names that number as the next: its own contradiction, evidence about the
+  // node (the check judges the refusal). A number the account has moved past was taken between the
+  // read and the submission by another of the suite's transactions from the same sender (another
+  // file's checks send from it at once; behind a slow link each try loses that race again). A number
+  // taken by a transaction pending in the mempool (invalid_transaction_update) is no contradiction
+  // either: the account shows committed transactions only. Otherwise the suite's guess.
   const { res, tx } = last as { res: HttpResponse; tx: BuiltTransaction };
-  if (fromAccount && errorCodeOf(res) !== "invalid_transaction_update") return { res, tx };
+  if (fromAccount && errorCodeOf(res) !== "invalid_transaction_update") {
+    const accountNow = await accountSequenceNumber(t, setup);
+    if (accountNow !== undefined && accountNow <= tx.sequenceNumber) return { res, tx };
+  }
   const what = payload === undefined ? "a valid transfer" : `a valid transaction (${Object.keys(payload)[0]} payload)`;
   return staleBookkeeping(setup, tx, res, `${what} could not be submitted after ${ATTEMPTS} sequence numbers`);
 }
