@@ -1,9 +1,12 @@
-// The end of a fleet's console output: a line per node (verdict, exit status, counts), the requirements
+// The end of a fleet's console output: a line per node (verdict, exit status, counts) and one per node
+// that declined requests (503, 429), the requirements
 // that did not pass on every node with each node's status, the spec coverage figure of this version's
 // map (reporters/spec-coverage.ts), and the fleet's verdict. The caller passes
 // the text through escapeControls: names, targets and reasons may come from summaries made elsewhere.
 
+import { declinesHeadline } from "./declines-report.ts";
 import { coverageLine, packageCoverage } from "./spec-coverage.ts";
+import type { Declines } from "../src/harness/decline-tally.ts";
 import { buildMatrix, fleetVerdict, nodeVerdict, verdictWords, type MatrixNode } from "./matrix-data.ts";
 
 /** Rows listed on the console; the HTML page has every row. */
@@ -26,6 +29,10 @@ export function renderMatrixConsole(nodes: readonly MatrixNode[], run: { readonl
     }),
   ];
   const lines = ["", ...columns(table)];
+  // What each node declined (503, 429): counted, never judged; its own console.txt has the endpoints.
+  const declined = nodes.filter((n) => n.summary.declined !== undefined);
+  if (declined.length > 0)
+    lines.push("", ...declined.map((n) => `${n.name} declined: ${declinesHeadline(n.summary.declined as Declines)}`));
   const matrix = buildMatrix(nodes);
   // What tells the nodes apart or fails somewhere; a requirement every node skipped alike (--only) is not news.
   const shown = matrix.rows.filter((row) =>

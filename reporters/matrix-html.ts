@@ -7,6 +7,7 @@
 // summaries alone, which may come from other machines: every text is escaped.
 
 import type { ResultStatus } from "../src/harness/results.ts";
+import { declinesSection } from "./declines-report.ts";
 import { escapeHtml as esc } from "./escape-controls.ts";
 import { REPORT_CSS } from "./report-style.ts";
 import { coverageFigure, packageCoverage } from "./spec-coverage.ts";
@@ -123,6 +124,7 @@ function renderNodeSection(node: MatrixNode, i: number): string {
 ${(s as Partial<Summary>).verdictText === undefined ? "" : `<p>${esc(s.verdictText)}</p>`}
 <p><code>${esc(s.target)}</code>, exit ${node.exitCode}, ${s.counts.passed} passed, ${s.counts.failed} failed, ${s.counts.warned} warned, ${s.counts.skipped} skipped, ${s.counts.notApplicable} n/a; ${s.requests} requests, started ${esc(s.startedAt)}, ${(s.durationMs / 1000).toFixed(1)} s${node.reportHref === undefined ? "" : `; <a href="${esc(node.reportHref)}">its own report</a>`}</p>
 ${s.interruption === undefined ? "" : `<p class="interruption">${esc(s.interruption.kind === "not_started" ? "Not run" : "Stopped")}: ${esc(s.interruption.reason)}</p>`}
+${declinesSection(s.declined, `${nodeAnchor(i)}-`)}
 ${errors.length === 0 ? "" : `<ul class="errors">${errors.map((e) => `<li>${e.file === undefined ? "" : `<code>${esc(e.file)}</code>: `}<pre>${esc(e.message)}</pre></li>`).join("")}</ul>`}
 ${notPassed.length === 0 ? "<p>Every requirement passed.</p>" : notPassed.map((r) => renderRequirement(r, i)).join("\n")}
 </section>`;

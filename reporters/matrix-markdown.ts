@@ -3,6 +3,7 @@
 // markdown-summary.ts is for one node). Names, targets and messages may come from summaries made
 // elsewhere, so every cell goes through that file's `cell` escaping.
 
+import { declinesHeadline } from "./declines-report.ts";
 import { cell } from "./markdown-summary.ts";
 import { coverageFigure, packageCoverage } from "./spec-coverage.ts";
 import { buildMatrix, fleetStatus, fleetVerdict, nodeVerdict, verdictWords, type MatrixCell, type MatrixNode } from "./matrix-data.ts";
@@ -42,6 +43,10 @@ export function renderMatrixMarkdown(nodes: readonly MatrixNode[]): string {
       return `| ${[n.name, verdictWords(nodeVerdict(n.summary, n.exitCode)), String(n.exitCode), ...[c.passed, c.failed, c.warned, c.skipped, c.notApplicable].map(String), n.summary.target].map(cell).join(" | ")} |`;
     }),
     "",
+    // What each node declined (503, 429): counted, never judged.
+    ...nodes.flatMap((n) =>
+      n.summary.declined === undefined ? [] : [`**${cell(n.name)} declined**: ${cell(declinesHeadline(n.summary.declined))}`, ""],
+    ),
     `| fleet | requirement | level | § | endpoint | ${matrix.nodes.map(cell).join(" | ")} | detail |`,
     `|---|---|---|---|---|${matrix.nodes.map(() => "---|").join("")}---|`,
     ...rows,

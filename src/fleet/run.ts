@@ -20,7 +20,8 @@ import { RequirementReporter } from "../../reporters/requirement-reporter.ts";
 import { renderConsoleReport } from "../../reporters/console-report.ts";
 import { checkTimeoutMs, isLoopbackUrl, workersSharingSlots, type RunConfig } from "../harness/config.ts";
 import { shareInFlightLimit } from "../harness/shared-in-flight-limit.ts";
-import { shareRateLimit } from "../harness/shared-rate-limit.ts";
+import { pacingOf, shareRateLimit, type SharedRateLimit } from "../harness/shared-rate-limit.ts";
+import { shareDeclineTally, type DeclineTally } from "../harness/decline-tally.ts";
 import type { RequirementCatalog } from "../harness/requirements.ts";
 import type { CheckSelection } from "../harness/selection.ts";
 import type { Reporter } from "vitest/node";
@@ -45,6 +46,8 @@ export interface FleetRunInput {
   readonly args: ConformanceArgs;
   /** Which checks run, and the suite files that hold them (relative to the code root). */
   readonly selection: CheckSelection;
+  /** The contract's operationIds: the endpoints each node's declines are counted by. */
+  readonly operations: readonly string[];
   readonly files: readonly string[];
   readonly untestedReason?: string;
   readonly baseline?: Baseline;
@@ -85,6 +88,9 @@ interface RunEnd {
   readonly run: SuiteRunResult;
   /** When its last file ended (performance.now()). */
   readonly endedAt: number;
+  /** Its pace and what it declined, kept by all the workers together. */
+  readonly pace: SharedRateLimit;
+  readonly declineTally: DeclineTally;
 }
 
 /** A node that cannot be tested, and why. */
@@ -207,7 +213,10 @@ async function runNodes(
       const folder = folders.folders[i] as string;
       const stateDir = join(node.scratch, "state");
       if (sharedInFlight) shareInFlightLimit(stateDir, args.concurrency, { ownSlot: false });
-      if (args.rateLimit !== undefined) shareRateLimit(stateDir, args.rateLimit);
+      // One pace per node, which its declines lower and its answers raise, and one tally of its declines,
+      // kept by every worker that runs a file of the node's (shared-rate-limit.ts, decline-tally.ts).
+      const pace = shareRateLimit(stateDir, args.rateLimit);
+      const declineTally = shareDeclineTally(stateDir, input.operations);
       const config = runConfigOf(node.args, node.resolved, { stateDir, bodiesDir: node.layout.bodiesDir }, input.selection);
       const recordDir = args.record ? join(node.scratch, "exchanges") : undefined;
       const provided: RunConfig = {
@@ -215,8 +224,8 @@ async function runNodes(
         concurrency: args.concurrency,
         workers,
         ...(sharedInFlight ? { sharedInFlight } : {}),
-        // Any worker may run a file of this node: they keep to its --rate-limit together.
-        ...(config.rateLimit === undefined ? {} : { sharedRateLimit: true as const }),
+        // Any worker may run a file of this node: they keep to its pace together.
+        sharedRateLimit: true as const,
         ...(recordDir === undefined ? {} : { recordDir }),
         infoFile: join(node.layout.dir, "console.txt"),
       };
@@ -231,7 +240,7 @@ async function runNodes(
       reporter.countRequestsBefore(node.requests, node.retries);
       const allureResults = input.allureOff ? undefined : join(node.scratch, "allure-results");
       const lastFile = new LastFileEnd();
-      return { node, folder, config, provided, recordDir, reporter, allureResults, lastFile };
+      return { node, folder, config, provided, recordDir, reporter, allureResults, lastFile, pace, declineTally };
     });
     const allure = input.allureOff ? undefined : (await import("../../reporters/allure-results-writer.ts")).AllureResultsReporter;
     const reportersOf = new Map(
@@ -272,6 +281,8 @@ async function runNodes(
           ...(r.allureResults === undefined ? {} : { allureResults: r.allureResults }),
           run,
           endedAt: r.lastFile.at ?? performance.now(),
+          pace: r.pace,
+          declineTally: r.declineTally,
         },
       ]),
     );
@@ -298,7 +309,7 @@ type ReportContext = FleetRunInput & { readonly comparison: Comparison | undefin
 async function reportNode(node: ReadyNode, end: RunEnd, context: ReportContext): Promise<number> {
   const { args } = node;
   const interruptReason = context.interrupt.aborted ? String(context.interrupt.reason) : undefined;
-  const { outcome, code, differential } = await settleRun({
+  const settled = await settleRun({
     reporter: end.reporter,
     run: end.run,
     selection: context.selection,
@@ -310,6 +321,9 @@ async function reportNode(node: ReadyNode, end: RunEnd, context: ReportContext):
     ...(interruptReason === undefined ? {} : { interruptReason }),
     say: node.print,
   });
+  const { code, differential } = settled;
+  const declines = end.declineTally.declines(pacingOf(end.pace));
+  const outcome = declines === undefined ? settled.outcome : { ...settled.outcome, declines };
   // After a signal there is no time for the Allure page.
   const allure: ReportInput["allure"] =
     end.allureResults === undefined

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { buildFleetSummary, fleetStatus, summaryExitCode, type MatrixNode } from "../../reporters/matrix-data.ts";
+import { renderMatrixConsole } from "../../reporters/matrix-console.ts";
 import { renderMatrixHtml } from "../../reporters/matrix-html.ts";
 import { renderMatrixMarkdown } from "../../reporters/matrix-markdown.ts";
 import type { Summary } from "../../reporters/summary.ts";
@@ -224,6 +225,26 @@ describe("the matrix", () => {
     expect(html).toContain("curl &#39;http://h/?a=&lt;iframe&gt;&#39;");
     expect(html).not.toMatch(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E]/);
     expect(html).not.toMatch(/(src|href)="(https?:)?\/\//);
+  });
+
+  it("shows what each node declined (503, 429) in the console, summary.md and page, and nothing for a node that declined nothing", () => {
+    const declined = {
+      endpoints: [{ endpoint: "get_table_item", shed: 4, rateLimited: 90 }],
+      shed: 4,
+      rateLimited: 90,
+      pacing: { settledPerSecond: 118.4, decreases: 3 },
+    };
+    const paced: MatrixNode[] = [
+      { name: "calm", summary: summary(), exitCode: 0 },
+      { name: "gated", summary: summary({ declined }), exitCode: 0 },
+    ];
+    const consoleText = renderMatrixConsole(paced, { reportDir: "r", exitCode: 0 });
+    expect(consoleText).toMatch(/^gated declined: 4 shed \(503\), 90 rate-limited \(429\).*paced to 118 requests\/s/m);
+    expect(consoleText).not.toMatch(/calm declined/);
+    expect(renderMatrixMarkdown(paced)).toMatch(/^\*\*gated declined\*\*: 4 shed \\\(503\\\), 90 rate-limited/m);
+    const html = renderMatrixHtml({ nodes: paced, startedAt: new Date(0), durationMs: 1, exitCode: 0 });
+    expect(html.match(/<section class="declined"/g)).toHaveLength(1);
+    expect(html).toContain('<code>get_table_item</code></td><td class="num">4</td><td class="num">90</td>');
   });
 
   it("escapes every cell of the markdown matrix, which keeps its columns whatever the summaries hold", () => {
