@@ -23,6 +23,7 @@ import { errorCodeOf, headerValue, ledgerState, type LedgerState } from "./respo
 import type { Requirement } from "./requirements.ts";
 import type { LoadProfile } from "./load-profile.ts";
 import type { CheckResult, Failure, RequestRecord } from "./results.ts";
+import type { SequenceBook } from "./sequence-book.ts";
 
 /** An assertion did not hold: ends the check, recorded as failed (MUST) or warned (SHOULD). */
 export class CheckFailure extends Error {
@@ -170,6 +171,10 @@ export class CheckContext {
   }
   get contract(): ApiContract {
     return this.#h.contract;
+  }
+  /** The next sequence number of each sender, as far as the run's submissions know: shared by its workers. */
+  get sequences(): SequenceBook {
+    return this.#h.sequences;
   }
 
   /** "CURSOR" → "X-NODE-CURSOR" under the node profile. */

@@ -7,6 +7,7 @@ import { inject, TestRunner } from "vitest";
 import type { CollectionConfig, ProvidedRunConfig, RunConfig, TargetFacts } from "./config.ts";
 import { HttpClient } from "./http-client.ts";
 import { LedgerTracker, sharedLedgerTracker } from "./ledger-tracker.ts";
+import { SequenceBook, sharedSequenceBook } from "./sequence-book.ts";
 import { ApiContract } from "./openapi.ts";
 import { ExchangeRecorder } from "./recording.ts";
 import { loadRequirements, type RequirementCatalog } from "./requirements.ts";
@@ -21,6 +22,8 @@ export interface Harness {
   readonly catalog: RequirementCatalog;
   readonly client: HttpClient;
   readonly tracker: LedgerTracker;
+  /** The next sequence number of each sender the run's submissions used: the run's shared book, or one of the harness's own. */
+  readonly sequences: SequenceBook;
   /** Present when the run records its exchanges (--record). */
   readonly recorder?: ExchangeRecorder;
   /** The requests the target declined (503, 429), per endpoint: the run's shared tally, or one of the harness's own. */
@@ -75,6 +78,7 @@ export function createHarness(config: RunConfig, options: { contract?: ApiContra
     }),
     // A run's workers share its mark; a run of one worker, or a harness outside a run (a unit test), has its own.
     tracker: config.workers === 1 || config.stateDir === undefined ? new LedgerTracker() : sharedLedgerTracker(config.stateDir),
+    sequences: config.workers === 1 || config.stateDir === undefined ? new SequenceBook() : sharedSequenceBook(config.stateDir),
     declines: sharedDeclineTally(config.stateDir) ?? new DeclineTally(contract.operations.map((o) => o.id)),
     ...(config.recordDir === undefined ? {} : { recorder: new ExchangeRecorder(config.recordDir, config.target, config.secretHeaders) }),
   };

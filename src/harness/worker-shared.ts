@@ -6,8 +6,8 @@
 
 import { getEnvironmentData, setEnvironmentData } from "node:worker_threads";
 
-/** What is shared: --concurrency's slots, --rate-limit's schedule, the ledger mark, the target's handoff. */
-export type WorkerSharedKind = "in-flight" | "rate" | "declines" | "ledger-mark" | "target";
+/** What is shared: --concurrency's slots, the pace, the declines, the ledger mark, the senders' sequence numbers, the target's handoff. */
+export type WorkerSharedKind = "in-flight" | "rate" | "declines" | "ledger-mark" | "sequences" | "target";
 
 /** The environment data key of a run's `kind`. */
 export function workerSharedKey(kind: WorkerSharedKind, stateDir: string): string {

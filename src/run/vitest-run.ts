@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import type { Reporter } from "vitest/node";
 import type { ProvidedRunConfig, RunConfig } from "../harness/config.ts";
 import { shareLedgerTracker } from "../harness/ledger-tracker.ts";
+import { shareSequenceBook } from "../harness/sequence-book.ts";
 import type { RequirementCatalog } from "../harness/requirements.ts";
 import { CODE_ROOT, COMPILED, SUITE_FILE_SUFFIX } from "../package-root.ts";
 import { moduleCacheDir } from "./module-cache.ts";
@@ -131,9 +132,13 @@ export async function runSuites(input: SuiteRunInput): Promise<SuiteRunResult> {
     "config" in input
       ? { runConfig: input.maxWorkers === undefined ? input.config : { ...input.config, workers: input.maxWorkers } }
       : { runsByFolder: input.runsByFolder };
-  // Each run's ledger mark, in memory its workers share: made before any of them starts (ledger-tracker.ts).
-  for (const config of "config" in input ? [input.config] : Object.values(input.runsByFolder))
-    if (config.stateDir !== undefined) shareLedgerTracker(config.stateDir);
+  // Each run's ledger mark and senders' sequence numbers, in memory its workers share: made before any of
+  // them starts (ledger-tracker.ts, sequence-book.ts).
+  for (const config of "config" in input ? [input.config] : Object.values(input.runsByFolder)) {
+    if (config.stateDir === undefined) continue;
+    shareLedgerTracker(config.stateDir);
+    shareSequenceBook(config.stateDir);
+  }
   const creating = createVitest(
     "test",
     {

@@ -30,7 +30,15 @@ import {
   type SignedTransaction,
   type TransactionPayloadInput,
 } from "../../src/codec/index.ts";
-import { boundedInteger, CheckSkipped, errorCodeOf, vmErrorCodeOf, type CheckContext, type HttpResponse } from "../../src/harness/index.ts";
+import {
+  boundedInteger,
+  CheckSkipped,
+  errorCodeOf,
+  SequenceBook,
+  vmErrorCodeOf,
+  type CheckContext,
+  type HttpResponse,
+} from "../../src/harness/index.ts";
 import { sequenceNumberOf } from "./replay-protector.ts";
 
 /** A transfer of this many octas: small, so a run costs the fixtures accounts next to nothing. */
@@ -78,6 +86,8 @@ export interface SubmitSetup extends ChainParameters {
   readonly recipient: string;
   /** Parameter types of the transfer function, for the JSON form. */
   readonly functionParams: FunctionParams;
+  /** The run's book of the senders' next sequence numbers (every worker's submissions), by address. */
+  readonly sequences: SequenceBook;
 }
 
 export interface BuiltTransaction {
@@ -94,8 +104,6 @@ export interface BuiltTransaction {
 
 export type SubmitFormat = "bcs" | "json";
 
-// The next sequence number each sender may use, as far as this worker knows (committed or pending).
-const nextKnown = new Map<string, bigint>();
 // The answer to GET /accounts/{address} that submitSetup read beside the chain's parameters, until the
 // check's first question about the account's sequence number takes it. A setup copied with another
 // sender is another object, without one.
@@ -162,7 +170,7 @@ export async function submitSetup(t: CheckContext, role: SenderRole): Promise<Su
   const functionParams: FunctionParams = (address, moduleName, functionName) =>
     address === "0x1" && moduleName === "aptos_account" && functionName === "transfer" ? nonSigner : undefined;
 
-  const setup: SubmitSetup = { sender, senderBytes, senderAddress, recipient, ...chain, functionParams };
+  const setup: SubmitSetup = { sender, senderBytes, senderAddress, recipient, ...chain, functionParams, sequences: t.sequences };
   if (accountRead.status === "fulfilled") accountReadWithSetup.set(setup, accountRead.value);
   return setup;
 }
@@ -242,7 +250,7 @@ async function nextSequence(t: CheckContext, setup: SubmitSetup): Promise<{ next
     const last = await lastCommittedSequenceNumber(t, setup);
     committedNext = last === undefined ? 0n : last + 1n;
   }
-  const known = nextKnown.get(setup.senderAddress) ?? 0n;
+  const known = setup.sequences.next(setup.senderBytes);
   return { next: committedNext > known ? committedNext : known, fromAccount: account !== undefined };
 }
 
@@ -252,13 +260,12 @@ async function nextSequence(t: CheckContext, setup: SubmitSetup): Promise<{ next
  * the next transfer asks for that number again (a refusal as taken moves on, submitValidTransfer).
  */
 export function forgetSequenceNumber(setup: SubmitSetup, sequenceNumber: bigint): void {
-  if (nextKnown.get(setup.senderAddress) === sequenceNumber + 1n) nextKnown.set(setup.senderAddress, sequenceNumber);
+  setup.sequences.forget(setup.senderBytes, sequenceNumber);
 }
 
 /** Records that `sequenceNumber` is taken (its transaction was accepted, or is pending elsewhere). */
 export function markSequenceNumberUsed(setup: SubmitSetup, sequenceNumber: bigint): void {
-  const known = nextKnown.get(setup.senderAddress) ?? 0n;
-  if (sequenceNumber + 1n > known) nextKnown.set(setup.senderAddress, sequenceNumber + 1n);
+  setup.sequences.markUsed(setup.senderBytes, sequenceNumber);
 }
 
 export interface TransferOptions {
@@ -522,5 +529,7 @@ export function strangerSetup(): SubmitSetup {
     readAtMs: Date.now(),
     functionParams: (address, moduleName, functionName) =>
       address === "0x1" && moduleName === "aptos_account" && functionName === "transfer" ? params : undefined,
+    // A new account: no other submission of the run sends from it.
+    sequences: new SequenceBook(),
   };
 }
