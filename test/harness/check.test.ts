@@ -14,6 +14,7 @@ import { runCheck } from "../../src/harness/check.ts";
 import { WIRE_PROFILES, type RunConfig } from "../../src/harness/config.ts";
 import { catalog, createHarness, type Harness } from "../../src/harness/harness.ts";
 import { shareLedgerTracker } from "../../src/harness/ledger-tracker.ts";
+import { shareSequenceBook } from "../../src/harness/sequence-book.ts";
 import { OBSERVED } from "../../src/harness/observed-contract.ts";
 import { runProperty } from "../../src/harness/property.ts";
 import { garbageServer, httpServer, ledgerHeaders, type Running } from "./servers.ts";
@@ -487,11 +488,25 @@ describe("a run's ledger mark", () => {
   it("is shared by the run's workers, as memory; a run of one worker, or a harness outside a run, has its own", () => {
     const stateDir = mkdtempSync(join(tmpdir(), "tracker-"));
     shareLedgerTracker(stateDir);
+    shareSequenceBook(stateDir);
     harness({ stateDir, workers: 2 }).tracker.observe({ ledgerVersion: 10n }, "curl a");
     expect(harness({ stateDir, workers: 2 }).tracker.mark()).toMatchObject({ ledgerVersion: 10n, curl: "curl a" });
     // Nothing is written to the state directory for it.
     expect(readdirSync(stateDir)).toEqual([]);
     expect(harness({ stateDir, workers: 1 }).tracker.mark()).toBeUndefined();
     expect(harness().tracker.mark()).toBeUndefined();
+  });
+});
+
+describe("a run's book of sequence numbers", () => {
+  it("is shared by the run's workers, as memory; a run of one worker, or a harness outside a run, has its own", () => {
+    const stateDir = mkdtempSync(join(tmpdir(), "sequences-"));
+    shareLedgerTracker(stateDir);
+    shareSequenceBook(stateDir);
+    const sender = new Uint8Array(32).fill(7);
+    harness({ stateDir, workers: 2 }).sequences.markUsed(sender, 4n);
+    expect(harness({ stateDir, workers: 2 }).sequences.next(sender)).toBe(5n);
+    expect(harness({ stateDir, workers: 1 }).sequences.next(sender)).toBe(0n);
+    expect(harness().sequences.next(sender)).toBe(0n);
   });
 });
