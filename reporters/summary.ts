@@ -1,4 +1,4 @@
-// summary.json, with the members the README lists, among them `requests` (HTTP requests made) and `retries`
+// summary.json, with the members docs/reports.md lists, among them `requests` (HTTP requests made) and `retries`
 // (how often one was sent again after its connection failed), `reason` on a skipped or not_applicable
 // requirement (why: "untested", the fixture it needed, "max duration reached", …), `expectedFailure` on
 // a failure the baseline lists, `errors` when files failed to load or the run crashed, and

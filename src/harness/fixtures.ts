@@ -1,4 +1,4 @@
-// The fixtures file (README, "Fixtures file"): JSON, every member optional, exact member names. A check that needs
+// The fixtures file (docs/fixtures.md): JSON, every member optional, exact member names. A check that needs
 // a missing member is reported not_applicable naming the member, never passed.
 
 import { readFileSync } from "node:fs";
