@@ -5,8 +5,9 @@
 // messages quote what the target sent.
 
 import { describeContentCodings, type ContentCodingCount } from "../src/harness/content-coding-tally.ts";
-import { countStatuses, type RunOutcome } from "./aggregate.ts";
-import { verdictOf } from "./verdict.ts";
+import type { RunOutcome } from "../src/outcome/run-outcome.ts";
+import { countStatuses } from "../src/outcome/status-counts.ts";
+import { verdictOf } from "../src/outcome/verdict.ts";
 import { unknownMemberLines } from "./unknown-members-report.ts";
 import { loadLines } from "./load-profile-report.ts";
 import { declinesLines } from "./declines-report.ts";

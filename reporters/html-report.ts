@@ -16,10 +16,11 @@ import { loadSection } from "./load-profile-report.ts";
 import { declinesSection } from "./declines-report.ts";
 import { LOAD_CSS } from "./load-chart.ts";
 import { REPORT_CSS } from "./report-style.ts";
-import { countStatuses, type RequirementOutcome, type RunOutcome } from "./aggregate.ts";
+import type { RequirementOutcome, RunOutcome } from "../src/outcome/run-outcome.ts";
+import { countStatuses } from "../src/outcome/status-counts.ts";
 import { groupFailures, messageWithoutCurl, type FailureGroup } from "./failure-groups.ts";
 import { linkSections, sectionLink, SPEC_PAGE } from "./spec-page.ts";
-import { verdictOf, type Verdict } from "./verdict.ts";
+import { verdictOf, type Verdict } from "../src/outcome/verdict.ts";
 import type { CoverageCounts } from "../src/harness/spec-statements.ts";
 import { coverageFigure, packageCoverage } from "./spec-coverage.ts";
 

@@ -12,8 +12,8 @@
 
 import type { ResultStatus } from "../src/harness/results.ts";
 import { coverageFigure, packageCoverage } from "./spec-coverage.ts";
-import type { RequirementOutcome, RunOutcome } from "./aggregate.ts";
-import { verdictOf, type Verdict } from "./verdict.ts";
+import type { RequirementOutcome, RunOutcome } from "../src/outcome/run-outcome.ts";
+import { verdictOf, type Verdict } from "../src/outcome/verdict.ts";
 
 /** One check, for --junit-per-check. */
 export interface JunitCase {

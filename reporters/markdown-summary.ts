@@ -6,9 +6,9 @@
 // One node's part is renderNodeMarkdown, so that a summary over several nodes can reuse it.
 
 import { describeContentCodings } from "../src/harness/content-coding-tally.ts";
-import type { RequirementOutcome, RunOutcome } from "./aggregate.ts";
+import type { RequirementOutcome, RunOutcome } from "../src/outcome/run-outcome.ts";
 import { escapeControls } from "./escape-controls.ts";
-import { verdictOf } from "./verdict.ts";
+import { verdictOf } from "../src/outcome/verdict.ts";
 import { unknownMemberMarkdown } from "./unknown-members-report.ts";
 import { loadMarkdown } from "./load-profile-report.ts";
 import { declinesMarkdown } from "./declines-report.ts";

@@ -5,10 +5,12 @@
 // alone, so merging runs made elsewhere gives what one fleet run gives.
 
 import type { ResultStatus } from "../src/harness/results.ts";
-import { countStatuses, FAILURES_KEPT, type Interruption } from "./aggregate.ts";
+import type { Interruption } from "../src/outcome/run-outcome.ts";
+import { FAILURES_KEPT } from "../src/outcome/aggregate.ts";
+import { countStatuses } from "../src/outcome/status-counts.ts";
 import type { Summary, SummaryRequirement } from "./summary.ts";
 import { packageCoverage } from "./spec-coverage.ts";
-import { VERDICT_KINDS, type VerdictCounts, type VerdictKind } from "./verdict.ts";
+import { VERDICT_KINDS, type VerdictCounts, type VerdictKind } from "../src/outcome/verdict.ts";
 
 /** One node of the fleet: its name (its column), its summary, and its own full report page if any. */
 export interface MatrixNode {
@@ -78,7 +80,7 @@ export function fleetStatus(cells: readonly MatrixCell[]): ResultStatus {
 }
 
 /**
- * The exit status a run's summary stands for, by the rule of aggregate.ts exitCode: 2 nothing could be
+ * The exit status a run's summary stands for, by the rule of src/outcome/exit-code.ts: 2 nothing could be
  * tested; 1 a run error, an interruption, or a failure the baseline does not expect (a failed SHOULD is
  * a baseline entry that passed); else 0.
  */
@@ -89,7 +91,7 @@ export function summaryExitCode(summary: Summary): 0 | 1 | 2 {
 }
 
 /**
- * A node's verdict (reporters/verdict.ts): its summary's, except that a run which did not exit 0 is not
+ * A node's verdict (src/outcome/verdict.ts): its summary's, except that a run which did not exit 0 is not
  * conforming whatever it wrote (a node whose run was stopped by a signal, or wrote no summary); a summary
  * of a version before verdicts gets one from its exit status and counts.
  */

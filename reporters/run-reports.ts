@@ -6,7 +6,7 @@
 // markdown summary) on stdout.
 
 import { writeFileSync } from "node:fs";
-import type { RunOutcome } from "./aggregate.ts";
+import type { RunOutcome } from "../src/outcome/run-outcome.ts";
 import { renderBaseline } from "./baseline-file.ts";
 import { renderConsoleReport } from "./console-report.ts";
 import { renderHtmlReport } from "./html-report.ts";

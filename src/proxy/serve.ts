@@ -5,7 +5,8 @@
 
 import { renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { exitCode, type RunOutcome } from "../../reporters/aggregate.ts";
+import type { RunOutcome } from "../outcome/run-outcome.ts";
+import { exitCode } from "../outcome/exit-code.ts";
 import { escapeControls } from "../../reporters/escape-controls.ts";
 import { ReportLayout } from "../../reporters/report-layout.ts";
 import { writeReports } from "../../reporters/run-reports.ts";

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Reporter } from "vitest/node";
-import type { RunOutcome } from "../../reporters/aggregate.ts";
+import type { RunOutcome } from "../outcome/run-outcome.ts";
 import { startAllureGenerator, type AllureGenerator } from "../../reporters/allure-page.ts";
 import { escapeControls } from "../../reporters/escape-controls.ts";
 import type { JunitCase } from "../../reporters/junit-report.ts";

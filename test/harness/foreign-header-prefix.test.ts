@@ -9,9 +9,9 @@ import {
   foreignPrefixHint,
   MAX_FOREIGN_PREFIXES,
 } from "../../src/harness/foreign-header-prefix.ts";
-import { verdictOf } from "../../reporters/verdict.ts";
+import { verdictOf } from "../../src/outcome/verdict.ts";
 import { buildSummary } from "../../reporters/summary.ts";
-import type { RunOutcome } from "../../reporters/aggregate.ts";
+import type { RunOutcome } from "../../src/outcome/run-outcome.ts";
 
 describe("foreignLedgerPrefixes", () => {
   it("finds the prefixes of ledger-version headers other than the run's, upper case", () => {

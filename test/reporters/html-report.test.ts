@@ -2,7 +2,8 @@
 // top with identical failures grouped, each curl once, every § linked to the spec page; and that page.
 
 import { describe, expect, it } from "vitest";
-import { aggregateRequirements, type Evidence } from "../../reporters/aggregate.ts";
+import type { Evidence } from "../../src/outcome/run-outcome.ts";
+import { aggregateRequirements } from "../../src/outcome/aggregate.ts";
 import { renderHtmlReport } from "../../reporters/html-report.ts";
 import { readSpec, renderSpecPage } from "../../reporters/spec-page.ts";
 import { parseRequirements } from "../../src/harness/requirements.ts";

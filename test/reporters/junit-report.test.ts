@@ -4,7 +4,9 @@
 // properties; the per-check form under the same rules; and well-formed XML whatever the target sent.
 
 import { describe, expect, it } from "vitest";
-import { aggregateRequirements, applyBaseline, notStartedOutcome, type Evidence } from "../../reporters/aggregate.ts";
+import type { Evidence } from "../../src/outcome/run-outcome.ts";
+import { aggregateRequirements, notStartedOutcome } from "../../src/outcome/aggregate.ts";
+import { applyBaseline } from "../../src/outcome/apply-baseline.ts";
 import { renderJunit, renderJunitPerCheck } from "../../reporters/junit-report.ts";
 import { parseRequirements } from "../../src/harness/requirements.ts";
 import type { ResultStatus } from "../../src/harness/results.ts";

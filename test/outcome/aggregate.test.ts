@@ -2,17 +2,12 @@
 // baseline of expected failures, the exit status, and the exact shape of summary.json.
 
 import { describe, expect, it } from "vitest";
-import {
-  applyBaseline,
-  aggregateRequirements,
-  BaselineError,
-  exitCode,
-  notStartedOutcome,
-  parseBaseline,
-  type Evidence,
-  type RunOutcome,
-} from "../../reporters/aggregate.ts";
-import { verdictOf } from "../../reporters/verdict.ts";
+import type { Evidence, RunOutcome } from "../../src/outcome/run-outcome.ts";
+import { aggregateRequirements, notStartedOutcome } from "../../src/outcome/aggregate.ts";
+import { BaselineError, parseBaseline } from "../../src/outcome/baseline-list.ts";
+import { applyBaseline } from "../../src/outcome/apply-baseline.ts";
+import { exitCode } from "../../src/outcome/exit-code.ts";
+import { verdictOf } from "../../src/outcome/verdict.ts";
 import { buildSummary } from "../../reporters/summary.ts";
 import { parseRequirements } from "../../src/harness/requirements.ts";
 import { aggregateStatus, type CheckResult, type ResultStatus } from "../../src/harness/results.ts";
