@@ -23,7 +23,15 @@ import type { ReportFormat } from "./report-format.ts";
 import { generateAllureReport, type AllureGenerator, type AllureOutcome } from "./allure-page.ts";
 import { forTerminal } from "./terminal.ts";
 import type { ReportLayout } from "./report-layout.ts";
-import type { PhaseClock } from "../src/run/phases.ts";
+
+/**
+ * The run's time so far, phase by phase, kept by the run engine: writing the reports ends the "allure"
+ * and "reports" phases, and summary.json's `phases` is read from it once they have ended.
+ */
+export interface ReportPhases {
+  end(name: "allure" | "reports"): void;
+  readonly phases: Readonly<Record<string, number>>;
+}
 
 export interface ReportInput {
   readonly layout: ReportLayout;
@@ -47,7 +55,7 @@ export interface ReportInput {
   /** false: no console report (a proxy's periodic writes). */
   readonly console?: boolean;
   /** The run's phases so far; the Allure page and the reports are added to them before summary.json is written. */
-  readonly phases?: PhaseClock;
+  readonly phases?: ReportPhases;
 }
 
 export async function writeReports(input: ReportInput): Promise<void> {
