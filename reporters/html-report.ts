@@ -20,7 +20,7 @@ import type { RequirementOutcome, RunOutcome } from "../src/outcome/run-outcome.
 import { countStatuses } from "../src/outcome/status-counts.ts";
 import { groupFailures, messageWithoutCurl, type FailureGroup } from "./failure-groups.ts";
 import { linkSections, sectionLink, SPEC_PAGE } from "./spec-page.ts";
-import { verdictOf, type Verdict } from "../src/outcome/verdict.ts";
+import type { Verdict } from "../src/outcome/verdict.ts";
 import type { CoverageCounts } from "../src/harness/spec-statements.ts";
 import { coverageFigure, packageCoverage } from "./spec-coverage.ts";
 
@@ -30,6 +30,7 @@ export interface HtmlReportInput {
   readonly startedAt: Date;
   readonly durationMs: number;
   readonly exitCode: number;
+  readonly verdict: Verdict;
   /** Relative link to the Allure report, if it was generated. */
   readonly allureHref?: string;
   /** How much of the spec the suite checks; absent: the package's (schemas/spec-statements.yaml). */
@@ -55,7 +56,7 @@ const STATUS_LABEL: Record<ResultStatus, string> = {
 export function renderHtmlReport(input: HtmlReportInput): string {
   const { outcome } = input;
   const counts = countStatuses(outcome.requirements);
-  const header = `${verdictBanner(verdictOf(outcome))}
+  const header = `${verdictBanner(input.verdict)}
 <dl>
 <dt>Target</dt><dd><code>${esc(input.target)}</code></dd>
 <dt>Started</dt><dd>${esc(input.startedAt.toISOString())}</dd>

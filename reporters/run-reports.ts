@@ -7,6 +7,7 @@
 
 import { writeFileSync } from "node:fs";
 import type { RunOutcome } from "../src/outcome/run-outcome.ts";
+import type { Verdict } from "../src/outcome/verdict.ts";
 import { renderBaseline } from "./baseline-file.ts";
 import { renderConsoleReport } from "./console-report.ts";
 import { renderHtmlReport } from "./html-report.ts";
@@ -47,6 +48,8 @@ export interface ReportInput {
   readonly startedAt: Date;
   readonly durationMs: number;
   readonly exitCode: number;
+  /** The outcome's verdict, which every report states. */
+  readonly verdict: Verdict;
   /** The allure-results directory (and the generator started for it), or why there is no Allure page. */
   readonly allure: { readonly resultsDir: string; readonly generator?: AllureGenerator } | { readonly skipped: string };
   readonly say: (line: string) => void;
@@ -59,13 +62,13 @@ export interface ReportInput {
 }
 
 export async function writeReports(input: ReportInput): Promise<void> {
-  const { layout, outcome, target, startedAt, durationMs, exitCode, phases } = input;
+  const { layout, outcome, verdict, target, startedAt, durationMs, exitCode, phases } = input;
   layout.create();
   const differential = input.differential;
   const junitRun = { name: "ledger-conformance", durationMs };
-  const node = { outcome, target, durationMs };
+  const node = { outcome, verdict, target, durationMs };
   writeFileSync(layout.junit, input.junitPerCheck ? renderJunitPerCheck(input.junitCases, node, junitRun) : renderJunit([node], junitRun));
-  const markdown = renderMarkdownSummary({ outcome, target });
+  const markdown = renderMarkdownSummary({ outcome, verdict, target });
   writeFileSync(layout.summaryMarkdown, markdown);
   let allureHref: string | undefined;
   // The Allure page is made in its own process: the spec page is written meanwhile.
@@ -86,11 +89,19 @@ export async function writeReports(input: ReportInput): Promise<void> {
     else process.stderr.write(escapeControls(`ledger-conformance: warning: no Allure report: ${allure.reason}\n`));
   }
   phases?.end("allure");
-  const html = renderHtmlReport({ outcome, target, startedAt, durationMs, exitCode, ...(allureHref === undefined ? {} : { allureHref }) });
+  const html = renderHtmlReport({
+    outcome,
+    verdict,
+    target,
+    startedAt,
+    durationMs,
+    exitCode,
+    ...(allureHref === undefined ? {} : { allureHref }),
+  });
   writeFileSync(layout.htmlIndex, differential === undefined ? html : withSections(html, [renderDifferencesSection(differential)]));
   phases?.end("reports");
   const summary = {
-    ...buildSummary(outcome, { target, startedAt, durationMs, ...(phases === undefined ? {} : { phases: phases.phases }) }),
+    ...buildSummary(outcome, { target, startedAt, durationMs, verdict, ...(phases === undefined ? {} : { phases: phases.phases }) }),
     ...(differential === undefined ? {} : differencesSummary(differential)),
   };
   writeFileSync(layout.summary, `${JSON.stringify(summary, null, 2)}\n`);
@@ -98,7 +109,7 @@ export async function writeReports(input: ReportInput): Promise<void> {
   if (input.format === "markdown") process.stdout.write(markdown);
   else {
     if (differential !== undefined) process.stdout.write(forTerminal(renderDifferencesConsole(differential)));
-    process.stdout.write(forTerminal(renderConsoleReport(outcome, { target, durationMs, reportDir: layout.display, exitCode })));
+    process.stdout.write(forTerminal(renderConsoleReport(outcome, { target, durationMs, reportDir: layout.display, exitCode, verdict })));
   }
   if (input.writeBaseline !== undefined) writeBaselineFile(input.writeBaseline, outcome, { target, startedAt });
 }

@@ -23,7 +23,7 @@ import type { Declines } from "../src/harness/decline-tally.ts";
 import type { ResultStatus } from "../src/harness/results.ts";
 import type { Interruption, RunOutcome } from "../src/outcome/run-outcome.ts";
 import { countStatuses, type StatusCounts } from "../src/outcome/status-counts.ts";
-import { verdictOf, type VerdictCounts, type VerdictKind } from "../src/outcome/verdict.ts";
+import type { Verdict, VerdictCounts, VerdictKind } from "../src/outcome/verdict.ts";
 import type { UnknownMemberCount } from "../src/harness/unknown-member-tally.ts";
 import type { ForeignHeaderPrefixes } from "../src/harness/foreign-header-prefix.ts";
 import type { ContentCodingCount } from "../src/harness/content-coding-tally.ts";
@@ -84,12 +84,13 @@ export function buildSummary(
     target: string;
     startedAt: Date;
     durationMs: number;
+    verdict: Verdict;
     phases?: Readonly<Record<string, number>>;
     /** Absent: the package's (schemas/spec-statements.yaml). */
     coverage?: CoverageCounts;
   },
 ): Summary {
-  const verdict = verdictOf(outcome);
+  const { verdict } = run;
   return {
     target: run.target,
     startedAt: run.startedAt.toISOString(),

@@ -23,6 +23,7 @@ import { shareInFlightLimit } from "../harness/shared-in-flight-limit.ts";
 import { pacingOf, shareRateLimit, type SharedRateLimit } from "../harness/shared-rate-limit.ts";
 import { shareDeclineTally, type DeclineTally } from "../harness/decline-tally.ts";
 import type { RequirementCatalog } from "../harness/requirements.ts";
+import { verdictOf } from "../outcome/verdict.ts";
 import type { CheckSelection } from "../harness/selection.ts";
 import type { Reporter } from "vitest/node";
 import type { ConformanceArgs } from "../run/run-options.ts";
@@ -332,9 +333,11 @@ async function reportNode(node: ReadyNode, end: RunEnd, context: ReportContext):
         ? { skipped: interruptReason }
         : { resultsDir: end.allureResults };
   const durationMs = end.endedAt - context.t0;
+  const verdict = verdictOf(outcome);
   await writeReports({
     layout: node.layout,
     outcome,
+    verdict,
     junitCases: end.reporter.junitCases(),
     junitPerCheck: args.junitPerCheck === true,
     target: end.config.target,
@@ -346,7 +349,9 @@ async function reportNode(node: ReadyNode, end: RunEnd, context: ReportContext):
     ...(differential === undefined ? {} : { differential }),
     console: false,
   });
-  node.print(renderConsoleReport(outcome, { target: end.config.target, durationMs, reportDir: node.layout.display, exitCode: code }));
+  node.print(
+    renderConsoleReport(outcome, { target: end.config.target, durationMs, reportDir: node.layout.display, exitCode: code, verdict }),
+  );
   return code;
 }
 
@@ -357,6 +362,7 @@ async function reportUntestable(node: UntestableNode, input: FleetRunInput, star
   await writeReports({
     layout: node.layout,
     outcome,
+    verdict: verdictOf(outcome),
     junitCases,
     target: node.target.url,
     startedAt,

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Reporter } from "vitest/node";
 import type { RunOutcome } from "../outcome/run-outcome.ts";
+import { verdictOf } from "../outcome/verdict.ts";
 import { startAllureGenerator, type AllureGenerator } from "../../reporters/allure-page.ts";
 import { escapeControls } from "../../reporters/escape-controls.ts";
 import type { JunitCase } from "../../reporters/junit-report.ts";
@@ -68,6 +69,7 @@ export async function runOneNode(input: OneNodeRunInput): Promise<number> {
       writeReports({
         layout,
         outcome,
+        verdict: verdictOf(outcome),
         junitCases,
         junitPerCheck: args.junitPerCheck === true,
         ...(args.format === undefined ? {} : { format: args.format }),

@@ -137,7 +137,9 @@ describe("aggregateRequirements", () => {
       true,
     );
     expect(verdictOf(never).headline).toBe("NOT CONFORMING: nothing could be tested: the target requires authentication");
-    expect(buildSummary(never, { target: "http://h/v1", startedAt: new Date(0), durationMs: 1 }).interruption).toEqual({
+    expect(
+      buildSummary(never, { verdict: verdictOf(never), target: "http://h/v1", startedAt: new Date(0), durationMs: 1 }).interruption,
+    ).toEqual({
       kind: "not_started",
       reason: "the target requires authentication",
     });
@@ -289,7 +291,7 @@ describe("baseline", () => {
 describe("summary.json", () => {
   it("has exactly the documented members plus requests, retries and the spec coverage", () => {
     const outcome = aggregateRequirements(catalog, [ev("1/must-a", "passed"), ev("1/must-b", "failed", "boom")], [], 5, "untested", 3);
-    const summary = buildSummary(outcome, { target: "http://h/v1", startedAt: new Date(0), durationMs: 12.4 });
+    const summary = buildSummary(outcome, { verdict: verdictOf(outcome), target: "http://h/v1", startedAt: new Date(0), durationMs: 12.4 });
     expect(Object.keys(summary).sort()).toEqual([
       "conforming",
       "counts",
@@ -359,7 +361,7 @@ describe("the verdict", () => {
       "CONFORMING WITH 1 EXPECTED FAILURE: every MUST requirement holds except the 1 expected failure from the baseline known.txt",
     );
     expect(exitCode(outcome)).toBe(0);
-    const summary = buildSummary(outcome, { target: "http://h/v1", startedAt: new Date(0), durationMs: 1 });
+    const summary = buildSummary(outcome, { verdict: verdictOf(outcome), target: "http://h/v1", startedAt: new Date(0), durationMs: 1 });
     expect(summary).toMatchObject({
       conforming: true,
       verdict: "conforming-with-baseline",
@@ -372,7 +374,9 @@ describe("the verdict", () => {
     const v = verdictOf(aggregateRequirements(catalog, [ev("1/must-a", "passed")], [], 1, "not selected by --only x"));
     expect(v.kind).toBe("partial");
     expect(v.headline).toMatch(/^PARTIAL: 1 of 4 requirements run, all hold; the others were not run/);
-    const summary = buildSummary(aggregateRequirements(catalog, [ev("1/must-a", "passed")], [], 1), {
+    const unselected = aggregateRequirements(catalog, [ev("1/must-a", "passed")], [], 1);
+    const summary = buildSummary(unselected, {
+      verdict: verdictOf(unselected),
       target: "http://h/v1",
       startedAt: new Date(0),
       durationMs: 1,

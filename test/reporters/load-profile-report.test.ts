@@ -12,6 +12,7 @@ import type { TestCase } from "vitest/node";
 import { afterAll, describe, expect, it } from "vitest";
 import type { RunOutcome } from "../../src/outcome/run-outcome.ts";
 import { aggregateRequirements } from "../../src/outcome/aggregate.ts";
+import { verdictOf } from "../../src/outcome/verdict.ts";
 import { renderConsoleReport } from "../../reporters/console-report.ts";
 import { escapeControls } from "../../reporters/escape-controls.ts";
 import { renderHtmlReport } from "../../reporters/html-report.ts";
@@ -67,8 +68,8 @@ const passed = aggregateRequirements(
 const withLoad: RunOutcome = { ...passed, loadProfile: LOAD };
 const run = { target: "http://h/v1", durationMs: 21_000, reportDir: "reports", exitCode: 0 };
 const html = (outcome: RunOutcome) =>
-  renderHtmlReport({ outcome, target: "http://h/v1", startedAt: new Date(0), durationMs: 1, exitCode: 0 });
-const consoleText = (outcome: RunOutcome) => escapeControls(renderConsoleReport(outcome, run));
+  renderHtmlReport({ outcome, verdict: verdictOf(outcome), target: "http://h/v1", startedAt: new Date(0), durationMs: 1, exitCode: 0 });
+const consoleText = (outcome: RunOutcome) => escapeControls(renderConsoleReport(outcome, { ...run, verdict: verdictOf(outcome) }));
 
 const dir = mkdtempSync(join(tmpdir(), "load-report-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -113,7 +114,8 @@ describe("summary.json", () => {
     writeFileSync(join(dir, name, "summary.json"), JSON.stringify(json));
     return join(dir, name);
   };
-  const summaryOf = (outcome: RunOutcome) => buildSummary(outcome, { target: "http://h/v1", startedAt: new Date(0), durationMs: 1 });
+  const summaryOf = (outcome: RunOutcome) =>
+    buildSummary(outcome, { verdict: verdictOf(outcome), target: "http://h/v1", startedAt: new Date(0), durationMs: 1 });
 
   it("holds the load profile as it is, numbers as numbers, and validates against the schema", () => {
     const summary = summaryOf(withLoad);
@@ -175,7 +177,7 @@ describe("the console", () => {
 
 describe("summary.md", () => {
   it("has an Under load table with the same columns, every cell escaped", () => {
-    const md = renderMarkdownSummary({ outcome: withLoad, target: "http://h/v1" });
+    const md = renderMarkdownSummary({ outcome: withLoad, verdict: verdictOf(withLoad), target: "http://h/v1" });
     expect(md).toContain("**Under load**: 32 clients, 3 writers, 20.0 s, 41,203 requests \\(2,060/s\\)");
     expect(md).toContain("| endpoint | requests | req/s | p50 ms | p95 ms | p99 ms | max ms | 2xx | 3xx | 4xx | 5xx | no answer |");
     expect(md).toContain("| get\\_ledger\\_info | 30,000 | 1,500 | 3 | 12 | 30 | 210 | 29,990 | 0 | 0 | 7 | 3 |");
@@ -186,7 +188,7 @@ describe("summary.md", () => {
   });
 
   it("has no Under load table when the run had no load", () => {
-    expect(renderMarkdownSummary({ outcome: passed, target: "http://h/v1" })).not.toMatch(/under load/i);
+    expect(renderMarkdownSummary({ outcome: passed, verdict: verdictOf(passed), target: "http://h/v1" })).not.toMatch(/under load/i);
   });
 });
 

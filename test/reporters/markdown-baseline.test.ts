@@ -7,9 +7,9 @@ import type { Evidence } from "../../src/outcome/run-outcome.ts";
 import { aggregateRequirements } from "../../src/outcome/aggregate.ts";
 import { parseBaseline } from "../../src/outcome/baseline-list.ts";
 import { applyBaseline } from "../../src/outcome/apply-baseline.ts";
+import { verdictOf } from "../../src/outcome/verdict.ts";
 import { failedMustIds, renderBaseline } from "../../reporters/baseline-file.ts";
 import { cell, renderMarkdownSummary } from "../../reporters/markdown-summary.ts";
-import { verdictOf } from "../../src/outcome/verdict.ts";
 import { parseRequirements } from "../../src/harness/requirements.ts";
 import type { ResultStatus } from "../../src/harness/results.ts";
 
@@ -45,7 +45,7 @@ const outcome = aggregateRequirements(
 );
 
 describe("renderMarkdownSummary", () => {
-  const md = renderMarkdownSummary({ outcome, target: "http://h/v1" });
+  const md = renderMarkdownSummary({ outcome, verdict: verdictOf(outcome), target: "http://h/v1" });
 
   it("starts with the verdict in the words of the other reports, then the table, failed and warned first", () => {
     const v = verdictOf(outcome);

@@ -11,6 +11,7 @@ import { Ajv } from "ajv";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Evidence } from "../../src/outcome/run-outcome.ts";
 import { aggregateRequirements } from "../../src/outcome/aggregate.ts";
+import { verdictOf } from "../../src/outcome/verdict.ts";
 import { renderConsoleReport } from "../../reporters/console-report.ts";
 import { renderHtmlReport } from "../../reporters/html-report.ts";
 import { renderMarkdownSummary } from "../../reporters/markdown-summary.ts";
@@ -101,7 +102,7 @@ const MAP = parseStatements(
 describe("summary.json's coverage", () => {
   const schema = JSON.parse(readFileSync(packagePath("schemas", "run-summary.schema.json"), "utf8")) as object;
   const validate = new Ajv({ strict: false }).compile(schema);
-  const summary = buildSummary(outcome, { target: "http://h/v1", startedAt: new Date(0), durationMs: 1 });
+  const summary = buildSummary(outcome, { verdict: verdictOf(outcome), target: "http://h/v1", startedAt: new Date(0), durationMs: 1 });
 
   it("carries the package map's figure, which the schema requires", () => {
     expect(summary.coverage).toEqual(packageCoverage());
@@ -116,7 +117,15 @@ describe("summary.json's coverage", () => {
 
   it("is the map's figure in a fleet's summary too, each node keeping its own", () => {
     const own = { statements: 3, covered: 1, partial: 1, uncovered: 0, untestable: 1 };
-    const node = { ...buildSummary(outcome, { target: "http://h/v1", startedAt: new Date(0), durationMs: 1, coverage: own }) };
+    const node = {
+      ...buildSummary(outcome, {
+        verdict: verdictOf(outcome),
+        target: "http://h/v1",
+        startedAt: new Date(0),
+        durationMs: 1,
+        coverage: own,
+      }),
+    };
     const fleet = buildFleetSummary([{ name: "a", summary: node, exitCode: 1 }], { startedAt: new Date(0), durationMs: 1 });
     expect(fleet.coverage).toEqual(packageCoverage());
     expect(fleet.targets[0]?.coverage).toEqual(own);
@@ -128,7 +137,14 @@ describe("the console and summary.md", () => {
   const coverage = { statements: 127, covered: 120, partial: 0, uncovered: 0, untestable: 7 };
 
   it("give the coverage figure among the console's last lines, before the verdict", () => {
-    const text = renderConsoleReport(outcome, { target: "http://h/v1", durationMs: 1, reportDir: "reports", exitCode: 1, coverage });
+    const text = renderConsoleReport(outcome, {
+      verdict: verdictOf(outcome),
+      target: "http://h/v1",
+      durationMs: 1,
+      reportDir: "reports",
+      exitCode: 1,
+      coverage,
+    });
     const lines = text.trimEnd().split("\n");
     expect(lines.at(-3)).toBe(
       "spec coverage: 127 statements: 120 covered, 0 partial, 0 uncovered, 7 untestable (see reports/html/spec.html)",
@@ -140,17 +156,19 @@ describe("the console and summary.md", () => {
   });
 
   it("give the same figure in summary.md, and the package's by default", () => {
-    const md = renderMarkdownSummary({ outcome, target: "http://h/v1", coverage });
+    const md = renderMarkdownSummary({ outcome, verdict: verdictOf(outcome), target: "http://h/v1", coverage });
     expect(md).toContain("Spec coverage: 127 statements: 120 covered, 0 partial, 0 uncovered, 7 untestable (see `html/spec.html`).");
     const c = packageCoverage();
-    expect(renderMarkdownSummary({ outcome, target: "http://h/v1" })).toContain(`Spec coverage: ${c.statements} statement`);
-    expect(renderConsoleReport(outcome, { target: "http://h/v1", durationMs: 1, reportDir: ".", exitCode: 1 })).toContain(
-      `spec coverage: ${c.statements} statement`,
+    expect(renderMarkdownSummary({ outcome, verdict: verdictOf(outcome), target: "http://h/v1" })).toContain(
+      `Spec coverage: ${c.statements} statement`,
     );
+    expect(
+      renderConsoleReport(outcome, { verdict: verdictOf(outcome), target: "http://h/v1", durationMs: 1, reportDir: ".", exitCode: 1 }),
+    ).toContain(`spec coverage: ${c.statements} statement`);
   });
 
   it("give the map's figure in a fleet's console, summary.md and page", () => {
-    const summary = buildSummary(outcome, { target: "http://h/v1", startedAt: new Date(0), durationMs: 1 });
+    const summary = buildSummary(outcome, { verdict: verdictOf(outcome), target: "http://h/v1", startedAt: new Date(0), durationMs: 1 });
     const nodes = [{ name: "a", summary, exitCode: 1 }];
     const c = packageCoverage();
     expect(renderMatrixConsole(nodes, { reportDir: "r", exitCode: 1 })).toContain(`spec coverage: ${c.statements} statement`);
@@ -160,12 +178,22 @@ describe("the console and summary.md", () => {
   });
 
   it("give it in junit.xml's properties", () => {
-    const xml = renderJunit([{ outcome, target: "http://h/v1", durationMs: 1 }], { name: "ledger-conformance", durationMs: 1 });
+    const xml = renderJunit([{ outcome, verdict: verdictOf(outcome), target: "http://h/v1", durationMs: 1 }], {
+      name: "ledger-conformance",
+      durationMs: 1,
+    });
     expect(xml).toContain(`<property name="spec.coverage" value="${coverageFigure(packageCoverage())}"/>`);
   });
 
   it("link the figure from index.html to the spec page's legend", () => {
-    const html = renderHtmlReport({ outcome, target: "http://h/v1", startedAt: new Date(0), durationMs: 1, exitCode: 1 });
+    const html = renderHtmlReport({
+      outcome,
+      verdict: verdictOf(outcome),
+      target: "http://h/v1",
+      startedAt: new Date(0),
+      durationMs: 1,
+      exitCode: 1,
+    });
     expect(html).toMatch(/<dt>Spec coverage<\/dt><dd>[0-9]+ statements?: [0-9]+ covered, [^<]*: <a href="spec.html#coverage">/);
   });
 });

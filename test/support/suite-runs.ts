@@ -19,6 +19,7 @@ import type { RunConfig } from "../../src/harness/config.ts";
 import { parseBaselineEntries } from "../../src/outcome/baseline-list.ts";
 import { applyBaseline } from "../../src/outcome/apply-baseline.ts";
 import { exitCode } from "../../src/outcome/exit-code.ts";
+import { verdictOf } from "../../src/outcome/verdict.ts";
 import { RequirementReporter } from "../../reporters/requirement-reporter.ts";
 import { buildSummary, type Summary } from "../../reporters/summary.ts";
 import { parseConformanceArgs, type ConformanceArgs } from "../../src/cli/args.ts";
@@ -167,7 +168,7 @@ export async function runSuitesAtOnce(runs: readonly SuiteRun[], options: SuiteR
     const durationMs = timings.get(run.name) ?? 0;
     results.set(run.name, {
       exitCode: exitCode(outcome),
-      summary: buildSummary(outcome, { target: run.target, startedAt, durationMs }),
+      summary: buildSummary(outcome, { verdict: verdictOf(outcome), target: run.target, startedAt, durationMs }),
       durationMs,
     });
   }
