@@ -24,6 +24,7 @@ import { pacingOf, shareRateLimit, type SharedRateLimit } from "../harness/share
 import { shareDeclineTally, type DeclineTally } from "../harness/decline-tally.ts";
 import type { RequirementCatalog } from "../harness/requirements.ts";
 import { verdictOf } from "../outcome/verdict.ts";
+import { fleetJudgement, nodeVerdict } from "../outcome/fleet-verdict.ts";
 import type { CheckSelection } from "../harness/selection.ts";
 import type { Reporter } from "vitest/node";
 import type { ConformanceArgs } from "../run/run-options.ts";
@@ -135,18 +136,21 @@ export async function runFleet(input: FleetRunInput): Promise<number> {
       say(
         `${code === 0 ? "✓" : "✗"} ${node.target.name}: exit ${code}, ${summary.counts.failed} failed, ${summary.counts.warned} warned, ${summary.counts.passed} passed (${(summary.durationMs / 1000).toFixed(1)} s)`,
       );
-      return { name: node.target.name, summary, exitCode: code, reportHref: `../targets/${node.target.name}/html/index.html` };
+      const verdict = nodeVerdict(summary, code);
+      return { name: node.target.name, summary, exitCode: code, verdict, reportHref: `../targets/${node.target.name}/html/index.html` };
     });
-    const code = writeMatrixReports({
+    const fleet = fleetJudgement(matrix);
+    writeMatrixReports({
       layout,
       nodes: matrix,
       startedAt,
       durationMs: performance.now() - t0,
       ...(args.format === undefined ? {} : { format: args.format }),
+      fleet,
     });
     await closing;
     if (input.interrupt.aborted) return signalExitCode(String(input.interrupt.reason));
-    return code;
+    return fleet.exitCode;
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }

@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { Evidence } from "../../src/outcome/run-outcome.ts";
 import { aggregateRequirements } from "../../src/outcome/aggregate.ts";
 import { verdictOf } from "../../src/outcome/verdict.ts";
+import { nodeVerdict } from "../../src/outcome/fleet-verdict.ts";
 import { renderConsoleReport } from "../../reporters/console-report.ts";
 import { renderHtmlReport } from "../../reporters/html-report.ts";
 import { renderMarkdownSummary } from "../../reporters/markdown-summary.ts";
@@ -126,7 +127,12 @@ describe("summary.json's coverage", () => {
         coverage: own,
       }),
     };
-    const fleet = buildFleetSummary([{ name: "a", summary: node, exitCode: 1 }], { startedAt: new Date(0), durationMs: 1 });
+    const verdict = nodeVerdict(node, 1);
+    const fleet = buildFleetSummary([{ name: "a", summary: node, exitCode: 1, verdict }], {
+      startedAt: new Date(0),
+      durationMs: 1,
+      verdict,
+    });
     expect(fleet.coverage).toEqual(packageCoverage());
     expect(fleet.targets[0]?.coverage).toEqual(own);
     expect(validate(JSON.parse(JSON.stringify(fleet))), JSON.stringify(validate.errors)).toBe(true);
@@ -169,11 +175,12 @@ describe("the console and summary.md", () => {
 
   it("give the map's figure in a fleet's console, summary.md and page", () => {
     const summary = buildSummary(outcome, { verdict: verdictOf(outcome), target: "http://h/v1", startedAt: new Date(0), durationMs: 1 });
-    const nodes = [{ name: "a", summary, exitCode: 1 }];
+    const verdict = nodeVerdict(summary, 1);
+    const nodes = [{ name: "a", summary, exitCode: 1, verdict }];
     const c = packageCoverage();
-    expect(renderMatrixConsole(nodes, { reportDir: "r", exitCode: 1 })).toContain(`spec coverage: ${c.statements} statement`);
-    expect(renderMatrixMarkdown(nodes)).toContain(`Spec coverage: ${c.statements} statement`);
-    const page = renderMatrixHtml({ nodes, startedAt: new Date(0), durationMs: 1, exitCode: 1 });
+    expect(renderMatrixConsole(nodes, { reportDir: "r", exitCode: 1, verdict })).toContain(`spec coverage: ${c.statements} statement`);
+    expect(renderMatrixMarkdown(nodes, verdict)).toContain(`Spec coverage: ${c.statements} statement`);
+    const page = renderMatrixHtml({ nodes, startedAt: new Date(0), durationMs: 1, exitCode: 1, verdict });
     expect(page).toContain(`<dt>Spec coverage</dt><dd>${c.statements} statement`);
   });
 
