@@ -16,7 +16,7 @@ import { availableParallelism, tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { escapeControls } from "../../reporters/escape-controls.ts";
 import type { MatrixNode } from "../../reporters/matrix-data.ts";
-import { RequirementReporter } from "../../reporters/requirement-reporter.ts";
+import { RequirementReporter } from "../run/requirement-reporter.ts";
 import { renderConsoleReport } from "../../reporters/console-report.ts";
 import { checkTimeoutMs, isLoopbackUrl, workersSharingSlots, type RunConfig } from "../harness/config.ts";
 import { shareInFlightLimit } from "../harness/shared-in-flight-limit.ts";

@@ -13,7 +13,7 @@ import { startAllureGenerator, type AllureGenerator } from "../../reporters/allu
 import { escapeControls } from "../../reporters/escape-controls.ts";
 import type { JunitCase } from "../../reporters/junit-report.ts";
 import { ReportLayout } from "../../reporters/report-layout.ts";
-import { RequirementReporter } from "../../reporters/requirement-reporter.ts";
+import { RequirementReporter } from "./requirement-reporter.ts";
 import { writeReports, type ReportInput } from "../../reporters/run-reports.ts";
 import type { ConformanceArgs } from "./run-options.ts";
 import { checkTimeoutMs, workersSharingSlots, type ProvidedRunConfig } from "../harness/config.ts";

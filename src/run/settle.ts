@@ -10,7 +10,7 @@ import type { BaselineEntry } from "../outcome/baseline-list.ts";
 import { applyBaseline } from "../outcome/apply-baseline.ts";
 import { exitCode } from "../outcome/exit-code.ts";
 import type { JunitCase } from "../../reporters/junit-report.ts";
-import type { RequirementReporter } from "../../reporters/requirement-reporter.ts";
+import type { RequirementReporter } from "./requirement-reporter.ts";
 import type { RunConfig } from "../harness/config.ts";
 import { ConfigurationError } from "../harness/configuration-error.ts";
 import type { DifferentialResult } from "../harness/differential/differential-run.ts";

@@ -19,7 +19,7 @@ import { renderHtmlReport } from "../../reporters/html-report.ts";
 import { segmentWidths } from "../../reporters/load-chart.ts";
 import { grouped, rate } from "../../src/harness/figures.ts";
 import { renderMarkdownSummary } from "../../reporters/markdown-summary.ts";
-import { RequirementReporter } from "../../reporters/requirement-reporter.ts";
+import { RequirementReporter } from "../../src/run/requirement-reporter.ts";
 import { buildSummary } from "../../reporters/summary.ts";
 import { readRunSummary, UnreadableSummaryError } from "../../src/fleet/summary-reader.ts";
 import type { LoadProfile } from "../../src/harness/load-profile.ts";

@@ -20,7 +20,7 @@ import { parseBaselineEntries } from "../../src/outcome/baseline-list.ts";
 import { applyBaseline } from "../../src/outcome/apply-baseline.ts";
 import { exitCode } from "../../src/outcome/exit-code.ts";
 import { verdictOf } from "../../src/outcome/verdict.ts";
-import { RequirementReporter } from "../../reporters/requirement-reporter.ts";
+import { RequirementReporter } from "../../src/run/requirement-reporter.ts";
 import { buildSummary, type Summary } from "../../reporters/summary.ts";
 import { parseConformanceArgs, type ConformanceArgs } from "../../src/cli/args.ts";
 import { nativeImports } from "../../src/run/vitest-run.ts";
