@@ -6,7 +6,7 @@
 
 import { describeContentCodings, type ContentCodingCount } from "../src/harness/content-coding-tally.ts";
 import type { RunOutcome } from "../src/outcome/run-outcome.ts";
-import { countStatuses } from "../src/outcome/status-counts.ts";
+import { countStatuses } from "./status-counts.ts";
 import type { Verdict } from "../src/outcome/verdict.ts";
 import { unknownMemberLines } from "./unknown-members-report.ts";
 import { loadLines } from "./load-profile-report.ts";

@@ -17,7 +17,7 @@ import { declinesSection } from "./declines-report.ts";
 import { LOAD_CSS } from "./load-chart.ts";
 import { REPORT_CSS } from "./report-style.ts";
 import type { RequirementOutcome, RunOutcome } from "../src/outcome/run-outcome.ts";
-import { countStatuses } from "../src/outcome/status-counts.ts";
+import { countStatuses } from "./status-counts.ts";
 import { groupFailures, messageWithoutCurl, type FailureGroup } from "./failure-groups.ts";
 import { linkSections, sectionLink, SPEC_PAGE } from "./spec-page.ts";
 import type { Verdict } from "../src/outcome/verdict.ts";

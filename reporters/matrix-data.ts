@@ -7,7 +7,7 @@
 import type { ResultStatus } from "../src/harness/results.ts";
 import type { Interruption } from "../src/outcome/run-outcome.ts";
 import { FAILURES_KEPT } from "../src/outcome/aggregate.ts";
-import { countStatuses } from "../src/outcome/status-counts.ts";
+import { countStatuses } from "./status-counts.ts";
 import type { Summary, SummaryRequirement } from "./summary.ts";
 import { packageCoverage } from "./spec-coverage.ts";
 import type { VerdictCounts, VerdictKind } from "../src/outcome/verdict.ts";

@@ -22,7 +22,7 @@
 import type { Declines } from "../src/harness/decline-tally.ts";
 import type { ResultStatus } from "../src/harness/results.ts";
 import type { Interruption, RunOutcome } from "../src/outcome/run-outcome.ts";
-import { countStatuses, type StatusCounts } from "../src/outcome/status-counts.ts";
+import { countStatuses, type StatusCounts } from "./status-counts.ts";
 import type { Verdict, VerdictCounts, VerdictKind } from "../src/outcome/verdict.ts";
 import type { UnknownMemberCount } from "../src/harness/unknown-member-tally.ts";
 import type { ForeignHeaderPrefixes } from "../src/harness/foreign-header-prefix.ts";

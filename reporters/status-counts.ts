@@ -1,6 +1,7 @@
-// How many requirements ended in each status (summary.json's `counts`, the reports' tallies).
+// How many requirements ended in each status, as the reports tally them (summary.json's `counts`, the
+// console and HTML tables per endpoint, the fleet's rows).
 
-import type { RequirementOutcome } from "./run-outcome.ts";
+import type { RequirementOutcome } from "../src/outcome/run-outcome.ts";
 
 export interface StatusCounts {
   passed: number;
