@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readFileSync } from "node:fs";
-import { parseBaseline } from "../reporters/aggregate.ts";
+import { parseBaseline } from "../src/outcome/baseline-list.ts";
 import { FAULTS, type Fault } from "../src/node/index.ts";
 import { APTOS_CORE_BASELINE, ROOT, runConformance, type ConformanceRun } from "../test/self-check/conformance-run.ts";
 import { FAULT_RUN_PROCESSES, proven, runFaultsInProcesses, type FaultRun, type FaultRunOutcome } from "../test/self-check/fault-runs.ts";

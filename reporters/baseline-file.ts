@@ -1,8 +1,8 @@
 // --write-baseline FILE: the MUST requirements that failed, one id a line, each under a comment holding its
-// first failure's first line, in the text form --baseline reads (aggregate.ts parseBaseline). A
+// first failure's first line, in the text form --baseline reads (src/outcome/baseline-list.ts). A
 // requirement the baseline listed that now passes is left out (it is no longer an expected failure).
 
-import type { RunOutcome } from "./aggregate.ts";
+import type { RunOutcome } from "../src/outcome/run-outcome.ts";
 import { escapeControls } from "./escape-controls.ts";
 
 /** A comment line is cut here: the full message is in the reports. */

@@ -5,8 +5,9 @@
 // messages quote what the target sent.
 
 import { describeContentCodings, type ContentCodingCount } from "../src/harness/content-coding-tally.ts";
-import { countStatuses, type RunOutcome } from "./aggregate.ts";
-import { verdictOf } from "./verdict.ts";
+import type { RunOutcome } from "../src/outcome/run-outcome.ts";
+import { countStatuses } from "./status-counts.ts";
+import type { Verdict } from "../src/outcome/verdict.ts";
 import { unknownMemberLines } from "./unknown-members-report.ts";
 import { loadLines } from "./load-profile-report.ts";
 import { declinesLines } from "./declines-report.ts";
@@ -22,6 +23,7 @@ export function renderConsoleReport(
     durationMs: number;
     reportDir: string;
     exitCode: number;
+    verdict: Verdict;
     /** Absent: the package's (schemas/spec-statements.yaml). */
     coverage?: CoverageCounts;
   },
@@ -94,7 +96,7 @@ export function renderConsoleReport(
   lines.push(
     "",
     coverageLine(run.coverage ?? packageCoverage(), `${run.reportDir}/html/spec.html`),
-    `${verdictOf(outcome).headline} — ${outcome.requests} requests (${outcome.retries} retries after connection faults) to ${run.target} in ${(run.durationMs / 1000).toFixed(1)} s`,
+    `${run.verdict.headline} — ${outcome.requests} requests (${outcome.retries} retries after connection faults) to ${run.target} in ${(run.durationMs / 1000).toFixed(1)} s`,
     `Reports: ${run.reportDir}/summary.json, summary.md, junit.xml, html/index.html — exit ${run.exitCode}`,
   );
   return `${lines.join("\n")}\n`;

@@ -6,7 +6,7 @@
 
 import type { Declines } from "../src/harness/decline-tally.ts";
 import { escapeHtml as esc } from "./escape-controls.ts";
-import { grouped, rate } from "./load-profile-report.ts";
+import { grouped, rate } from "../src/harness/figures.ts";
 
 export const DECLINED = "Declined requests";
 
@@ -17,13 +17,6 @@ export function declinesHeadline(d: Declines): string {
       ? ""
       : `; paced to ${rate(d.pacing.settledPerSecond)} requests/s (lowered ${grouped(d.pacing.decreases)} time${d.pacing.decreases === 1 ? "" : "s"})`;
   return `${grouped(d.shed)} shed (503), ${grouped(d.rateLimited)} rate-limited (429), each sent again, never judged${pace}`;
-}
-
-/** The verdict's advice for a paced run: the rate to start at next time. */
-export function pacingHint(d: Declines | undefined): string | undefined {
-  if (d?.pacing === undefined) return undefined;
-  const n = Math.max(1, Math.floor(d.pacing.settledPerSecond));
-  return `the target declined requests and the run paced itself to ${rate(d.pacing.settledPerSecond)} requests/s: pass --rate-limit ${n} to start at that pace`;
 }
 
 /** Console lines (without a leading blank line); [] when nothing was declined. */

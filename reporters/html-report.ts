@@ -16,10 +16,11 @@ import { loadSection } from "./load-profile-report.ts";
 import { declinesSection } from "./declines-report.ts";
 import { LOAD_CSS } from "./load-chart.ts";
 import { REPORT_CSS } from "./report-style.ts";
-import { countStatuses, type RequirementOutcome, type RunOutcome } from "./aggregate.ts";
+import type { RequirementOutcome, RunOutcome } from "../src/outcome/run-outcome.ts";
+import { countStatuses } from "./status-counts.ts";
 import { groupFailures, messageWithoutCurl, type FailureGroup } from "./failure-groups.ts";
 import { linkSections, sectionLink, SPEC_PAGE } from "./spec-page.ts";
-import { verdictOf, type Verdict } from "./verdict.ts";
+import type { Verdict } from "../src/outcome/verdict.ts";
 import type { CoverageCounts } from "../src/harness/spec-statements.ts";
 import { coverageFigure, packageCoverage } from "./spec-coverage.ts";
 
@@ -29,6 +30,7 @@ export interface HtmlReportInput {
   readonly startedAt: Date;
   readonly durationMs: number;
   readonly exitCode: number;
+  readonly verdict: Verdict;
   /** Relative link to the Allure report, if it was generated. */
   readonly allureHref?: string;
   /** How much of the spec the suite checks; absent: the package's (schemas/spec-statements.yaml). */
@@ -54,7 +56,7 @@ const STATUS_LABEL: Record<ResultStatus, string> = {
 export function renderHtmlReport(input: HtmlReportInput): string {
   const { outcome } = input;
   const counts = countStatuses(outcome.requirements);
-  const header = `${verdictBanner(verdictOf(outcome))}
+  const header = `${verdictBanner(input.verdict)}
 <dl>
 <dt>Target</dt><dd><code>${esc(input.target)}</code></dd>
 <dt>Started</dt><dd>${esc(input.startedAt.toISOString())}</dd>

@@ -12,8 +12,8 @@
 
 import type { ResultStatus } from "../src/harness/results.ts";
 import { coverageFigure, packageCoverage } from "./spec-coverage.ts";
-import type { RequirementOutcome, RunOutcome } from "./aggregate.ts";
-import { verdictOf, type Verdict } from "./verdict.ts";
+import type { RequirementOutcome, RunOutcome } from "../src/outcome/run-outcome.ts";
+import type { Verdict } from "../src/outcome/verdict.ts";
 
 /** One check, for --junit-per-check. */
 export interface JunitCase {
@@ -53,6 +53,7 @@ export interface JunitSuite {
 
 export interface JunitNode {
   readonly outcome: RunOutcome;
+  readonly verdict: Verdict;
   readonly target: string;
   readonly durationMs: number;
 }
@@ -74,7 +75,7 @@ export function renderJunitSuite(node: JunitNode): JunitSuite {
           },
         ]
       : [...outcome.requirements.map((r) => requirementCase(r, outcome)), ...runErrorCases(outcome)];
-  return suite(`ledger-conformance: ${node.target}`, cases, node.durationMs, verdictOf(outcome));
+  return suite(`ledger-conformance: ${node.target}`, cases, node.durationMs, node.verdict);
 }
 
 function requirementCase(r: RequirementOutcome, outcome: RunOutcome): Case {
@@ -142,7 +143,7 @@ export function renderJunitPerCheck(checks: readonly JunitCase[], node: JunitNod
       outcome: { kind: "failure", message: firstLine(r.failures[0]?.message ?? ""), body: r.failures[0]?.message ?? "" },
     });
   }
-  const verdict = verdictOf(outcome);
+  const { verdict } = node;
   return document(
     [...byFile.entries()].map(([file, cases]) =>
       suite(

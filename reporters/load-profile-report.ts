@@ -5,24 +5,11 @@
 // goes through cell(), HTML through escapeHtml. Every renderer says nothing when the run had no load.
 
 import type { EndpointLoad, LoadProfile } from "../src/harness/load-profile.ts";
+import { grouped, rate } from "../src/harness/figures.ts";
 import { escapeHtml as esc } from "./escape-controls.ts";
 import { endpointChart, latencyScale, LOAD_LEGEND, STATUS_CLASSES } from "./load-chart.ts";
 
 export const UNDER_LOAD = "Under load";
-
-/** A whole count with thousands separators: 41203 → "41,203". Not locale-dependent, so reports are the same everywhere. */
-export function grouped(n: number): string {
-  if (!Number.isFinite(n)) return "?";
-  const whole = Math.round(n);
-  const digits = String(Math.abs(whole)).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-  return whole < 0 ? `-${digits}` : digits;
-}
-
-/** A rate: whole and grouped from 100/s up, one decimal below, where a decimal still says something. */
-export function rate(perSecond: number): string {
-  if (!Number.isFinite(perSecond)) return "?";
-  return perSecond >= 100 ? grouped(perSecond) : perSecond.toFixed(1);
-}
 
 const plural = (n: number, word: string) => `${grouped(n)} ${word}${n === 1 ? "" : "s"}`;
 

@@ -6,9 +6,9 @@
 // One node's part is renderNodeMarkdown, so that a summary over several nodes can reuse it.
 
 import { describeContentCodings } from "../src/harness/content-coding-tally.ts";
-import type { RequirementOutcome, RunOutcome } from "./aggregate.ts";
+import type { RequirementOutcome, RunOutcome } from "../src/outcome/run-outcome.ts";
 import { escapeControls } from "./escape-controls.ts";
-import { verdictOf } from "./verdict.ts";
+import type { Verdict } from "../src/outcome/verdict.ts";
 import { unknownMemberMarkdown } from "./unknown-members-report.ts";
 import { loadMarkdown } from "./load-profile-report.ts";
 import { declinesMarkdown } from "./declines-report.ts";
@@ -27,14 +27,20 @@ const STATUS_WORD: Record<RequirementOutcome["status"], string> = {
   passed: "✅ passed",
 };
 
-/** `coverage` absent: the package's (schemas/spec-statements.yaml). */
-export function renderMarkdownSummary(node: { outcome: RunOutcome; target: string; coverage?: CoverageCounts }): string {
+/** One node's run as the markdown shows it; `coverage` absent: the package's (schemas/spec-statements.yaml). */
+export interface MarkdownNode {
+  readonly outcome: RunOutcome;
+  readonly verdict: Verdict;
+  readonly target: string;
+  readonly coverage?: CoverageCounts;
+}
+
+export function renderMarkdownSummary(node: MarkdownNode): string {
   return `# ledger-conformance\n\n${renderNodeMarkdown(node)}`;
 }
 
-export function renderNodeMarkdown(node: { outcome: RunOutcome; target: string; coverage?: CoverageCounts }): string {
-  const { outcome } = node;
-  const verdict = verdictOf(outcome);
+export function renderNodeMarkdown(node: MarkdownNode): string {
+  const { outcome, verdict } = node;
   const rank = (r: RequirementOutcome) => ORDER[r.status] + (r.expectedFailure ? 0.5 : 0);
   const rows = [...outcome.requirements].sort((a, b) => rank(a) - rank(b)).map((r) => `| ${cells(r).map(cell).join(" | ")} |`);
   const errors = outcome.errors.map((e) => `- run error: ${cell(`${e.file === undefined ? "" : `${e.file}: `}${e.message}`)}`);

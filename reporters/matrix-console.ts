@@ -7,21 +7,25 @@
 import { declinesHeadline } from "./declines-report.ts";
 import { coverageLine, packageCoverage } from "./spec-coverage.ts";
 import type { Declines } from "../src/harness/decline-tally.ts";
-import { buildMatrix, fleetVerdict, nodeVerdict, verdictWords, type MatrixNode } from "./matrix-data.ts";
+import { buildMatrix, verdictWords, type MatrixNode } from "./matrix-data.ts";
+import type { VerdictKind } from "../src/outcome/verdict.ts";
 
 /** Rows listed on the console; the HTML page has every row. */
 const MAX_ROWS = 40;
 
 const SHORT = { passed: "pass", failed: "FAIL", warned: "warn", skipped: "skip", not_applicable: "n/a", absent: "-" } as const;
 
-export function renderMatrixConsole(nodes: readonly MatrixNode[], run: { readonly reportDir: string; readonly exitCode: number }): string {
+export function renderMatrixConsole(
+  nodes: readonly MatrixNode[],
+  run: { readonly reportDir: string; readonly exitCode: number; readonly verdict: VerdictKind },
+): string {
   const table = [
     ["node", "verdict", "exit", "pass", "fail", "warn", "skip", "n/a", "target"],
     ...nodes.map((n) => {
       const c = n.summary.counts;
       return [
         n.name,
-        verdictWords(nodeVerdict(n.summary, n.exitCode)),
+        verdictWords(n.verdict),
         String(n.exitCode),
         ...[c.passed, c.failed, c.warned, c.skipped, c.notApplicable].map(String),
         n.summary.target,
@@ -44,8 +48,8 @@ export function renderMatrixConsole(nodes: readonly MatrixNode[], run: { readonl
     lines.push(...columns([["requirement", ...matrix.nodes], ...rows]).map((l) => `  ${l}`));
     if (shown.length > MAX_ROWS) lines.push(`  … and ${shown.length - MAX_ROWS} more (html/index.html has them all)`);
   }
-  const verdict = fleetVerdict(nodes);
-  const worst = nodes.filter((n) => nodeVerdict(n.summary, n.exitCode) === verdict).map((n) => n.name);
+  const { verdict } = run;
+  const worst = nodes.filter((n) => n.verdict === verdict).map((n) => n.name);
   lines.push(
     "",
     coverageLine(packageCoverage(), "each node's html/spec.html"),

@@ -1,14 +1,16 @@
 // The requirement-by-node matrix of a fleet: from each node's own summary.json (written by
 // its run, here or on another machine) to one row per requirement with a cell per node, the fleet's
 // summary.json (the one-node members over the whole fleet, the spec coverage of this version's map, and `targets[]`: each node's summary with its
-// name) and the exit status, the worst node's. A fleet run and `merge` both build it from summaries
-// alone, so merging runs made elsewhere gives what one fleet run gives.
+// name), with the verdicts the engine judged (src/outcome/fleet-verdict.ts). A fleet run and `merge` both
+// build it from summaries alone, so merging runs made elsewhere gives what one fleet run gives.
 
 import type { ResultStatus } from "../src/harness/results.ts";
-import { countStatuses, FAILURES_KEPT, type Interruption } from "./aggregate.ts";
+import type { Interruption } from "../src/outcome/run-outcome.ts";
+import { FAILURES_KEPT } from "../src/outcome/aggregate.ts";
+import { countStatuses } from "./status-counts.ts";
 import type { Summary, SummaryRequirement } from "./summary.ts";
 import { packageCoverage } from "./spec-coverage.ts";
-import { VERDICT_KINDS, type VerdictCounts, type VerdictKind } from "./verdict.ts";
+import type { VerdictCounts, VerdictKind } from "../src/outcome/verdict.ts";
 
 /** One node of the fleet: its name (its column), its summary, and its own full report page if any. */
 export interface MatrixNode {
@@ -16,6 +18,8 @@ export interface MatrixNode {
   readonly summary: Summary;
   /** The exit status of its run: the child's own in a fleet run, summaryExitCode in a merge. */
   readonly exitCode: number;
+  /** Its verdict (src/outcome/fleet-verdict.ts nodeVerdict). */
+  readonly verdict: VerdictKind;
   /** Its own HTML report, relative to the matrix page (html/index.html). */
   readonly reportHref?: string;
 }
@@ -77,55 +81,15 @@ export function fleetStatus(cells: readonly MatrixCell[]): ResultStatus {
   return order.find((s) => present.includes(s)) ?? "passed";
 }
 
-/**
- * The exit status a run's summary stands for, by the rule of aggregate.ts exitCode: 2 nothing could be
- * tested; 1 a run error, an interruption, or a failure the baseline does not expect (a failed SHOULD is
- * a baseline entry that passed); else 0.
- */
-export function summaryExitCode(summary: Summary): 0 | 1 | 2 {
-  if (summary.interruption?.kind === "not_started") return 2;
-  if ((summary.errors?.length ?? 0) > 0 || summary.interruption !== undefined) return 1;
-  return summary.requirements.some((r) => r.status === "failed" && r.expectedFailure !== true) ? 1 : 0;
-}
-
-/**
- * A node's verdict (reporters/verdict.ts): its summary's, except that a run which did not exit 0 is not
- * conforming whatever it wrote (a node whose run was stopped by a signal, or wrote no summary); a summary
- * of a version before verdicts gets one from its exit status and counts.
- */
-export function nodeVerdict(summary: Summary, exitCode: number): VerdictKind {
-  if (exitCode !== 0 || summaryExitCode(summary) !== 0) return "not-conforming";
-  const given = (summary as Partial<Summary>).verdict;
-  if (given !== undefined) return given;
-  return summary.counts.skipped + summary.counts.notApplicable > 0
-    ? "partial"
-    : summary.requirements.some((r) => r.expectedFailure === true)
-      ? "conforming-with-baseline"
-      : "conforming";
-}
-
-/** The fleet's verdict: its worst node's. */
-export function fleetVerdict(nodes: readonly MatrixNode[]): VerdictKind {
-  return nodes.reduce<VerdictKind>((worst, n) => {
-    const kind = nodeVerdict(n.summary, n.exitCode);
-    return VERDICT_KINDS.indexOf(kind) > VERDICT_KINDS.indexOf(worst) ? kind : worst;
-  }, "conforming");
-}
-
 /** A verdict kind in the words of the reports ("not conforming"). */
 export function verdictWords(kind: VerdictKind): string {
   return kind === "conforming-with-baseline" ? "conforming with expected failures" : kind.replace(/-/g, " ");
 }
 
-/** The fleet's exit status: the worst node's (2 over 1 over 0). */
-export function worstExitCode(nodes: readonly MatrixNode[]): number {
-  return nodes.reduce((worst, n) => Math.max(worst, n.exitCode), 0);
-}
-
 /** The fleet's summary.json: the one-node members over the fleet, then every node's own summary. */
 export function buildFleetSummary(
   nodes: readonly MatrixNode[],
-  run: { readonly startedAt: Date; readonly durationMs: number },
+  run: { readonly startedAt: Date; readonly durationMs: number; readonly verdict: VerdictKind },
 ): FleetSummary {
   const matrix = buildMatrix(nodes);
   const requirements = matrix.rows.map((row): SummaryRequirement => {
@@ -150,14 +114,14 @@ export function buildFleetSummary(
   });
   const errors = nodes.flatMap((n) => (n.summary.errors ?? []).map((e) => ({ ...e, message: `[${n.name}] ${e.message}` })));
   const interruption = fleetInterruption(nodes);
-  const verdict = fleetVerdict(nodes);
+  const { verdict } = run;
   return {
     target: nodes.map((n) => `${n.name} ${n.summary.target}`).join(", "),
     startedAt: run.startedAt.toISOString(),
     durationMs: Math.round(run.durationMs),
     conforming: verdict === "conforming" || verdict === "conforming-with-baseline",
     verdict,
-    verdictText: `${verdictWords(verdict).toUpperCase()}: the worst node's verdict; ${nodes.map((n) => `${n.name}: ${verdictWords(nodeVerdict(n.summary, n.exitCode))}`).join(", ")}`,
+    verdictText: `${verdictWords(verdict).toUpperCase()}: the worst node's verdict; ${nodes.map((n) => `${n.name}: ${verdictWords(n.verdict)}`).join(", ")}`,
     verdictCounts: sumCounts(nodes.map((n) => (n.summary as Partial<Summary>).verdictCounts)),
     counts: countStatuses(requirements),
     requirements,

@@ -11,23 +11,17 @@ import { declinesSection } from "./declines-report.ts";
 import { escapeHtml as esc } from "./escape-controls.ts";
 import { REPORT_CSS } from "./report-style.ts";
 import { coverageFigure, packageCoverage } from "./spec-coverage.ts";
-import {
-  buildMatrix,
-  fleetStatus,
-  fleetVerdict,
-  nodeVerdict,
-  verdictWords,
-  type MatrixCell,
-  type MatrixNode,
-  type MatrixRow,
-} from "./matrix-data.ts";
+import { buildMatrix, fleetStatus, verdictWords, type MatrixCell, type MatrixNode, type MatrixRow } from "./matrix-data.ts";
 import type { Summary, SummaryRequirement } from "./summary.ts";
+import type { VerdictKind } from "../src/outcome/verdict.ts";
 
 export interface MatrixHtmlInput {
   readonly nodes: readonly MatrixNode[];
   readonly startedAt: Date;
   readonly durationMs: number;
   readonly exitCode: number;
+  /** The fleet's. */
+  readonly verdict: VerdictKind;
 }
 
 const LABEL: Record<ResultStatus | "absent", string> = {
@@ -42,14 +36,14 @@ const LABEL: Record<ResultStatus | "absent", string> = {
 export function renderMatrixHtml(input: MatrixHtmlInput): string {
   const { nodes } = input;
   const matrix = buildMatrix(nodes);
-  const verdict = fleetVerdict(nodes);
+  const { verdict } = input;
   const ok = verdict === "conforming" || verdict === "conforming-with-baseline";
-  const worst = nodes.filter((n) => nodeVerdict(n.summary, n.exitCode) === verdict).map((n) => n.name);
+  const worst = nodes.filter((n) => n.verdict === verdict).map((n) => n.name);
   const verdictText = `Fleet ${verdictWords(verdict)}: the worst node's verdict${ok && worst.length === nodes.length ? `, on all ${nodes.length}` : ` (${worst.join(", ")})`}`;
   const nodeRows = nodes
     .map((n, i) => {
       const c = n.summary.counts;
-      return `<tr><th scope="row"><a href="#${nodeAnchor(i)}">${esc(n.name)}</a></th><td><code>${esc(n.summary.target)}</code></td><td class="${n.exitCode === 0 ? "c-passed" : "c-failed"}">${esc(verdictWords(nodeVerdict(n.summary, n.exitCode)))}</td><td class="num">${n.exitCode}</td>${[c.passed, c.failed, c.warned, c.skipped, c.notApplicable].map((x) => `<td class="num">${x}</td>`).join("")}<td>${n.reportHref === undefined ? "" : `<a href="${esc(n.reportHref)}">report</a>`}</td></tr>`;
+      return `<tr><th scope="row"><a href="#${nodeAnchor(i)}">${esc(n.name)}</a></th><td><code>${esc(n.summary.target)}</code></td><td class="${n.exitCode === 0 ? "c-passed" : "c-failed"}">${esc(verdictWords(n.verdict))}</td><td class="num">${n.exitCode}</td>${[c.passed, c.failed, c.warned, c.skipped, c.notApplicable].map((x) => `<td class="num">${x}</td>`).join("")}<td>${n.reportHref === undefined ? "" : `<a href="${esc(n.reportHref)}">report</a>`}</td></tr>`;
     })
     .join("\n");
   const header = nodes.map((n, i) => `<th scope="col"><a href="#${nodeAnchor(i)}">${esc(n.name)}</a></th>`).join("");
@@ -120,7 +114,7 @@ function renderNodeSection(node: MatrixNode, i: number): string {
   const notPassed = s.requirements.filter((r) => r.status !== "passed");
   const errors = s.errors ?? [];
   return `<section class="node" id="${nodeAnchor(i)}">
-<h2>${esc(node.name)}: ${esc(verdictWords(nodeVerdict(s, node.exitCode)))}</h2>
+<h2>${esc(node.name)}: ${esc(verdictWords(node.verdict))}</h2>
 ${(s as Partial<Summary>).verdictText === undefined ? "" : `<p>${esc(s.verdictText)}</p>`}
 <p><code>${esc(s.target)}</code>, exit ${node.exitCode}, ${s.counts.passed} passed, ${s.counts.failed} failed, ${s.counts.warned} warned, ${s.counts.skipped} skipped, ${s.counts.notApplicable} n/a; ${s.requests} requests, started ${esc(s.startedAt)}, ${(s.durationMs / 1000).toFixed(1)} s${node.reportHref === undefined ? "" : `; <a href="${esc(node.reportHref)}">its own report</a>`}</p>
 ${s.interruption === undefined ? "" : `<p class="interruption">${esc(s.interruption.kind === "not_started" ? "Not run" : "Stopped")}: ${esc(s.interruption.reason)}</p>`}

@@ -6,7 +6,8 @@
 import { declinesHeadline } from "./declines-report.ts";
 import { cell } from "./markdown-summary.ts";
 import { coverageFigure, packageCoverage } from "./spec-coverage.ts";
-import { buildMatrix, fleetStatus, fleetVerdict, nodeVerdict, verdictWords, type MatrixCell, type MatrixNode } from "./matrix-data.ts";
+import { buildMatrix, fleetStatus, verdictWords, type MatrixCell, type MatrixNode } from "./matrix-data.ts";
+import type { VerdictKind } from "../src/outcome/verdict.ts";
 
 const ORDER = { failed: 0, warned: 1, skipped: 2, not_applicable: 3, passed: 4 } as const;
 const WORD = {
@@ -18,9 +19,9 @@ const WORD = {
   absent: "—",
 } as const;
 
-export function renderMatrixMarkdown(nodes: readonly MatrixNode[]): string {
-  const verdict = fleetVerdict(nodes);
-  const worst = nodes.filter((n) => nodeVerdict(n.summary, n.exitCode) === verdict).map((n) => n.name);
+/** `verdict`: the fleet's. */
+export function renderMatrixMarkdown(nodes: readonly MatrixNode[], verdict: VerdictKind): string {
+  const worst = nodes.filter((n) => n.verdict === verdict).map((n) => n.name);
   const matrix = buildMatrix(nodes);
   const rows = matrix.rows
     .map((row) => ({ row, status: fleetStatus(row.cells) }))
@@ -40,7 +41,7 @@ export function renderMatrixMarkdown(nodes: readonly MatrixNode[]): string {
     "|---|---|---|---|---|---|---|---|---|",
     ...nodes.map((n) => {
       const c = n.summary.counts;
-      return `| ${[n.name, verdictWords(nodeVerdict(n.summary, n.exitCode)), String(n.exitCode), ...[c.passed, c.failed, c.warned, c.skipped, c.notApplicable].map(String), n.summary.target].map(cell).join(" | ")} |`;
+      return `| ${[n.name, verdictWords(n.verdict), String(n.exitCode), ...[c.passed, c.failed, c.warned, c.skipped, c.notApplicable].map(String), n.summary.target].map(cell).join(" | ")} |`;
     }),
     "",
     // What each node declined (503, 429): counted, never judged.

@@ -1,11 +1,13 @@
 // Writes a fleet's matrix report, for a fleet run and for `merge` alike: summary.json (the fleet's
 // members and targets[], reporters/matrix-data.ts), html/index.html (reporters/matrix-html.ts), summary.md
-// (reporters/matrix-markdown.ts) and the console table, or with --format markdown summary.md. Returns the exit status, the worst node's.
+// (reporters/matrix-markdown.ts) and the console table, or with --format markdown summary.md, each
+// stating the fleet's verdict and exit status as the engine judged them (src/outcome/fleet-verdict.ts).
 
 import { writeFileSync } from "node:fs";
 import { escapeControls } from "./escape-controls.ts";
 import { renderMatrixConsole } from "./matrix-console.ts";
-import { buildFleetSummary, worstExitCode, type MatrixNode } from "./matrix-data.ts";
+import { buildFleetSummary, type MatrixNode } from "./matrix-data.ts";
+import type { Judgement } from "../src/outcome/fleet-verdict.ts";
 import { renderMatrixHtml } from "./matrix-html.ts";
 import { renderMatrixMarkdown } from "./matrix-markdown.ts";
 import type { ReportFormat } from "./report-format.ts";
@@ -18,19 +20,20 @@ export interface MatrixReportInput {
   readonly durationMs: number;
   /** What stdout gets: the console table (when absent), or summary.md. */
   readonly format?: ReportFormat;
+  /** The fleet's verdict and exit status. */
+  readonly fleet: Judgement;
 }
 
-export function writeMatrixReports(input: MatrixReportInput): number {
+export function writeMatrixReports(input: MatrixReportInput): void {
   const { layout, nodes, startedAt, durationMs } = input;
-  const exitCode = worstExitCode(nodes);
+  const { verdict, exitCode } = input.fleet;
   layout.create();
-  writeFileSync(layout.summary, `${JSON.stringify(buildFleetSummary(nodes, { startedAt, durationMs }), null, 2)}\n`);
-  writeFileSync(layout.htmlIndex, renderMatrixHtml({ nodes, startedAt, durationMs, exitCode }));
-  const markdown = renderMatrixMarkdown(nodes);
+  writeFileSync(layout.summary, `${JSON.stringify(buildFleetSummary(nodes, { startedAt, durationMs, verdict }), null, 2)}\n`);
+  writeFileSync(layout.htmlIndex, renderMatrixHtml({ nodes, startedAt, durationMs, exitCode, verdict }));
+  const markdown = renderMatrixMarkdown(nodes, verdict);
   writeFileSync(layout.summaryMarkdown, markdown);
   // The table is the command's answer: printed with --quiet too, as a one-node run prints its own.
   process.stdout.write(
-    input.format === "markdown" ? markdown : escapeControls(renderMatrixConsole(nodes, { reportDir: layout.display, exitCode })),
+    input.format === "markdown" ? markdown : escapeControls(renderMatrixConsole(nodes, { reportDir: layout.display, exitCode, verdict })),
   );
-  return exitCode;
 }

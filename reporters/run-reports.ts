@@ -6,7 +6,8 @@
 // markdown summary) on stdout.
 
 import { writeFileSync } from "node:fs";
-import type { RunOutcome } from "./aggregate.ts";
+import type { RunOutcome } from "../src/outcome/run-outcome.ts";
+import type { Verdict } from "../src/outcome/verdict.ts";
 import { renderBaseline } from "./baseline-file.ts";
 import { renderConsoleReport } from "./console-report.ts";
 import { renderHtmlReport } from "./html-report.ts";
@@ -23,7 +24,15 @@ import type { ReportFormat } from "./report-format.ts";
 import { generateAllureReport, type AllureGenerator, type AllureOutcome } from "./allure-page.ts";
 import { forTerminal } from "./terminal.ts";
 import type { ReportLayout } from "./report-layout.ts";
-import type { PhaseClock } from "../src/run/phases.ts";
+
+/**
+ * The run's time so far, phase by phase, kept by the run engine: writing the reports ends the "allure"
+ * and "reports" phases, and summary.json's `phases` is read from it once they have ended.
+ */
+export interface ReportPhases {
+  end(name: "allure" | "reports"): void;
+  readonly phases: Readonly<Record<string, number>>;
+}
 
 export interface ReportInput {
   readonly layout: ReportLayout;
@@ -39,6 +48,8 @@ export interface ReportInput {
   readonly startedAt: Date;
   readonly durationMs: number;
   readonly exitCode: number;
+  /** The outcome's verdict, which every report states. */
+  readonly verdict: Verdict;
   /** The allure-results directory (and the generator started for it), or why there is no Allure page. */
   readonly allure: { readonly resultsDir: string; readonly generator?: AllureGenerator } | { readonly skipped: string };
   readonly say: (line: string) => void;
@@ -47,17 +58,17 @@ export interface ReportInput {
   /** false: no console report (a proxy's periodic writes). */
   readonly console?: boolean;
   /** The run's phases so far; the Allure page and the reports are added to them before summary.json is written. */
-  readonly phases?: PhaseClock;
+  readonly phases?: ReportPhases;
 }
 
 export async function writeReports(input: ReportInput): Promise<void> {
-  const { layout, outcome, target, startedAt, durationMs, exitCode, phases } = input;
+  const { layout, outcome, verdict, target, startedAt, durationMs, exitCode, phases } = input;
   layout.create();
   const differential = input.differential;
   const junitRun = { name: "ledger-conformance", durationMs };
-  const node = { outcome, target, durationMs };
+  const node = { outcome, verdict, target, durationMs };
   writeFileSync(layout.junit, input.junitPerCheck ? renderJunitPerCheck(input.junitCases, node, junitRun) : renderJunit([node], junitRun));
-  const markdown = renderMarkdownSummary({ outcome, target });
+  const markdown = renderMarkdownSummary({ outcome, verdict, target });
   writeFileSync(layout.summaryMarkdown, markdown);
   let allureHref: string | undefined;
   // The Allure page is made in its own process: the spec page is written meanwhile.
@@ -78,11 +89,19 @@ export async function writeReports(input: ReportInput): Promise<void> {
     else process.stderr.write(escapeControls(`ledger-conformance: warning: no Allure report: ${allure.reason}\n`));
   }
   phases?.end("allure");
-  const html = renderHtmlReport({ outcome, target, startedAt, durationMs, exitCode, ...(allureHref === undefined ? {} : { allureHref }) });
+  const html = renderHtmlReport({
+    outcome,
+    verdict,
+    target,
+    startedAt,
+    durationMs,
+    exitCode,
+    ...(allureHref === undefined ? {} : { allureHref }),
+  });
   writeFileSync(layout.htmlIndex, differential === undefined ? html : withSections(html, [renderDifferencesSection(differential)]));
   phases?.end("reports");
   const summary = {
-    ...buildSummary(outcome, { target, startedAt, durationMs, ...(phases === undefined ? {} : { phases: phases.phases }) }),
+    ...buildSummary(outcome, { target, startedAt, durationMs, verdict, ...(phases === undefined ? {} : { phases: phases.phases }) }),
     ...(differential === undefined ? {} : differencesSummary(differential)),
   };
   writeFileSync(layout.summary, `${JSON.stringify(summary, null, 2)}\n`);
@@ -90,7 +109,7 @@ export async function writeReports(input: ReportInput): Promise<void> {
   if (input.format === "markdown") process.stdout.write(markdown);
   else {
     if (differential !== undefined) process.stdout.write(forTerminal(renderDifferencesConsole(differential)));
-    process.stdout.write(forTerminal(renderConsoleReport(outcome, { target, durationMs, reportDir: layout.display, exitCode })));
+    process.stdout.write(forTerminal(renderConsoleReport(outcome, { target, durationMs, reportDir: layout.display, exitCode, verdict })));
   }
   if (input.writeBaseline !== undefined) writeBaselineFile(input.writeBaseline, outcome, { target, startedAt });
 }

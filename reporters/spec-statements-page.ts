@@ -14,7 +14,7 @@
 // holding it.
 
 import Token from "markdown-it/lib/token.mjs";
-import type { RequirementOutcome } from "./aggregate.ts";
+import type { RequirementOutcome } from "../src/outcome/run-outcome.ts";
 import { escapeHtml as esc } from "./escape-controls.ts";
 import {
   type Coverage,

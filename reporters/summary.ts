@@ -3,7 +3,7 @@
 // requirement (why: "untested", the fixture it needed, "max duration reached", …), `expectedFailure` on
 // a failure the baseline lists, `errors` when files failed to load or the run crashed, and
 // `interruption` when the run was stopped before its end or could not start, `phases` (where the run's
-// time went, in ms per phase); and the verdict every report states (reporters/verdict.ts): `verdict`,
+// time went, in ms per phase); and the verdict every report states (src/outcome/verdict.ts): `verdict`,
 // its words `verdictText`, the counts it rests on `verdictCounts`, `baseline` (the expected-failures
 // file applied) and `unexpectedPass` on a baselined requirement that passed. `conforming` is true when
 // the verdict is conforming or conforming with the baseline's expected failures (a partial run is not).
@@ -21,8 +21,9 @@
 
 import type { Declines } from "../src/harness/decline-tally.ts";
 import type { ResultStatus } from "../src/harness/results.ts";
-import { countStatuses, type Interruption, type RunOutcome, type StatusCounts } from "./aggregate.ts";
-import { verdictOf, type VerdictCounts, type VerdictKind } from "./verdict.ts";
+import type { Interruption, RunOutcome } from "../src/outcome/run-outcome.ts";
+import { countStatuses, type StatusCounts } from "./status-counts.ts";
+import type { Verdict, VerdictCounts, VerdictKind } from "../src/outcome/verdict.ts";
 import type { UnknownMemberCount } from "../src/harness/unknown-member-tally.ts";
 import type { ForeignHeaderPrefixes } from "../src/harness/foreign-header-prefix.ts";
 import type { ContentCodingCount } from "../src/harness/content-coding-tally.ts";
@@ -83,12 +84,13 @@ export function buildSummary(
     target: string;
     startedAt: Date;
     durationMs: number;
+    verdict: Verdict;
     phases?: Readonly<Record<string, number>>;
     /** Absent: the package's (schemas/spec-statements.yaml). */
     coverage?: CoverageCounts;
   },
 ): Summary {
-  const verdict = verdictOf(outcome);
+  const { verdict } = run;
   return {
     target: run.target,
     startedAt: run.startedAt.toISOString(),

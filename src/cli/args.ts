@@ -2,7 +2,7 @@
 // problem is a UsageError: the command prints it with the usage text and exits 2.
 
 import { parseArgs } from "node:util";
-import { ConfigurationError } from "../harness/configuration-error.ts";
+import { checkTargetUrl, UsageError } from "../harness/usage-error.ts";
 import { REPORT_FORMATS, type ReportFormat } from "../../reporters/report-format.ts";
 import { CLOCK_TOLERANCE_ENV, CLOCK_TOLERANCE_FLAG, isProfileName } from "../harness/config.ts";
 import type { ConformanceArgs } from "../run/run-options.ts";
@@ -54,10 +54,6 @@ interface RunFlagValues {
   record?: boolean;
   help?: boolean;
   version?: boolean;
-}
-
-export class UsageError extends ConfigurationError {
-  override readonly name = "UsageError";
 }
 
 export function parseConformanceArgs(
@@ -177,17 +173,6 @@ function parseWithConfigFile(argv: readonly string[], env: NodeJS.ProcessEnv, cw
     ...(values["fail-on-diff"] === true ? { failOnDiff: true as const } : {}),
     ...(values.record === true ? { record: true as const } : {}),
   };
-}
-
-/** An http or https URL, or a UsageError naming where it came from. */
-export function checkTargetUrl(source: string, value: string): void {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new UsageError(`${source} must be a URL such as http://127.0.0.1:8080/v1, got '${value}'`);
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new UsageError(`${source} must be http or https, got '${url.protocol}'`);
 }
 
 function positiveInteger(flag: string, value: string | undefined): number | undefined {

@@ -4,7 +4,7 @@
 
 import { parseArgs } from "node:util";
 import { readFileSync } from "node:fs";
-import { parseBaseline } from "../../reporters/aggregate.ts";
+import { parseBaseline } from "../outcome/baseline-list.ts";
 import { loadRequirementAliases } from "../harness/requirement-aliases.ts";
 import { escapeControls } from "../../reporters/escape-controls.ts";
 import { isProfileName, normalizeHeaderPrefix, normalizeTarget, WIRE_PROFILES } from "../harness/config.ts";

@@ -14,7 +14,8 @@ import type { EmbeddedNode } from "../run/embedded-node.ts";
 import { runOneNode } from "../run/one-node-run.ts";
 import { PhaseClock } from "../run/phases.ts";
 import { prepareRun } from "../run/run-inputs.ts";
-import { parseConformanceArgs, USAGE, UsageError, type ConformanceArgs } from "./args.ts";
+import { parseConformanceArgs, USAGE, type ConformanceArgs } from "./args.ts";
+import { UsageError } from "../harness/usage-error.ts";
 import { ProgressLine } from "./progress-line.ts";
 
 /** Runs the suites as the flags say; the exit status. */

@@ -7,7 +7,8 @@
 import { existsSync } from "node:fs";
 import { basename, join, relative, resolve, sep } from "node:path";
 import { writeMatrixReports } from "../../reporters/matrix-reports.ts";
-import { summaryExitCode, type MatrixNode } from "../../reporters/matrix-data.ts";
+import type { MatrixNode } from "../../reporters/matrix-data.ts";
+import { fleetJudgement, nodeVerdict, summaryExitCode } from "../outcome/fleet-verdict.ts";
 import type { ReportLayout } from "../../reporters/report-layout.ts";
 import { ConfigurationError } from "../harness/configuration-error.ts";
 import { readRunSummary } from "./summary-reader.ts";
@@ -25,7 +26,9 @@ export function mergeRuns(dirs: readonly string[], layout: ReportLayout): number
   const startedAt = new Date(starts.length === 0 ? Date.now() : Math.min(...starts));
   // The span the runs cover, from the first start to the last end.
   const durationMs = ends.length === 0 ? 0 : Math.max(0, Math.max(...ends) - startedAt.getTime());
-  return writeMatrixReports({ layout, nodes, startedAt, durationMs });
+  const fleet = fleetJudgement(nodes);
+  writeMatrixReports({ layout, nodes, startedAt, durationMs, fleet });
+  return fleet.exitCode;
 }
 
 /** Every DIR's node (a fleet's: each of its nodes), named uniquely, each linking its own page when it is there. */
@@ -47,10 +50,13 @@ function mergedNodes(dirs: readonly string[], htmlDir: string): MatrixNode[] {
     const summary = readRunSummary(dir);
     if (summary.targets !== undefined) {
       for (const { name, ...node } of summary.targets) {
-        nodes.push({ name: unique(name), summary: node, exitCode: summaryExitCode(node), ...pageOf(join(dir, "targets", name)) });
+        const exitCode = summaryExitCode(node);
+        const verdict = nodeVerdict(node, exitCode);
+        nodes.push({ name: unique(name), summary: node, exitCode, verdict, ...pageOf(join(dir, "targets", name)) });
       }
     } else {
-      nodes.push({ name: unique(nameOf(dir)), summary, exitCode: summaryExitCode(summary), ...pageOf(dir) });
+      const exitCode = summaryExitCode(summary);
+      nodes.push({ name: unique(nameOf(dir)), summary, exitCode, verdict: nodeVerdict(summary, exitCode), ...pageOf(dir) });
     }
   }
   return nodes;

@@ -16,13 +16,15 @@ import { availableParallelism, tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { escapeControls } from "../../reporters/escape-controls.ts";
 import type { MatrixNode } from "../../reporters/matrix-data.ts";
-import { RequirementReporter } from "../../reporters/requirement-reporter.ts";
+import { RequirementReporter } from "../run/requirement-reporter.ts";
 import { renderConsoleReport } from "../../reporters/console-report.ts";
 import { checkTimeoutMs, isLoopbackUrl, workersSharingSlots, type RunConfig } from "../harness/config.ts";
 import { shareInFlightLimit } from "../harness/shared-in-flight-limit.ts";
 import { pacingOf, shareRateLimit, type SharedRateLimit } from "../harness/shared-rate-limit.ts";
 import { shareDeclineTally, type DeclineTally } from "../harness/decline-tally.ts";
 import type { RequirementCatalog } from "../harness/requirements.ts";
+import { verdictOf } from "../outcome/verdict.ts";
+import { fleetJudgement, nodeVerdict } from "../outcome/fleet-verdict.ts";
 import type { CheckSelection } from "../harness/selection.ts";
 import type { Reporter } from "vitest/node";
 import type { ConformanceArgs } from "../run/run-options.ts";
@@ -134,18 +136,21 @@ export async function runFleet(input: FleetRunInput): Promise<number> {
       say(
         `${code === 0 ? "✓" : "✗"} ${node.target.name}: exit ${code}, ${summary.counts.failed} failed, ${summary.counts.warned} warned, ${summary.counts.passed} passed (${(summary.durationMs / 1000).toFixed(1)} s)`,
       );
-      return { name: node.target.name, summary, exitCode: code, reportHref: `../targets/${node.target.name}/html/index.html` };
+      const verdict = nodeVerdict(summary, code);
+      return { name: node.target.name, summary, exitCode: code, verdict, reportHref: `../targets/${node.target.name}/html/index.html` };
     });
-    const code = writeMatrixReports({
+    const fleet = fleetJudgement(matrix);
+    writeMatrixReports({
       layout,
       nodes: matrix,
       startedAt,
       durationMs: performance.now() - t0,
       ...(args.format === undefined ? {} : { format: args.format }),
+      fleet,
     });
     await closing;
     if (input.interrupt.aborted) return signalExitCode(String(input.interrupt.reason));
-    return code;
+    return fleet.exitCode;
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
@@ -332,9 +337,11 @@ async function reportNode(node: ReadyNode, end: RunEnd, context: ReportContext):
         ? { skipped: interruptReason }
         : { resultsDir: end.allureResults };
   const durationMs = end.endedAt - context.t0;
+  const verdict = verdictOf(outcome);
   await writeReports({
     layout: node.layout,
     outcome,
+    verdict,
     junitCases: end.reporter.junitCases(),
     junitPerCheck: args.junitPerCheck === true,
     target: end.config.target,
@@ -346,7 +353,9 @@ async function reportNode(node: ReadyNode, end: RunEnd, context: ReportContext):
     ...(differential === undefined ? {} : { differential }),
     console: false,
   });
-  node.print(renderConsoleReport(outcome, { target: end.config.target, durationMs, reportDir: node.layout.display, exitCode: code }));
+  node.print(
+    renderConsoleReport(outcome, { target: end.config.target, durationMs, reportDir: node.layout.display, exitCode: code, verdict }),
+  );
   return code;
 }
 
@@ -357,6 +366,7 @@ async function reportUntestable(node: UntestableNode, input: FleetRunInput, star
   await writeReports({
     layout: node.layout,
     outcome,
+    verdict: verdictOf(outcome),
     junitCases,
     target: node.target.url,
     startedAt,

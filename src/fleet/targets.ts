@@ -8,7 +8,7 @@ import { dirname, resolve } from "node:path";
 import { Ajv } from "ajv";
 import { packagePath } from "../package-root.ts";
 import type { ProfileName } from "../harness/config.ts";
-import { checkTargetUrl, UsageError } from "../cli/args.ts";
+import { checkTargetUrl, UsageError } from "../harness/usage-error.ts";
 
 export interface FleetTarget {
   readonly name: string;

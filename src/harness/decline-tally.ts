@@ -7,6 +7,7 @@
 
 import { sharedWithWorker, shareWithWorkers } from "./worker-shared.ts";
 import type { Pacing } from "./shared-rate-limit.ts";
+import { rate } from "./figures.ts";
 
 /** The declines of one endpoint (an operationId of schemas/openapi.yaml, or "other"). */
 export interface EndpointDeclines {
@@ -81,4 +82,11 @@ export function sharedDeclineTally(stateDir: string | undefined): DeclineTally |
   const shared = sharedWithWorker("declines", stateDir) as { buffer?: unknown; operations?: unknown } | undefined;
   if (!(shared?.buffer instanceof SharedArrayBuffer) || !Array.isArray(shared.operations)) return undefined;
   return new DeclineTally(shared.operations as string[], shared.buffer);
+}
+
+/** The verdict's advice for a paced run: the rate to start at next time. */
+export function pacingHint(d: Declines | undefined): string | undefined {
+  if (d?.pacing === undefined) return undefined;
+  const n = Math.max(1, Math.floor(d.pacing.settledPerSecond));
+  return `the target declined requests and the run paced itself to ${rate(d.pacing.settledPerSecond)} requests/s: pass --rate-limit ${n} to start at that pace`;
 }

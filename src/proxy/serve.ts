@@ -5,7 +5,9 @@
 
 import { renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { exitCode, type RunOutcome } from "../../reporters/aggregate.ts";
+import type { RunOutcome } from "../outcome/run-outcome.ts";
+import { exitCode } from "../outcome/exit-code.ts";
+import { verdictOf } from "../outcome/verdict.ts";
 import { escapeControls } from "../../reporters/escape-controls.ts";
 import { ReportLayout } from "../../reporters/report-layout.ts";
 import { writeReports } from "../../reporters/run-reports.ts";
@@ -68,6 +70,7 @@ export async function serveProxy(input: ProxyServing): Promise<number> {
     await writeReports({
       layout: final ? layout : staging,
       outcome,
+      verdict: verdictOf(outcome),
       junitCases: tally.junitCases(outcome),
       target: `${target} (through the validation proxy)`,
       startedAt,

@@ -3,7 +3,8 @@
 // FAILURES_KEPT), so that a proxy left running for days keeps a fixed amount of memory. A requirement
 // no answer gave evidence for is skipped ("not seen in the proxied traffic"), never passed.
 
-import { aggregateRequirements, FAILURES_KEPT, type Evidence, type RunOutcome } from "../../reporters/aggregate.ts";
+import type { Evidence, RunOutcome } from "../outcome/run-outcome.ts";
+import { aggregateRequirements, FAILURES_KEPT } from "../outcome/aggregate.ts";
 import type { JunitCase } from "../../reporters/junit-report.ts";
 import type { RequirementCatalog } from "../harness/requirements.ts";
 import type { CheckResult, ResultStatus } from "../harness/results.ts";

@@ -7,12 +7,13 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Reporter } from "vitest/node";
-import type { RunOutcome } from "../../reporters/aggregate.ts";
+import type { RunOutcome } from "../outcome/run-outcome.ts";
+import { verdictOf } from "../outcome/verdict.ts";
 import { startAllureGenerator, type AllureGenerator } from "../../reporters/allure-page.ts";
 import { escapeControls } from "../../reporters/escape-controls.ts";
 import type { JunitCase } from "../../reporters/junit-report.ts";
 import { ReportLayout } from "../../reporters/report-layout.ts";
-import { RequirementReporter } from "../../reporters/requirement-reporter.ts";
+import { RequirementReporter } from "./requirement-reporter.ts";
 import { writeReports, type ReportInput } from "../../reporters/run-reports.ts";
 import type { ConformanceArgs } from "./run-options.ts";
 import { checkTimeoutMs, workersSharingSlots, type ProvidedRunConfig } from "../harness/config.ts";
@@ -68,6 +69,7 @@ export async function runOneNode(input: OneNodeRunInput): Promise<number> {
       writeReports({
         layout,
         outcome,
+        verdict: verdictOf(outcome),
         junitCases,
         junitPerCheck: args.junitPerCheck === true,
         ...(args.format === undefined ? {} : { format: args.format }),

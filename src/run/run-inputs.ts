@@ -4,7 +4,7 @@
 
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseBaselineEntries } from "../../reporters/aggregate.ts";
+import { parseBaselineEntries } from "../outcome/baseline-list.ts";
 import type { ConformanceArgs } from "./run-options.ts";
 import { ConfigurationError } from "../harness/configuration-error.ts";
 import { ApiContract } from "../harness/openapi.ts";

@@ -2,7 +2,7 @@
 // the selection from the flags, what the console says of it, the reason requirements nothing
 // exercised are given, and --level must's SHOULD requirements reported not run.
 
-import type { RunOutcome } from "../../reporters/aggregate.ts";
+import type { RunOutcome } from "../outcome/run-outcome.ts";
 import { currentIds, type RequirementAliases } from "../harness/requirement-aliases.ts";
 import { LEVEL_MUST_REASON, notSelectedByOnly, resolvePatterns, type CheckSelection, type SelectionPattern } from "../harness/selection.ts";
 import type { ConformanceArgs } from "./run-options.ts";

@@ -4,9 +4,13 @@
 // run comes to when its target cannot be tested at all.
 
 import { join } from "node:path";
-import { applyBaseline, type BaselineEntry, exitCode, notStartedOutcome, type RunOutcome } from "../../reporters/aggregate.ts";
+import type { RunOutcome } from "../outcome/run-outcome.ts";
+import { notStartedOutcome } from "../outcome/aggregate.ts";
+import type { BaselineEntry } from "../outcome/baseline-list.ts";
+import { applyBaseline } from "../outcome/apply-baseline.ts";
+import { exitCode } from "../outcome/exit-code.ts";
 import type { JunitCase } from "../../reporters/junit-report.ts";
-import type { RequirementReporter } from "../../reporters/requirement-reporter.ts";
+import type { RequirementReporter } from "./requirement-reporter.ts";
 import type { RunConfig } from "../harness/config.ts";
 import { ConfigurationError } from "../harness/configuration-error.ts";
 import type { DifferentialResult } from "../harness/differential/differential-run.ts";

@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseBaseline } from "../../reporters/aggregate.ts";
+import { parseBaseline } from "../../src/outcome/baseline-list.ts";
 import type { Summary } from "../../reporters/summary.ts";
 import { cli, removeReportDirs, reportDir } from "./cli-run.ts";
 import { gasEstimateNode, type Running } from "../harness/servers.ts";

@@ -6,12 +6,14 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { buildFleetSummary, fleetStatus, summaryExitCode, type MatrixNode } from "../../reporters/matrix-data.ts";
+import { buildFleetSummary, fleetStatus, type MatrixNode } from "../../reporters/matrix-data.ts";
 import { renderMatrixConsole } from "../../reporters/matrix-console.ts";
 import { renderMatrixHtml } from "../../reporters/matrix-html.ts";
 import { renderMatrixMarkdown } from "../../reporters/matrix-markdown.ts";
 import type { Summary } from "../../reporters/summary.ts";
-import { parseConformanceArgs, UsageError } from "../../src/cli/args.ts";
+import { parseConformanceArgs } from "../../src/cli/args.ts";
+import { fleetJudgement, nodeVerdict, summaryExitCode } from "../../src/outcome/fleet-verdict.ts";
+import { UsageError } from "../../src/harness/usage-error.ts";
 import { nodeArgsOf } from "../../src/fleet/run.ts";
 import { readRunSummary, UnreadableSummaryError } from "../../src/fleet/summary-reader.ts";
 import { readTargetsFile, targetsFromUrls } from "../../src/fleet/targets.ts";
@@ -213,13 +215,21 @@ describe("the matrix", () => {
       },
     ],
   });
+  /** A node as the engine judges it: its verdict from its summary and exit status. */
+  const judged = (name: string, s: Summary, exitCode: number): MatrixNode => ({
+    name,
+    summary: s,
+    exitCode,
+    verdict: nodeVerdict(s, exitCode),
+  });
+  const fleetVerdict = (ns: readonly MatrixNode[]) => fleetJudgement(ns).verdict;
   const nodes: MatrixNode[] = [
-    { name: "good", summary: summary(), exitCode: 0 },
-    { name: "bad", summary: failed, exitCode: summaryExitCode(failed), reportHref: "../targets/bad/html/index.html" },
+    judged("good", summary(), 0),
+    { ...judged("bad", failed, summaryExitCode(failed)), reportHref: "../targets/bad/html/index.html" },
   ];
 
   it("escapes everything a summary made elsewhere holds, and loads nothing from outside", () => {
-    const html = renderMatrixHtml({ nodes, startedAt: new Date(0), durationMs: 1, exitCode: 1 });
+    const html = renderMatrixHtml({ nodes, startedAt: new Date(0), durationMs: 1, exitCode: 1, verdict: fleetVerdict(nodes) });
     expect(html).not.toMatch(/<script|<img|<iframe/);
     expect(html).toContain("&lt;img src=x onerror=alert(1)&gt; \\x1b[2J\\u202eevil");
     expect(html).toContain("curl &#39;http://h/?a=&lt;iframe&gt;&#39;");
@@ -234,22 +244,20 @@ describe("the matrix", () => {
       rateLimited: 90,
       pacing: { settledPerSecond: 118.4, decreases: 3 },
     };
-    const paced: MatrixNode[] = [
-      { name: "calm", summary: summary(), exitCode: 0 },
-      { name: "gated", summary: summary({ declined }), exitCode: 0 },
-    ];
-    const consoleText = renderMatrixConsole(paced, { reportDir: "r", exitCode: 0 });
+    const paced: MatrixNode[] = [judged("calm", summary(), 0), judged("gated", summary({ declined }), 0)];
+    const consoleText = renderMatrixConsole(paced, { reportDir: "r", exitCode: 0, verdict: fleetVerdict(paced) });
     expect(consoleText).toMatch(/^gated declined: 4 shed \(503\), 90 rate-limited \(429\).*paced to 118 requests\/s/m);
     expect(consoleText).not.toMatch(/calm declined/);
-    expect(renderMatrixMarkdown(paced)).toMatch(/^\*\*gated declined\*\*: 4 shed \\\(503\\\), 90 rate-limited/m);
-    const html = renderMatrixHtml({ nodes: paced, startedAt: new Date(0), durationMs: 1, exitCode: 0 });
+    expect(renderMatrixMarkdown(paced, fleetVerdict(paced))).toMatch(/^\*\*gated declined\*\*: 4 shed \\\(503\\\), 90 rate-limited/m);
+    const html = renderMatrixHtml({ nodes: paced, startedAt: new Date(0), durationMs: 1, exitCode: 0, verdict: fleetVerdict(paced) });
     expect(html.match(/<section class="declined"/g)).toHaveLength(1);
     expect(html).toContain('<code>get_table_item</code></td><td class="num">4</td><td class="num">90</td>');
   });
 
   it("escapes every cell of the markdown matrix, which keeps its columns whatever the summaries hold", () => {
-    const hostile: MatrixNode = { name: "b|<x>", summary: { ...failed, target: "http://h/v1|`x`\n# h" }, exitCode: 1 };
-    const markdown = renderMatrixMarkdown([nodes[0] as MatrixNode, hostile]);
+    const hostile = judged("b|<x>", { ...failed, target: "http://h/v1|`x`\n# h" }, 1);
+    const pair = [nodes[0] as MatrixNode, hostile];
+    const markdown = renderMatrixMarkdown(pair, fleetVerdict(pair));
     expect(markdown).not.toMatch(/<img|<script|<x>/);
     expect(markdown).not.toMatch(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E]/);
     expect(markdown).toContain("&lt;img src=x onerror=alert\\(1\\)&gt;");
@@ -267,7 +275,7 @@ describe("the matrix", () => {
   });
 
   it("has a row per requirement with a cell per node, the fleet's status the worst, and the worst exit", () => {
-    const fleet = buildFleetSummary(nodes, { startedAt: new Date(0), durationMs: 5 });
+    const fleet = buildFleetSummary(nodes, { startedAt: new Date(0), durationMs: 5, verdict: fleetVerdict(nodes) });
     expect(summaryExitCode(failed)).toBe(1);
     expect(fleet.requirements.map((r) => [r.id, r.status])).toEqual([["4.6/estimates-ordered", "failed"]]);
     expect(fleet.requirements[0]?.failures[0]?.message).toMatch(/^\[bad\] body:/);

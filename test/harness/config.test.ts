@@ -13,7 +13,8 @@ import {
   workersSharingSlots,
 } from "../../src/harness/config.ts";
 import { accountsFromEnvironment, FixturesError, loadFixturesFile, parseFixtures } from "../../src/harness/fixtures.ts";
-import { parseConformanceArgs, UsageError } from "../../src/cli/args.ts";
+import { parseConformanceArgs } from "../../src/cli/args.ts";
+import { UsageError } from "../../src/harness/usage-error.ts";
 
 describe("fixtures", () => {
   const full = {

@@ -9,9 +9,9 @@ import {
   foreignPrefixHint,
   MAX_FOREIGN_PREFIXES,
 } from "../../src/harness/foreign-header-prefix.ts";
-import { verdictOf } from "../../reporters/verdict.ts";
 import { buildSummary } from "../../reporters/summary.ts";
-import type { RunOutcome } from "../../reporters/aggregate.ts";
+import type { RunOutcome } from "../../src/outcome/run-outcome.ts";
+import { verdictOf } from "../../src/outcome/verdict.ts";
 
 describe("foreignLedgerPrefixes", () => {
   it("finds the prefixes of ledger-version headers other than the run's, upper case", () => {
@@ -76,7 +76,12 @@ describe("the hint", () => {
     expect(verdict.hint).toBe(hint);
     expect(verdict.detail.endsWith(`; ${hint}`)).toBe(true);
     expect(verdict.headline.endsWith(`; ${hint}`)).toBe(true);
-    const summary = buildSummary(outcome, { target: "http://127.0.0.1:1", startedAt: new Date(0), durationMs: 1 });
+    const summary = buildSummary(outcome, {
+      verdict: verdictOf(outcome),
+      target: "http://127.0.0.1:1",
+      startedAt: new Date(0),
+      durationMs: 1,
+    });
     expect(summary.verdictText).toBe(verdict.headline);
     expect(summary.foreignHeaderPrefixes).toEqual({ expected: "X-NODE-", seen: ["X-APTOS-"], hint });
     const without = verdictOf({ ...outcome, foreignHeaderPrefixes: undefined });

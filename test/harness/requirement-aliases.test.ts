@@ -4,7 +4,7 @@
 
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { parseBaseline, parseBaselineEntries } from "../../reporters/aggregate.ts";
+import { parseBaseline, parseBaselineEntries } from "../../src/outcome/baseline-list.ts";
 import { ApiContract } from "../../src/harness/openapi.ts";
 import { currentIds, loadRequirementAliases, parseRequirementAliases } from "../../src/harness/requirement-aliases.ts";
 import { CatalogError, loadRequirements } from "../../src/harness/requirements.ts";

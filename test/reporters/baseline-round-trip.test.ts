@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseBaseline } from "../../reporters/aggregate.ts";
+import { parseBaseline } from "../../src/outcome/baseline-list.ts";
 import { escapeHtml } from "../../reporters/escape-controls.ts";
 import { xml } from "../../reporters/junit-report.ts";
 import { cell } from "../../reporters/markdown-summary.ts";

@@ -2,8 +2,8 @@
 // --rate-limit advice for a paced run, and the tally the workers share (src/harness/decline-tally.ts).
 
 import { describe, expect, it } from "vitest";
-import { declinesLines, declinesMarkdown, declinesSection, pacingHint } from "../../reporters/declines-report.ts";
-import { DeclineTally } from "../../src/harness/decline-tally.ts";
+import { declinesLines, declinesMarkdown, declinesSection } from "../../reporters/declines-report.ts";
+import { DeclineTally, pacingHint } from "../../src/harness/decline-tally.ts";
 
 describe("DeclineTally", () => {
   it("counts shed and rate-limited answers per endpoint, in the contract's order, the unknown ones as other", () => {

@@ -2,7 +2,9 @@
 // top with identical failures grouped, each curl once, every § linked to the spec page; and that page.
 
 import { describe, expect, it } from "vitest";
-import { aggregateRequirements, type Evidence } from "../../reporters/aggregate.ts";
+import type { Evidence } from "../../src/outcome/run-outcome.ts";
+import { aggregateRequirements } from "../../src/outcome/aggregate.ts";
+import { verdictOf } from "../../src/outcome/verdict.ts";
 import { renderHtmlReport } from "../../reporters/html-report.ts";
 import { readSpec, renderSpecPage } from "../../reporters/spec-page.ts";
 import { parseRequirements } from "../../src/harness/requirements.ts";
@@ -29,7 +31,14 @@ describe("renderHtmlReport", () => {
       [{ file: "suites/y.test.ts", message: "<iframe>" }],
       3,
     );
-    const html = renderHtmlReport({ outcome, target: "http://h/v1", startedAt: new Date(0), durationMs: 1500, exitCode: 1 });
+    const html = renderHtmlReport({
+      outcome,
+      verdict: verdictOf(outcome),
+      target: "http://h/v1",
+      startedAt: new Date(0),
+      durationMs: 1500,
+      exitCode: 1,
+    });
     // The one script is the page's own filter; nothing from the target becomes markup.
     expect(html.match(/<script/g)).toHaveLength(1);
     expect(html).not.toMatch(/<img|<iframe|<b>x/);
@@ -57,7 +66,14 @@ describe("renderHtmlReport", () => {
       [],
       1,
     );
-    const html = renderHtmlReport({ outcome, target: "http://h/v1", startedAt: new Date(0), durationMs: 1, exitCode: 1 });
+    const html = renderHtmlReport({
+      outcome,
+      verdict: verdictOf(outcome),
+      target: "http://h/v1",
+      startedAt: new Date(0),
+      durationMs: 1,
+      exitCode: 1,
+    });
     expect(html).toContain("body: \\x1b[2J\\x1b]0;title\\x07\\u202eevil");
     expect(html).not.toMatch(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E]/);
   });
@@ -112,7 +128,14 @@ describe("the top of the page, failure groups, the curl once, § links", () => {
     },
   ];
   const outcome = aggregateRequirements(two, evidence, [], 22);
-  const html = renderHtmlReport({ outcome, target: "http://h/v1", startedAt: new Date(0), durationMs: 1, exitCode: 1 });
+  const html = renderHtmlReport({
+    outcome,
+    verdict: verdictOf(outcome),
+    target: "http://h/v1",
+    startedAt: new Date(0),
+    durationMs: 1,
+    exitCode: 1,
+  });
 
   it("lists what failed before the matrix, linking each requirement and each group of identical failures with its count", () => {
     const top = html.slice(html.indexOf('<section class="what-failed"'), html.indexOf('<table class="matrix">'));

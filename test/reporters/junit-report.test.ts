@@ -4,7 +4,10 @@
 // properties; the per-check form under the same rules; and well-formed XML whatever the target sent.
 
 import { describe, expect, it } from "vitest";
-import { aggregateRequirements, applyBaseline, notStartedOutcome, type Evidence } from "../../reporters/aggregate.ts";
+import type { Evidence } from "../../src/outcome/run-outcome.ts";
+import { aggregateRequirements, notStartedOutcome } from "../../src/outcome/aggregate.ts";
+import { applyBaseline } from "../../src/outcome/apply-baseline.ts";
+import { verdictOf } from "../../src/outcome/verdict.ts";
 import { renderJunit, renderJunitPerCheck } from "../../reporters/junit-report.ts";
 import { parseRequirements } from "../../src/harness/requirements.ts";
 import type { ResultStatus } from "../../src/harness/results.ts";
@@ -50,7 +53,7 @@ const run = { name: "ledger-conformance", durationMs: 1234 };
 
 describe("renderJunit: one case per requirement", () => {
   const outcome = aggregateRequirements(catalog, evidence, [], 9);
-  const xml = renderJunit([{ outcome, target: "http://h/v1", durationMs: 1234 }], run);
+  const xml = renderJunit([{ outcome, verdict: verdictOf(outcome), target: "http://h/v1", durationMs: 1234 }], run);
 
   it("names each case by id and text, classname the endpoint, file the check's file", () => {
     expectWellFormedXml(xml);
@@ -83,23 +86,22 @@ describe("renderJunit: one case per requirement", () => {
 
   it("turns baselined failures into skipped cases with the baseline's name, and a baselined pass into a failure", () => {
     const baselined = applyBaseline(outcome, ["4.6/y", "4.6/x"], "known.txt");
-    const b = renderJunit([{ outcome: baselined, target: "http://h/v1", durationMs: 1 }], run);
+    const b = renderJunit([{ outcome: baselined, verdict: verdictOf(baselined), target: "http://h/v1", durationMs: 1 }], run);
     expectWellFormedXml(b);
     expect(b).toContain('<skipped message="expected failure, baseline known.txt: [4.6/y] expected: 200"/>');
     expect(b).toMatch(
       /<testcase classname="estimate_gas_price" name="4\.6\/x: Passes\." file="suites\/gas\.test\.ts">\s*<failure message="\[4\.6\/x\] unexpectedly passing: known\.txt lists it/,
     );
     expect(b).toMatch(/<testsuites [^>]*failures="1"/);
-    const clean = renderJunit([{ outcome: applyBaseline(outcome, ["4.6/y"], "known.txt"), target: "http://h/v1", durationMs: 1 }], run);
+    const cleaned = applyBaseline(outcome, ["4.6/y"], "known.txt");
+    const clean = renderJunit([{ outcome: cleaned, verdict: verdictOf(cleaned), target: "http://h/v1", durationMs: 1 }], run);
     expect(clean).toMatch(/<testsuites [^>]*failures="0" errors="0"/);
     expect(clean).not.toContain("<failure");
   });
 
   it("says in one error case why nothing ran when the target could not be tested", () => {
-    const never = renderJunit(
-      [{ outcome: notStartedOutcome(catalog, "the target requires authentication", 2), target: "http://h/v1", durationMs: 1 }],
-      run,
-    );
+    const notStarted = notStartedOutcome(catalog, "the target requires authentication", 2);
+    const never = renderJunit([{ outcome: notStarted, verdict: verdictOf(notStarted), target: "http://h/v1", durationMs: 1 }], run);
     expectWellFormedXml(never);
     expect(never).toMatch(/<testsuites name="ledger-conformance" tests="1" failures="0" errors="1" skipped="0"/);
     expect(never).toContain('<error message="the target requires authentication">');
@@ -145,7 +147,7 @@ describe("renderJunitPerCheck: one case per check (--junit-per-check)", () => {
           detail: "the target requires authentication",
         },
       ],
-      { outcome, target: "http://h/v1", durationMs: 1234 },
+      { outcome, verdict: verdictOf(outcome), target: "http://h/v1", durationMs: 1234 },
       run,
     );
     expectWellFormedXml(xml);

@@ -10,14 +10,16 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { TestCase } from "vitest/node";
 import { afterAll, describe, expect, it } from "vitest";
-import { aggregateRequirements, type RunOutcome } from "../../reporters/aggregate.ts";
+import type { RunOutcome } from "../../src/outcome/run-outcome.ts";
+import { aggregateRequirements } from "../../src/outcome/aggregate.ts";
+import { verdictOf } from "../../src/outcome/verdict.ts";
 import { renderConsoleReport } from "../../reporters/console-report.ts";
 import { escapeControls } from "../../reporters/escape-controls.ts";
 import { renderHtmlReport } from "../../reporters/html-report.ts";
 import { segmentWidths } from "../../reporters/load-chart.ts";
-import { grouped, rate } from "../../reporters/load-profile-report.ts";
+import { grouped, rate } from "../../src/harness/figures.ts";
 import { renderMarkdownSummary } from "../../reporters/markdown-summary.ts";
-import { RequirementReporter } from "../../reporters/requirement-reporter.ts";
+import { RequirementReporter } from "../../src/run/requirement-reporter.ts";
 import { buildSummary } from "../../reporters/summary.ts";
 import { readRunSummary, UnreadableSummaryError } from "../../src/fleet/summary-reader.ts";
 import type { LoadProfile } from "../../src/harness/load-profile.ts";
@@ -66,8 +68,8 @@ const passed = aggregateRequirements(
 const withLoad: RunOutcome = { ...passed, loadProfile: LOAD };
 const run = { target: "http://h/v1", durationMs: 21_000, reportDir: "reports", exitCode: 0 };
 const html = (outcome: RunOutcome) =>
-  renderHtmlReport({ outcome, target: "http://h/v1", startedAt: new Date(0), durationMs: 1, exitCode: 0 });
-const consoleText = (outcome: RunOutcome) => escapeControls(renderConsoleReport(outcome, run));
+  renderHtmlReport({ outcome, verdict: verdictOf(outcome), target: "http://h/v1", startedAt: new Date(0), durationMs: 1, exitCode: 0 });
+const consoleText = (outcome: RunOutcome) => escapeControls(renderConsoleReport(outcome, { ...run, verdict: verdictOf(outcome) }));
 
 const dir = mkdtempSync(join(tmpdir(), "load-report-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -112,7 +114,8 @@ describe("summary.json", () => {
     writeFileSync(join(dir, name, "summary.json"), JSON.stringify(json));
     return join(dir, name);
   };
-  const summaryOf = (outcome: RunOutcome) => buildSummary(outcome, { target: "http://h/v1", startedAt: new Date(0), durationMs: 1 });
+  const summaryOf = (outcome: RunOutcome) =>
+    buildSummary(outcome, { verdict: verdictOf(outcome), target: "http://h/v1", startedAt: new Date(0), durationMs: 1 });
 
   it("holds the load profile as it is, numbers as numbers, and validates against the schema", () => {
     const summary = summaryOf(withLoad);
@@ -174,7 +177,7 @@ describe("the console", () => {
 
 describe("summary.md", () => {
   it("has an Under load table with the same columns, every cell escaped", () => {
-    const md = renderMarkdownSummary({ outcome: withLoad, target: "http://h/v1" });
+    const md = renderMarkdownSummary({ outcome: withLoad, verdict: verdictOf(withLoad), target: "http://h/v1" });
     expect(md).toContain("**Under load**: 32 clients, 3 writers, 20.0 s, 41,203 requests \\(2,060/s\\)");
     expect(md).toContain("| endpoint | requests | req/s | p50 ms | p95 ms | p99 ms | max ms | 2xx | 3xx | 4xx | 5xx | no answer |");
     expect(md).toContain("| get\\_ledger\\_info | 30,000 | 1,500 | 3 | 12 | 30 | 210 | 29,990 | 0 | 0 | 7 | 3 |");
@@ -185,7 +188,7 @@ describe("summary.md", () => {
   });
 
   it("has no Under load table when the run had no load", () => {
-    expect(renderMarkdownSummary({ outcome: passed, target: "http://h/v1" })).not.toMatch(/under load/i);
+    expect(renderMarkdownSummary({ outcome: passed, verdict: verdictOf(passed), target: "http://h/v1" })).not.toMatch(/under load/i);
   });
 });
 

@@ -3,10 +3,13 @@
 // --baseline reads back as exactly the MUST ids that failed.
 
 import { describe, expect, it } from "vitest";
-import { aggregateRequirements, applyBaseline, parseBaseline, type Evidence } from "../../reporters/aggregate.ts";
+import type { Evidence } from "../../src/outcome/run-outcome.ts";
+import { aggregateRequirements } from "../../src/outcome/aggregate.ts";
+import { parseBaseline } from "../../src/outcome/baseline-list.ts";
+import { applyBaseline } from "../../src/outcome/apply-baseline.ts";
+import { verdictOf } from "../../src/outcome/verdict.ts";
 import { failedMustIds, renderBaseline } from "../../reporters/baseline-file.ts";
 import { cell, renderMarkdownSummary } from "../../reporters/markdown-summary.ts";
-import { verdictOf } from "../../reporters/verdict.ts";
 import { parseRequirements } from "../../src/harness/requirements.ts";
 import type { ResultStatus } from "../../src/harness/results.ts";
 
@@ -42,7 +45,7 @@ const outcome = aggregateRequirements(
 );
 
 describe("renderMarkdownSummary", () => {
-  const md = renderMarkdownSummary({ outcome, target: "http://h/v1" });
+  const md = renderMarkdownSummary({ outcome, verdict: verdictOf(outcome), target: "http://h/v1" });
 
   it("starts with the verdict in the words of the other reports, then the table, failed and warned first", () => {
     const v = verdictOf(outcome);

@@ -9,7 +9,10 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Ajv } from "ajv";
 import { afterAll, describe, expect, it } from "vitest";
-import { aggregateRequirements, type Evidence } from "../../reporters/aggregate.ts";
+import type { Evidence } from "../../src/outcome/run-outcome.ts";
+import { aggregateRequirements } from "../../src/outcome/aggregate.ts";
+import { verdictOf } from "../../src/outcome/verdict.ts";
+import { nodeVerdict } from "../../src/outcome/fleet-verdict.ts";
 import { renderConsoleReport } from "../../reporters/console-report.ts";
 import { renderHtmlReport } from "../../reporters/html-report.ts";
 import { renderMarkdownSummary } from "../../reporters/markdown-summary.ts";
@@ -100,7 +103,7 @@ const MAP = parseStatements(
 describe("summary.json's coverage", () => {
   const schema = JSON.parse(readFileSync(packagePath("schemas", "run-summary.schema.json"), "utf8")) as object;
   const validate = new Ajv({ strict: false }).compile(schema);
-  const summary = buildSummary(outcome, { target: "http://h/v1", startedAt: new Date(0), durationMs: 1 });
+  const summary = buildSummary(outcome, { verdict: verdictOf(outcome), target: "http://h/v1", startedAt: new Date(0), durationMs: 1 });
 
   it("carries the package map's figure, which the schema requires", () => {
     expect(summary.coverage).toEqual(packageCoverage());
@@ -115,8 +118,21 @@ describe("summary.json's coverage", () => {
 
   it("is the map's figure in a fleet's summary too, each node keeping its own", () => {
     const own = { statements: 3, covered: 1, partial: 1, uncovered: 0, untestable: 1 };
-    const node = { ...buildSummary(outcome, { target: "http://h/v1", startedAt: new Date(0), durationMs: 1, coverage: own }) };
-    const fleet = buildFleetSummary([{ name: "a", summary: node, exitCode: 1 }], { startedAt: new Date(0), durationMs: 1 });
+    const node = {
+      ...buildSummary(outcome, {
+        verdict: verdictOf(outcome),
+        target: "http://h/v1",
+        startedAt: new Date(0),
+        durationMs: 1,
+        coverage: own,
+      }),
+    };
+    const verdict = nodeVerdict(node, 1);
+    const fleet = buildFleetSummary([{ name: "a", summary: node, exitCode: 1, verdict }], {
+      startedAt: new Date(0),
+      durationMs: 1,
+      verdict,
+    });
     expect(fleet.coverage).toEqual(packageCoverage());
     expect(fleet.targets[0]?.coverage).toEqual(own);
     expect(validate(JSON.parse(JSON.stringify(fleet))), JSON.stringify(validate.errors)).toBe(true);
@@ -127,7 +143,14 @@ describe("the console and summary.md", () => {
   const coverage = { statements: 127, covered: 120, partial: 0, uncovered: 0, untestable: 7 };
 
   it("give the coverage figure among the console's last lines, before the verdict", () => {
-    const text = renderConsoleReport(outcome, { target: "http://h/v1", durationMs: 1, reportDir: "reports", exitCode: 1, coverage });
+    const text = renderConsoleReport(outcome, {
+      verdict: verdictOf(outcome),
+      target: "http://h/v1",
+      durationMs: 1,
+      reportDir: "reports",
+      exitCode: 1,
+      coverage,
+    });
     const lines = text.trimEnd().split("\n");
     expect(lines.at(-3)).toBe(
       "spec coverage: 127 statements: 120 covered, 0 partial, 0 uncovered, 7 untestable (see reports/html/spec.html)",
@@ -139,32 +162,45 @@ describe("the console and summary.md", () => {
   });
 
   it("give the same figure in summary.md, and the package's by default", () => {
-    const md = renderMarkdownSummary({ outcome, target: "http://h/v1", coverage });
+    const md = renderMarkdownSummary({ outcome, verdict: verdictOf(outcome), target: "http://h/v1", coverage });
     expect(md).toContain("Spec coverage: 127 statements: 120 covered, 0 partial, 0 uncovered, 7 untestable (see `html/spec.html`).");
     const c = packageCoverage();
-    expect(renderMarkdownSummary({ outcome, target: "http://h/v1" })).toContain(`Spec coverage: ${c.statements} statement`);
-    expect(renderConsoleReport(outcome, { target: "http://h/v1", durationMs: 1, reportDir: ".", exitCode: 1 })).toContain(
-      `spec coverage: ${c.statements} statement`,
+    expect(renderMarkdownSummary({ outcome, verdict: verdictOf(outcome), target: "http://h/v1" })).toContain(
+      `Spec coverage: ${c.statements} statement`,
     );
+    expect(
+      renderConsoleReport(outcome, { verdict: verdictOf(outcome), target: "http://h/v1", durationMs: 1, reportDir: ".", exitCode: 1 }),
+    ).toContain(`spec coverage: ${c.statements} statement`);
   });
 
   it("give the map's figure in a fleet's console, summary.md and page", () => {
-    const summary = buildSummary(outcome, { target: "http://h/v1", startedAt: new Date(0), durationMs: 1 });
-    const nodes = [{ name: "a", summary, exitCode: 1 }];
+    const summary = buildSummary(outcome, { verdict: verdictOf(outcome), target: "http://h/v1", startedAt: new Date(0), durationMs: 1 });
+    const verdict = nodeVerdict(summary, 1);
+    const nodes = [{ name: "a", summary, exitCode: 1, verdict }];
     const c = packageCoverage();
-    expect(renderMatrixConsole(nodes, { reportDir: "r", exitCode: 1 })).toContain(`spec coverage: ${c.statements} statement`);
-    expect(renderMatrixMarkdown(nodes)).toContain(`Spec coverage: ${c.statements} statement`);
-    const page = renderMatrixHtml({ nodes, startedAt: new Date(0), durationMs: 1, exitCode: 1 });
+    expect(renderMatrixConsole(nodes, { reportDir: "r", exitCode: 1, verdict })).toContain(`spec coverage: ${c.statements} statement`);
+    expect(renderMatrixMarkdown(nodes, verdict)).toContain(`Spec coverage: ${c.statements} statement`);
+    const page = renderMatrixHtml({ nodes, startedAt: new Date(0), durationMs: 1, exitCode: 1, verdict });
     expect(page).toContain(`<dt>Spec coverage</dt><dd>${c.statements} statement`);
   });
 
   it("give it in junit.xml's properties", () => {
-    const xml = renderJunit([{ outcome, target: "http://h/v1", durationMs: 1 }], { name: "ledger-conformance", durationMs: 1 });
+    const xml = renderJunit([{ outcome, verdict: verdictOf(outcome), target: "http://h/v1", durationMs: 1 }], {
+      name: "ledger-conformance",
+      durationMs: 1,
+    });
     expect(xml).toContain(`<property name="spec.coverage" value="${coverageFigure(packageCoverage())}"/>`);
   });
 
   it("link the figure from index.html to the spec page's legend", () => {
-    const html = renderHtmlReport({ outcome, target: "http://h/v1", startedAt: new Date(0), durationMs: 1, exitCode: 1 });
+    const html = renderHtmlReport({
+      outcome,
+      verdict: verdictOf(outcome),
+      target: "http://h/v1",
+      startedAt: new Date(0),
+      durationMs: 1,
+      exitCode: 1,
+    });
     expect(html).toMatch(/<dt>Spec coverage<\/dt><dd>[0-9]+ statements?: [0-9]+ covered, [^<]*: <a href="spec.html#coverage">/);
   });
 });

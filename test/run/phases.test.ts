@@ -23,7 +23,8 @@ describe("suiteWorkers and concurrencyPerWorker", () => {
   });
 
   it("parses --workers as a positive integer", async () => {
-    const { parseConformanceArgs, UsageError } = await import("../../src/cli/args.ts");
+    const { parseConformanceArgs } = await import("../../src/cli/args.ts");
+    const { UsageError } = await import("../../src/harness/usage-error.ts");
     expect(parseConformanceArgs(["--workers", "2"], {})).toMatchObject({ workers: 2 });
     expect(parseConformanceArgs([], {})).not.toHaveProperty("workers");
     expect(() => parseConformanceArgs(["--workers", "0"], {})).toThrow(UsageError);

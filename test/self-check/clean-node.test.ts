@@ -12,7 +12,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { parseBaseline } from "../../reporters/aggregate.ts";
+import { parseBaseline } from "../../src/outcome/baseline-list.ts";
 import { APTOS_CORE_BASELINE, ROOT, RUN_TIMEOUT_MS, runConformance } from "./conformance-run.ts";
 import { LOAD_LAWS } from "../../suites/support/load/under-load.ts";
 

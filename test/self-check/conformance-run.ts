@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startNode } from "../../src/node/index.ts";
 import type { Summary, SummaryRequirement } from "../../reporters/summary.ts";
-import { parseBaseline } from "../../reporters/aggregate.ts";
+import { parseBaseline } from "../../src/outcome/baseline-list.ts";
 import { conformanceCommand, ROOT } from "../support/conformance-command.ts";
 
 export { ROOT };

@@ -16,8 +16,11 @@ import { join, relative } from "node:path";
 import { Writable } from "node:stream";
 import { createVitest, type Reporter, type TestModule } from "vitest/node";
 import type { RunConfig } from "../../src/harness/config.ts";
-import { applyBaseline, exitCode, parseBaselineEntries } from "../../reporters/aggregate.ts";
-import { RequirementReporter } from "../../reporters/requirement-reporter.ts";
+import { parseBaselineEntries } from "../../src/outcome/baseline-list.ts";
+import { applyBaseline } from "../../src/outcome/apply-baseline.ts";
+import { exitCode } from "../../src/outcome/exit-code.ts";
+import { verdictOf } from "../../src/outcome/verdict.ts";
+import { RequirementReporter } from "../../src/run/requirement-reporter.ts";
 import { buildSummary, type Summary } from "../../reporters/summary.ts";
 import { parseConformanceArgs, type ConformanceArgs } from "../../src/cli/args.ts";
 import { nativeImports } from "../../src/run/vitest-run.ts";
@@ -165,7 +168,7 @@ export async function runSuitesAtOnce(runs: readonly SuiteRun[], options: SuiteR
     const durationMs = timings.get(run.name) ?? 0;
     results.set(run.name, {
       exitCode: exitCode(outcome),
-      summary: buildSummary(outcome, { target: run.target, startedAt, durationMs }),
+      summary: buildSummary(outcome, { verdict: verdictOf(outcome), target: run.target, startedAt, durationMs }),
       durationMs,
     });
   }

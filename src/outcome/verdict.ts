@@ -3,9 +3,10 @@
 // 0 is not conforming; a run that exits 0 is conforming, conforming with the baseline's expected
 // failures, or partial when some requirement was not run (--only, a missing fixture, a check skipped).
 
-import { pacingHint } from "./declines-report.ts";
-import { foreignPrefixHint } from "../src/harness/foreign-header-prefix.ts";
-import { exitCode, type RunOutcome } from "./aggregate.ts";
+import { pacingHint } from "../harness/decline-tally.ts";
+import { foreignPrefixHint } from "../harness/foreign-header-prefix.ts";
+import { exitCode } from "./exit-code.ts";
+import type { RunOutcome } from "./run-outcome.ts";
 
 /** Best to worst; a fleet's verdict is its worst node's. */
 export const VERDICT_KINDS = ["conforming", "conforming-with-baseline", "partial", "not-conforming"] as const;

@@ -1,6 +1,6 @@
-// The vitest reporter of the conformance run: it reads what every check recorded in its test's meta,
-// prints one progress line per file, and at the end aggregates results per requirement and lists every
-// check with its status for junit.xml's --junit-per-check form. Files that fail to load, checks that die outside the harness (a
+// The run engine's vitest reporter: it reads what every check recorded in its test's meta, prints one
+// progress line per file, and at the end makes the run's outcome (src/outcome/aggregate.ts) and lists
+// every check with its status for junit.xml's --junit-per-check form. Files that fail to load, checks that die outside the harness (a
 // vitest timeout, a hook error) and unhandled errors become run errors or failures: never silence. A
 // check that never ran (the run was stopped, or --only left it out) is skipped with the reason, never
 // passed.
@@ -8,15 +8,16 @@
 import { relative, sep } from "node:path";
 import type { SerializedError } from "vitest";
 import type { Reporter, TestCase, TestModule, TestRunEndReason } from "vitest/node";
-import type { RequirementCatalog } from "../src/harness/requirements.ts";
-import { failingStatus, type CheckResult, type ResultStatus } from "../src/harness/results.ts";
-import { aggregateRequirements, type Evidence, type Interruption, type RunError, type RunOutcome } from "./aggregate.ts";
-import type { JunitCase } from "./junit-report.ts";
-import { escapeControls } from "./escape-controls.ts";
-import { UnknownMemberTally } from "../src/harness/unknown-member-tally.ts";
-import { ForeignPrefixTally } from "../src/harness/foreign-header-prefix.ts";
-import { ContentCodingTally } from "../src/harness/content-coding-tally.ts";
-import type { LoadProfile } from "../src/harness/load-profile.ts";
+import type { RequirementCatalog } from "../harness/requirements.ts";
+import { failingStatus, type CheckResult, type ResultStatus } from "../harness/results.ts";
+import type { Evidence, Interruption, RunError, RunOutcome } from "../outcome/run-outcome.ts";
+import { aggregateRequirements } from "../outcome/aggregate.ts";
+import type { JunitCase } from "../../reporters/junit-report.ts";
+import { escapeControls } from "../../reporters/escape-controls.ts";
+import { UnknownMemberTally } from "../harness/unknown-member-tally.ts";
+import { ForeignPrefixTally } from "../harness/foreign-header-prefix.ts";
+import { ContentCodingTally } from "../harness/content-coding-tally.ts";
+import type { LoadProfile } from "../harness/load-profile.ts";
 
 export interface RequirementReporterOptions {
   readonly catalog: RequirementCatalog;

@@ -2,17 +2,12 @@
 // baseline of expected failures, the exit status, and the exact shape of summary.json.
 
 import { describe, expect, it } from "vitest";
-import {
-  applyBaseline,
-  aggregateRequirements,
-  BaselineError,
-  exitCode,
-  notStartedOutcome,
-  parseBaseline,
-  type Evidence,
-  type RunOutcome,
-} from "../../reporters/aggregate.ts";
-import { verdictOf } from "../../reporters/verdict.ts";
+import type { Evidence, RunOutcome } from "../../src/outcome/run-outcome.ts";
+import { aggregateRequirements, notStartedOutcome } from "../../src/outcome/aggregate.ts";
+import { BaselineError, parseBaseline } from "../../src/outcome/baseline-list.ts";
+import { applyBaseline } from "../../src/outcome/apply-baseline.ts";
+import { exitCode } from "../../src/outcome/exit-code.ts";
+import { verdictOf } from "../../src/outcome/verdict.ts";
 import { buildSummary } from "../../reporters/summary.ts";
 import { parseRequirements } from "../../src/harness/requirements.ts";
 import { aggregateStatus, type CheckResult, type ResultStatus } from "../../src/harness/results.ts";
@@ -142,7 +137,9 @@ describe("aggregateRequirements", () => {
       true,
     );
     expect(verdictOf(never).headline).toBe("NOT CONFORMING: nothing could be tested: the target requires authentication");
-    expect(buildSummary(never, { target: "http://h/v1", startedAt: new Date(0), durationMs: 1 }).interruption).toEqual({
+    expect(
+      buildSummary(never, { verdict: verdictOf(never), target: "http://h/v1", startedAt: new Date(0), durationMs: 1 }).interruption,
+    ).toEqual({
       kind: "not_started",
       reason: "the target requires authentication",
     });
@@ -294,7 +291,7 @@ describe("baseline", () => {
 describe("summary.json", () => {
   it("has exactly the documented members plus requests, retries and the spec coverage", () => {
     const outcome = aggregateRequirements(catalog, [ev("1/must-a", "passed"), ev("1/must-b", "failed", "boom")], [], 5, "untested", 3);
-    const summary = buildSummary(outcome, { target: "http://h/v1", startedAt: new Date(0), durationMs: 12.4 });
+    const summary = buildSummary(outcome, { verdict: verdictOf(outcome), target: "http://h/v1", startedAt: new Date(0), durationMs: 12.4 });
     expect(Object.keys(summary).sort()).toEqual([
       "conforming",
       "counts",
@@ -364,7 +361,7 @@ describe("the verdict", () => {
       "CONFORMING WITH 1 EXPECTED FAILURE: every MUST requirement holds except the 1 expected failure from the baseline known.txt",
     );
     expect(exitCode(outcome)).toBe(0);
-    const summary = buildSummary(outcome, { target: "http://h/v1", startedAt: new Date(0), durationMs: 1 });
+    const summary = buildSummary(outcome, { verdict: verdictOf(outcome), target: "http://h/v1", startedAt: new Date(0), durationMs: 1 });
     expect(summary).toMatchObject({
       conforming: true,
       verdict: "conforming-with-baseline",
@@ -377,7 +374,9 @@ describe("the verdict", () => {
     const v = verdictOf(aggregateRequirements(catalog, [ev("1/must-a", "passed")], [], 1, "not selected by --only x"));
     expect(v.kind).toBe("partial");
     expect(v.headline).toMatch(/^PARTIAL: 1 of 4 requirements run, all hold; the others were not run/);
-    const summary = buildSummary(aggregateRequirements(catalog, [ev("1/must-a", "passed")], [], 1), {
+    const unselected = aggregateRequirements(catalog, [ev("1/must-a", "passed")], [], 1);
+    const summary = buildSummary(unselected, {
+      verdict: verdictOf(unselected),
       target: "http://h/v1",
       startedAt: new Date(0),
       durationMs: 1,
