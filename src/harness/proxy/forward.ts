@@ -6,10 +6,12 @@
 // node:http and node:https on both sides: a request knows whether its connection served an earlier one.
 
 import {
+  type ClientRequest,
   Agent as HttpAgent,
   createServer,
   request as httpRequest,
   type IncomingMessage,
+  type RequestOptions,
   type Server,
   type ServerResponse,
 } from "node:http";
@@ -98,12 +100,11 @@ export class Forwarder {
   }
 
   #attempt(request: ForwardedRequest, via: HttpAgent | false): Promise<Attempt> {
-    const { timeoutMs, maxAnswerBytes } = this.#options;
-    const lines = endToEnd(request.headers, SENDER_SET);
-    lines.unshift(["Host", this.#upstream.host]);
-    if (request.body.length > 0 || !BODYLESS.has(request.method.toUpperCase())) lines.push(["Content-Length", String(request.body.length)]);
+    const { timeoutMs } = this.#options;
     return new Promise((resolve) => {
-      let status: number | undefined;
+      let out: ClientRequest;
+      /** The answer, once its head has come: from then on, its own stream tells what becomes of it. */
+      let answer: IncomingMessage | undefined;
       let settled = false;
       const settle = (exchange: UpstreamExchange, uploadCut = false) => {
         if (settled) return;
@@ -111,53 +112,63 @@ export class Forwarder {
         clearTimeout(deadline);
         resolve({ exchange, reused: out.reusedSocket, uploadCut });
       };
-      let out: ReturnType<typeof httpRequest>;
+      const giveUp = (why: string) => (answer ?? out).destroy(new Error(why));
       try {
-        out = this.#send(
-          {
-            protocol: this.#upstream.protocol,
-            host: this.#upstream.hostname,
-            port: this.#upstream.port,
-            method: request.method,
-            path: request.target,
-            headers: lines.flat(),
-            agent: via,
-            timeout: timeoutMs,
-          },
-          (answer) => {
-            status = answer.statusCode ?? 502;
-            const answered = status;
-            readBounded(answer, maxAnswerBytes).then(
-              (body) => {
-                if (body === undefined) {
-                  answer.destroy();
-                  settle({ kind: "too_large", status: answered });
-                } else settle({ kind: "answer", status: answered, headers: endToEnd(headerLines(answer.rawHeaders)), body });
-              },
-              (error: unknown) => settle({ kind: "failed", error: asError(error), status: answered }),
-            );
-          },
-        );
+        out = this.#send(this.#requestOptions(request, via), (head) => {
+          answer = head;
+          void this.#readAnswer(head).then(settle);
+        });
       } catch (error) {
         // Options Node refuses (a header value it cannot send) fail here, before any connection.
         resolve({ exchange: { kind: "failed", error: asError(error), status: undefined }, reused: false, uploadCut: false });
         return;
       }
-      const deadline = setTimeout(() => out.destroy(new Error(`no complete answer within ${timeoutMs} ms`)), timeoutMs);
+      const deadline = setTimeout(() => giveUp(`no complete answer within ${timeoutMs} ms`), timeoutMs);
       // An upstream that refuses a large body answers and closes before it has read it all (a 413): the
       // write then fails (EPIPE, a reset) while its answer is still being parsed, so a failed upload
       // waits a moment for that answer before it counts as a failure.
-      out.on("error", (error) => {
+      out.on("error", (error: Error) => {
+        if (answer !== undefined) return;
         const code = (error as NodeJS.ErrnoException).code;
-        if (status === undefined && request.body.length > 0 && (code === "EPIPE" || code === "ECONNRESET"))
+        if (request.body.length > 0 && (code === "EPIPE" || code === "ECONNRESET"))
           setTimeout(() => {
-            if (status === undefined) settle({ kind: "failed", error, status }, true);
+            if (answer === undefined) settle({ kind: "failed", error, status: undefined }, true);
           }, UPLOAD_CUT_GRACE_MS);
-        else settle({ kind: "failed", error, status });
+        else settle({ kind: "failed", error, status: undefined });
       });
-      out.once("timeout", () => out.destroy(new Error(`upstream silent for ${timeoutMs} ms`)));
+      out.once("timeout", () => giveUp(`upstream silent for ${timeoutMs} ms`));
       out.end(request.body.length > 0 ? request.body : undefined);
     });
+  }
+
+  /** The upstream request: the client's lines passed on, with the Host and Content-Length of this message. */
+  #requestOptions(request: ForwardedRequest, via: HttpAgent | false): RequestOptions {
+    const lines = endToEnd(request.headers, SENDER_SET);
+    lines.unshift(["Host", this.#upstream.host]);
+    if (request.body.length > 0 || !BODYLESS.has(request.method.toUpperCase())) lines.push(["Content-Length", String(request.body.length)]);
+    return {
+      protocol: this.#upstream.protocol,
+      host: this.#upstream.hostname,
+      port: this.#upstream.port,
+      method: request.method,
+      path: request.target,
+      headers: lines.flat(),
+      agent: via,
+      timeout: this.#options.timeoutMs,
+    };
+  }
+
+  /** The answer's body read whole, bounded; an answer over the cap is abandoned with its connection. */
+  async #readAnswer(answer: IncomingMessage): Promise<UpstreamExchange> {
+    const status = answer.statusCode ?? 502;
+    try {
+      const body = await readBounded(answer, this.#options.maxAnswerBytes);
+      if (body !== undefined) return { kind: "answer", status, headers: endToEnd(headerLines(answer.rawHeaders)), body };
+      answer.destroy();
+      return { kind: "too_large", status };
+    } catch (error) {
+      return { kind: "failed", error: asError(error), status };
+    }
   }
 }
 
