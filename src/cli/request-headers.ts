@@ -4,19 +4,14 @@
 // committed config file. Every value is a secret (src/harness/secrets.ts). Names that would change how
 // a request is framed or what the checks test are refused: the suite sets those itself.
 
+import { HOP_BY_HOP } from "../harness/proxy/hop-by-hop.ts";
 import type { SecretHeaders } from "../harness/secrets.ts";
 
 /** Framing and hop-by-hop headers, and the negotiation headers the checks set on purpose. */
 export const REFUSED_HEADER_NAMES: ReadonlySet<string> = new Set([
   "host",
   "content-length",
-  "transfer-encoding",
-  "connection",
-  "keep-alive",
-  "proxy-connection",
-  "upgrade",
-  "te",
-  "trailer",
+  ...HOP_BY_HOP,
   "expect",
   "content-type",
   "content-encoding",

@@ -1,5 +1,7 @@
 // A map that forgets its oldest entry once it holds `capacity` entries, so a cache keyed by data a
-// peer chooses (public keys in submitted transactions) cannot grow memory without bound.
+// peer chooses (public keys in submitted transactions, table item requests, type texts) cannot grow
+// memory without bound. "Oldest" is by the last set: get leaves the order alone, and a cache that
+// should drop the least recently used entry sets it again on each use.
 export class BoundedMap<K, V> {
   readonly #entries = new Map<K, V>();
 

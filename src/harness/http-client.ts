@@ -12,6 +12,7 @@ import { renderCurl } from "./curl.ts";
 import { redactedHeaders, type SecretHeaders } from "./secrets.ts";
 import { InFlightLimit, type InFlightGate } from "./in-flight-limit.ts";
 import { isRawConnectionFault, rawExchange, type RawEnding, type RawExchangeResult } from "./raw-exchange.ts";
+import { FAILURE_KINDS, type RequestFailureKind } from "./request-failure-kinds.ts";
 import type { RequestRecord } from "./results.ts";
 import { SharedRateLimit } from "./shared-rate-limit.ts";
 
@@ -43,54 +44,12 @@ export interface HttpResponse {
   readonly record: RequestRecord;
 }
 
-export type RequestFailureKind =
-  | "refused"
-  | "dns"
-  | "connect_timeout"
-  | "headers_timeout"
-  | "body_timeout"
-  | "deadline"
-  | "too_large"
-  | "closed"
-  /** Bytes came back, but not an HTTP answer (a parser error, a body shorter than its Content-Length). */
-  | "malformed"
-  | "other"
-  /** Not sent: the target answered none of the last requests (see HttpClientOptions.unresponsiveAfter). */
-  | "not_sent"
-  /** Abandoned: the run is being stopped (--max-duration, a signal). */
-  | "cancelled"
-  /** Answered 429 Too Many Requests on every attempt: a rate limiter in front of the node, not the node's answer. */
-  | "rate_limited"
-  /** An answer whose body is in a content coding the suite cannot decode: its content cannot be read. */
-  | "undecodable"
-  /** Answered 503 Service Unavailable on every attempt where 503 was not the answer asked about: the node shed the request. */
-  | "shed";
+export type { RequestFailureKind };
 
 /** What sendRaw did: the exchange and how many attempts it took, or why nothing was sent. */
 export type RawSent =
   | { readonly sent: true; readonly result: RawExchangeResult; readonly attempts: number }
   | { readonly sent: false; readonly reason: string };
-
-/**
- * The kinds that say nothing about what the target would answer: the connection failed, stalled or
- * was never made. A check that meets one is skipped with the reason, never failed (a connection
- * fault is never evidence about conformance). A malformed or oversized answer is evidence.
- */
-const CONNECTION_FAULTS: ReadonlySet<RequestFailureKind> = new Set([
-  "refused",
-  "dns",
-  "connect_timeout",
-  "headers_timeout",
-  "body_timeout",
-  "deadline",
-  "closed",
-  "other",
-  "not_sent",
-  "cancelled",
-  "rate_limited",
-  "undecodable",
-  "shed",
-]);
 
 /**
  * The one rule for an answer that declines the request instead of answering it: 429 (a rate limiter:
@@ -130,7 +89,7 @@ export class RequestFailure extends Error {
 
   /** No answer whose content could be read came (the connection failed, or a coding the suite cannot decode): no evidence either way. */
   get isConnectionFault(): boolean {
-    return CONNECTION_FAULTS.has(this.kind);
+    return FAILURE_KINDS[this.kind].connectionFault;
   }
 }
 
@@ -165,26 +124,6 @@ const STOPPED = "abandoned: the run is being stopped";
 
 export const DEFAULT_RETRY: RetryPolicy = { attempts: 3, baseDelayMs: 100 };
 
-/** Kinds sent again under "any-fault": the connection broke or stalled before a whole answer came. */
-const RETRIED_KINDS: ReadonlySet<RequestFailureKind> = new Set([
-  "refused",
-  "connect_timeout",
-  "headers_timeout",
-  "deadline",
-  "closed",
-  "other",
-  "rate_limited",
-  "shed",
-]);
-/**
- * Kinds after which a submission is sent again: the request cannot have reached the target (a 429
- * refuses before the node acts: the spec gives no operation a 429), or the node declined it (503), after
- * which the same signed bytes are safe to send again: a node that did take them accepts an identical
- * resubmission while it is pending (aptos-core mempool transaction_store.rs, "If the transaction is the
- * same, it's an idempotent call"; the reference node alike).
- */
-const UNSENT_KINDS: ReadonlySet<RequestFailureKind> = new Set(["refused", "connect_timeout", "rate_limited", "shed"]);
-const DECLINED_KINDS: ReadonlySet<RequestFailureKind> = new Set(["rate_limited", "shed"]);
 /** The longest Retry-After of a 429 or 503 the client waits for before trying again. */
 const MAX_RETRY_AFTER_MS = 5_000;
 
@@ -203,10 +142,11 @@ export function shouldRetry(
   policy: RetryPolicy,
   timeoutMs: number,
 ): boolean {
-  const attempts = DECLINED_KINDS.has(kind) ? (policy.declinedAttempts ?? 2 * policy.attempts) : policy.attempts;
+  const { declined, resent } = FAILURE_KINDS[kind];
+  const attempts = declined ? (policy.declinedAttempts ?? 2 * policy.attempts) : policy.attempts;
   if (attempt >= attempts) return false;
   if (elapsedMs >= (policy.budgetMs ?? 2 * timeoutMs)) return false;
-  return resend === "unsent" ? UNSENT_KINDS.has(kind) : RETRIED_KINDS.has(kind);
+  return resent === "always" || (resent === "any-fault" && resend === "any-fault");
 }
 
 export interface HttpClientOptions {
@@ -231,20 +171,6 @@ export interface HttpClientOptions {
   /** Instead of maxInFlight: a limit the client shares (with the run's other workers). */
   readonly inFlight?: InFlightGate;
 }
-
-/**
- * The kinds of failure that say the target is not answering at all (a cap or a malformed answer does
- * not), when they met a connection opened for the request: one the target had kept open may have been
- * closed while idle, which says nothing about it.
- */
-const SILENT_KINDS: ReadonlySet<RequestFailureKind> = new Set([
-  "refused",
-  "connect_timeout",
-  "headers_timeout",
-  "body_timeout",
-  "deadline",
-  "closed",
-]);
 
 /**
  * undici reuses an idle connection for 10 s, or, when the answer carries a Keep-Alive: timeout=N hint,
@@ -407,9 +333,9 @@ export class HttpClient {
         attempt += 1;
         continue;
       }
-      if (SILENT_KINDS.has(failure.kind) && !reused) this.#silentStreak += 1;
+      if (FAILURE_KINDS[failure.kind].silent && !reused) this.#silentStreak += 1;
       if (sends === 1) throw failure;
-      const message = DECLINED_KINDS.has(failure.kind) ? failure.message : `${failure.message} (${sends} attempts)`;
+      const message = FAILURE_KINDS[failure.kind].declined ? failure.message : `${failure.message} (${sends} attempts)`;
       const record: RequestRecord = { ...failure.record, durationMs: Math.round(elapsed), error: message, retries: sends - 1 };
       throw new RequestFailure(failure.kind, message, request, curl, record, failure.codings);
     }

@@ -2,6 +2,7 @@
 // (variation-proxy.ts), and its plain write: what a variation (variations.ts) changes and starts from.
 
 import type { IncomingHttpHeaders, ServerResponse } from "node:http";
+import { carriesContent, writeAnswer } from "../../src/harness/proxy/forward.ts";
 
 export interface Answer {
   readonly method: string;
@@ -18,12 +19,11 @@ export interface Answer {
 
 /** Whether the answer carries content (RFC 9110 §6.4.1: never to HEAD, never with 204 or 304). */
 export function hasBody(answer: Answer): boolean {
-  return answer.method !== "HEAD" && answer.status !== 204 && answer.status !== 304 && answer.status >= 200;
+  return carriesContent(answer.method, answer.status);
 }
 
 /** The answer written as the upstream framed it (Content-Length, or Node's choice): false, the wire unchanged. */
 export function writePlain(answer: Answer, res: ServerResponse): false {
-  res.writeHead(answer.status, answer.headers.flat());
-  res.end(hasBody(answer) ? answer.body : undefined);
+  writeAnswer(res, answer.method, answer);
   return false;
 }

@@ -6,12 +6,9 @@
 // answer bodies have caps, and every upstream exchange a timeout. Redirects are passed to the client,
 // never followed. A request for another host (an absolute URL in the request line) is refused.
 
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
-import { Agent } from "../undici-agent.ts";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { renderCurl } from "../curl.ts";
 import { decodeBody } from "../content-coding.ts";
-import { exchange } from "../dispatch-exchange.ts";
 import { flattenHeaders, responseFromParts, type HttpRequest } from "../http-client.ts";
 import { LedgerTracker } from "../ledger-tracker.ts";
 import { observeResponse } from "../observed-contract.ts";
@@ -22,6 +19,8 @@ import type { RequirementCatalog } from "../requirements.ts";
 import { failingStatus, type CheckResult } from "../results.ts";
 import { formatFailure } from "../failure-message.ts";
 import { BODY_REQUIREMENT } from "./body-requirements.ts";
+import { Forwarder, headerFields, listenOnLoopback, readRequest, writeAnswer, type LoopbackServer } from "./forward.ts";
+import { endToEnd, SENDER_SET } from "./hop-by-hop.ts";
 
 export interface ProxyOptions {
   /** The node's base URL including /v1, like a run's --target. */
@@ -38,62 +37,32 @@ export interface ProxyOptions {
   readonly onJudged: (label: string, results: readonly CheckResult[]) => void;
 }
 
-/** Headers that belong to one connection, not to the message (RFC 9110 §7.6.1), and the ones the body framing sets. */
-const HOP_BY_HOP = new Set([
-  "connection",
-  "keep-alive",
-  "proxy-connection",
-  "transfer-encoding",
-  "te",
-  "trailer",
-  "upgrade",
-  "proxy-authenticate",
-  "proxy-authorization",
-  "host",
-  "content-length",
-]);
-
 export class ValidationProxy {
   readonly #options: ProxyOptions;
   readonly #upstream: URL;
   readonly #basePath: string;
-  readonly #agent: Agent;
+  readonly #forwarder: Forwarder;
   readonly #tracker = new LedgerTracker();
-  #server: Server | undefined;
+  #server: LoopbackServer | undefined;
 
   constructor(options: ProxyOptions) {
     this.#options = options;
     this.#upstream = new URL(options.upstream);
     this.#basePath = this.#upstream.pathname.replace(/\/+$/, "");
-    this.#agent = new Agent({
-      keepAliveTimeout: 10_000,
-      connect: { timeout: options.timeoutMs },
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
-    });
+    this.#forwarder = new Forwarder({ upstream: options.upstream, timeoutMs: options.timeoutMs, maxAnswerBytes: options.maxResponseBytes });
   }
 
   /** Listens on 127.0.0.1; resolves with the URL a client uses in place of the upstream's. */
   async listen(): Promise<string> {
-    const server = createServer((req, res) => {
+    this.#server = await listenOnLoopback(this.#options.port, (req, res) => {
       this.#handle(req, res).catch((e: unknown) => answerOwn(res, 502, `proxy error: ${(e as Error).message}`));
     });
-    this.#server = server;
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
-      server.listen(this.#options.port, "127.0.0.1", () => resolve());
-    });
-    const { port } = server.address() as AddressInfo;
-    return `http://127.0.0.1:${port}${this.#basePath}`;
+    return `http://127.0.0.1:${this.#server.port}${this.#basePath}`;
   }
 
   async close(): Promise<void> {
-    const server = this.#server;
-    if (server !== undefined) {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    }
-    await this.#agent.destroy().catch(() => undefined);
+    await this.#server?.close();
+    this.#forwarder.close();
   }
 
   async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -101,45 +70,29 @@ export class ValidationProxy {
     // Origin-form only: an absolute URL or an authority would make this an open proxy to other hosts.
     if (!target.startsWith("/") || target.startsWith("//"))
       return answerOwn(res, 400, "the proxy forwards only paths of the upstream node");
-    const body = await readBounded(req, this.#options.maxRequestBytes);
-    if (body === undefined) return answerOwn(res, 413, `request body over the proxy's limit of ${this.#options.maxRequestBytes} bytes`);
-    const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(flattenHeaders(req.headers))) if (!HOP_BY_HOP.has(name)) headers[name] = value;
-    const method = (req.method ?? "GET").toUpperCase();
+    const forwarded = await readRequest(req, this.#options.maxRequestBytes);
+    if (forwarded === undefined)
+      return answerOwn(res, 413, `request body over the proxy's limit of ${this.#options.maxRequestBytes} bytes`);
+    const { method, body } = forwarded;
+    const headers = flattenHeaders(headerFields(endToEnd(forwarded.headers, SENDER_SET)));
     const request: HttpRequest = { method, url: `${this.#upstream.origin}${target}`, headers, ...(body.length > 0 ? { body } : {}) };
     const markBefore = this.#tracker.mark();
     const started = performance.now();
-    const answer = await exchange(this.#agent, {
-      method,
-      url: request.url,
-      headers,
-      body: body.length > 0 ? body : undefined,
-      timeoutMs: this.#options.timeoutMs,
-      maxResponseBytes: this.#options.maxResponseBytes,
-      cancel: undefined,
-    });
+    const answer = await this.#forwarder.exchange(forwarded);
     if (answer.kind === "too_large")
       return answerOwn(res, 502, `upstream answer over the proxy's limit of ${this.#options.maxResponseBytes} bytes`);
     if (answer.kind === "failed") {
-      const message = answer.error instanceof Error ? answer.error.message : String(answer.error);
+      const { message } = answer.error;
       return answerOwn(
         res,
         502,
         answer.status === undefined ? `upstream gave no answer: ${message}` : `upstream answer broke off: ${message}`,
       );
     }
-    const bytes = Buffer.from(answer.body.buffer, answer.body.byteOffset, answer.body.byteLength);
-    const responseHeaders = flattenHeaders(answer.headers);
-    // The client gets the answer as it came, before it is judged.
-    // Repeated headers (set-cookie) stay repeated: the raw header lists, not the joined values.
-    const forwarded: Record<string, string | string[]> = {};
-    for (const [name, value] of Object.entries(answer.headers)) {
-      const lower = name.toLowerCase();
-      if (value !== undefined && (!HOP_BY_HOP.has(lower) || lower === "content-length")) forwarded[lower] = value;
-    }
-    res.writeHead(answer.status, forwarded);
-    res.end(bytes);
-    this.#judge(request, target, answer.status, responseHeaders, bytes, performance.now() - started, markBefore);
+    // The client gets the answer as it came (repeated headers, set-cookie, stay repeated), before it is judged.
+    writeAnswer(res, method, answer);
+    const responseHeaders = flattenHeaders(headerFields(answer.headers));
+    this.#judge(request, target, answer.status, responseHeaders, answer.body, performance.now() - started, markBefore);
   }
 
   #judge(
@@ -214,24 +167,6 @@ function decoded(
 ): { body: Uint8Array; codings: readonly string[] } | undefined {
   const result = decodeBody(new Uint8Array(raw), encoding, maxBytes);
   return result.ok ? result : undefined;
-}
-
-function readBounded(req: IncomingMessage, limit: number): Promise<Uint8Array | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        req.pause();
-        resolve(undefined);
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on("end", () => resolve(new Uint8Array(Buffer.concat(chunks))));
-    req.on("error", reject);
-  });
 }
 
 /** An answer of the proxy itself (not of the node), marked as such. */

@@ -11,6 +11,8 @@
 // the ledger's own; an object a fault makes up for one request is a new key, rendered afresh, so cached
 // bytes can never stand in for what the engine (or a fault wrapping it) answered.
 
+import { BoundedMap } from "../../codec/bounded-map.ts";
+
 /** A JSON body already serialised to UTF-8: sendJson sends its bytes as they are. */
 export class JsonBytes {
   constructor(readonly bytes: Buffer) {}
@@ -46,21 +48,21 @@ export function jsonArray(elements: readonly Buffer[]): JsonBytes {
 
 /** The JSON arrays of the last `maxPages` distinct pages, by a key naming the request (address, cursor, limit). */
 export class RenderedPages<T extends object> {
-  readonly #pages = new Map<string, { readonly elements: readonly T[]; readonly body: JsonBytes }>();
+  /** Set again on every use, so the page dropped is the least recently served. */
+  readonly #pages: BoundedMap<string, { readonly elements: readonly T[]; readonly body: JsonBytes }>;
 
   constructor(
     private readonly render: (value: T) => Buffer,
-    private readonly maxPages: number,
-  ) {}
+    maxPages: number,
+  ) {
+    this.#pages = new BoundedMap(maxPages);
+  }
 
   /** The page's body: the kept one when it holds exactly `elements`, else rendered (and kept, the oldest page dropped). */
   body(key: string, elements: readonly T[]): JsonBytes {
     const kept = this.#pages.get(key);
-    this.#pages.delete(key);
     const body = kept !== undefined && sameObjects(kept.elements, elements) ? kept.body : jsonArray(elements.map(this.render));
-    // Re-inserted last: Map order is the order of use, the first key the least recently used.
     this.#pages.set(key, { elements: kept?.body === body ? kept.elements : [...elements], body });
-    if (this.#pages.size > this.maxPages) this.#pages.delete(this.#pages.keys().next().value as string);
     return body;
   }
 }

@@ -3,6 +3,7 @@
 // clock says is due (info() does so first when autoTick is on, and every request starts with info()).
 
 import { bytesToHex, hexToBytes, utf8ToBytes } from "@noble/hashes/utils.js";
+import { BoundedMap } from "../../codec/bounded-map.ts";
 import {
   CodecError,
   decodeMoveValue,
@@ -54,7 +55,7 @@ const MAX_KEPT_KEY_LENGTH = 1_024;
 export class LedgerEngine implements LedgerApi {
   private bot: TransferBot | undefined;
   /** Answers of getTableItem by table, types, key and version (readTableItem's, never an error). */
-  private readonly tableItems = new Map<string, { bcs: Uint8Array; json: unknown }>();
+  private readonly tableItems = new BoundedMap<string, { bcs: Uint8Array; json: unknown }>(KEPT_TABLE_ITEMS);
 
   constructor(
     readonly config: EngineConfig,
@@ -131,7 +132,6 @@ export class LedgerEngine implements LedgerApi {
     const item = this.readTableItem(handle, request, at);
     // A request of odd size (a body may be megabytes) is answered but not kept.
     if (cacheKey.length > MAX_KEPT_KEY_LENGTH) return item;
-    if (this.tableItems.size >= KEPT_TABLE_ITEMS) this.tableItems.delete(this.tableItems.keys().next().value as string);
     this.tableItems.set(cacheKey, item);
     return item;
   }
@@ -385,15 +385,14 @@ function moduleLabel(address: AddressBytes, name: string): string {
 }
 
 /** Parsed type tags by their text: table reads name the same few types again and again. */
-const parsedTypes = new Map<string, TypeTag>();
 /** Distinct type texts kept; beyond it the oldest is dropped, so odd inputs cannot grow it. */
 const PARSED_TYPES_KEPT = 256;
+const parsedTypes = new BoundedMap<string, TypeTag>(PARSED_TYPES_KEPT);
 
 function inputType(member: string, text: string): TypeTag {
   const known = parsedTypes.get(text);
   if (known !== undefined) return known;
   const parsed = invalidInputOnCodecError(`Invalid ${member}`, () => parseTypeTag(text));
-  if (parsedTypes.size >= PARSED_TYPES_KEPT) parsedTypes.delete(parsedTypes.keys().next().value as string);
   parsedTypes.set(text, Object.freeze(parsed));
   return parsed;
 }

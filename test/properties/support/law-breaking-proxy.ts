@@ -1,10 +1,11 @@
 // A small HTTP proxy on 127.0.0.1 in front of the reference node that breaks one law: it forwards every
-// request (node:http in, undici out) and lets an alteration change the request, the answer, or answer
-// by itself. The properties run against it and must catch the deviation.
+// request through the suite's forwarding core (src/harness/proxy/forward.ts) and lets an alteration
+// change the request, the answer, or answer by itself. The properties run against it and must catch the
+// deviation.
 
-import { createServer, type IncomingMessage } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
-import { Agent, request } from "undici";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { flattenHeaders } from "../../../src/harness/http-client.ts";
+import { Forwarder, headerFields, listenOnLoopback, readRequest, writeAnswer } from "../../../src/harness/proxy/forward.ts";
 
 export interface Exchange {
   readonly method: string;
@@ -35,70 +36,62 @@ export interface RunningProxy {
   close(): Promise<void>;
 }
 
-const HOP_BY_HOP = /^(host|connection|keep-alive|transfer-encoding|content-length|upgrade|proxy-connection|te|trailer)$/i;
+/** Bodies larger than this, either way, are refused (502). */
+const MAX_BODY_BYTES = 32 * 1024 * 1024;
+/** An upstream that has not answered in this long is given up (502). */
+const UPSTREAM_TIMEOUT_MS = 120_000;
 
 /** Forwards everything unchanged: the clean baseline. */
 export const unchanged: Alteration = (_exchange, forward) => forward();
 
 export async function startLawBreakingProxy(nodeUrl: string, alteration: Alteration): Promise<RunningProxy> {
-  const origin = new URL(nodeUrl).origin;
-  const agent = new Agent({ keepAliveTimeout: 5_000 });
-  const sockets = new Set<Socket>();
+  const forwarder = new Forwarder({ upstream: nodeUrl, timeoutMs: UPSTREAM_TIMEOUT_MS, maxAnswerBytes: MAX_BODY_BYTES });
   let count = 0;
 
   const forwardFrom =
     (exchange: Exchange): Forward =>
     async (changes = {}) => {
       const sent = { ...exchange, ...changes };
-      const res = await request(`${origin}${sent.path}`, {
-        dispatcher: agent,
-        method: sent.method as "GET",
-        headers: Object.fromEntries(Object.entries(sent.headers).filter(([name]) => !HOP_BY_HOP.test(name))),
-        body: sent.method === "GET" || sent.method === "HEAD" ? null : sent.body,
+      const answer = await forwarder.exchange({
+        method: sent.method,
+        target: sent.path,
+        headers: Object.entries(sent.headers),
+        body: sent.body,
       });
-      const body = Buffer.from(await res.body.arrayBuffer());
-      const headers: Record<string, string> = {};
-      for (const [name, value] of Object.entries(res.headers)) {
-        if (value !== undefined && !HOP_BY_HOP.test(name)) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
-      }
-      return { status: res.statusCode, headers, body };
+      if (answer.kind === "too_large") throw new Error(`an answer exceeds ${MAX_BODY_BYTES} bytes`);
+      if (answer.kind === "failed") throw answer.error;
+      // Content-Length is set anew for whatever body the alteration answers with.
+      const { "content-length": _length, ...headers } = flattenHeaders(headerFields(answer.headers));
+      return { status: answer.status, headers, body: answer.body };
     };
 
-  const server = createServer((req: IncomingMessage, res) => {
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     count += 1;
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const headers: Record<string, string> = {};
-      for (const [name, value] of Object.entries(req.headers)) {
-        if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
+    const request = await readRequest(req, MAX_BODY_BYTES);
+    if (request === undefined) throw new Error(`a request body exceeds ${MAX_BODY_BYTES} bytes`);
+    const headers = flattenHeaders(headerFields(request.headers));
+    const exchange: Exchange = { method: request.method, path: request.target, headers, body: request.body };
+    const answer = await alteration(exchange, forwardFrom(exchange));
+    const lines = [...Object.entries(answer.headers), ["content-length", String(answer.body.length)] as [string, string]];
+    writeAnswer(res, exchange.method, { status: answer.status, headers: lines, body: answer.body });
+  }
+
+  const server = await listenOnLoopback(0, (req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (res.headersSent) {
+        res.destroy();
+        return;
       }
-      const exchange: Exchange = { method: req.method ?? "GET", path: req.url ?? "/", headers, body: Buffer.concat(chunks) };
-      alteration(exchange, forwardFrom(exchange)).then(
-        (answer) => {
-          res.writeHead(answer.status, { ...answer.headers, "content-length": String(answer.body.length) });
-          res.end(answer.body);
-        },
-        (error: unknown) => {
-          res.writeHead(502, { "content-type": "text/plain" });
-          res.end(`law-breaking proxy: ${(error as Error).message}`);
-        },
-      );
+      res.writeHead(502, { "content-type": "text/plain" });
+      res.end(`law-breaking proxy: ${(error as Error).message}`);
     });
   });
-  server.on("connection", (s: Socket) => {
-    sockets.add(s);
-    s.on("close", () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}/v1`,
+    url: `http://127.0.0.1:${server.port}/v1`,
     requests: () => count,
     close: async () => {
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await agent.close();
+      await server.close();
+      forwarder.close();
     },
   };
 }
