@@ -150,7 +150,9 @@ describe("the validation proxy in front of a reference node, with the Aptos SDK'
       }
       const unseen = summary.requirements.find((r) => r.id === "4.7/lagging-unhealthy");
       expect(unseen).toMatchObject({ status: "skipped", checks: 0, reason: "not seen in the proxied traffic" });
-      expect(summary.requests).toBeGreaterThanOrEqual(6);
+      // Six requests, or five when the SDK answers the gas estimate from its cache: test files share a
+      // worker's modules (isolate: false), and another file may have asked the SDK for one already.
+      expect(summary.requests).toBeGreaterThanOrEqual(5);
       expect(run.stdout).toMatch(/SIGTERM: stopping after \d+ judged answers/);
     } finally {
       await node.close();
