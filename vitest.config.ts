@@ -1,12 +1,15 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 import { LongestFirstSequencer } from "./test/support/longest-first.ts";
+import { FULL_TIER, FULL_TIER_ONLY_FILES } from "./test/support/test-tier.ts";
 
 // `npm test`: unit tests of codec, node and harness, and the self-checks that run the conformance
 // command against the reference node. The conformance suites themselves (suites/, properties/) run
-// through `npm run conformance`, which has its own vitest configuration in src/cli.
+// through `npm run conformance`, which has its own vitest configuration in src/cli. Two tiers
+// (test/support/test-tier.ts): `npm test`, and `npm run test:full` with the whole self-check matrix.
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    exclude: [...configDefaults.exclude, ...(FULL_TIER ? [] : FULL_TIER_ONLY_FILES)],
     // The command compiled once for the tests that run it as a child process (test/support/test-build.ts).
     globalSetup: ["test/support/test-build.ts"],
     testTimeout: 30_000,

@@ -12,7 +12,14 @@ import { readFileSync } from "node:fs";
 import { parseBaseline } from "../src/outcome/baseline-list.ts";
 import { FAULTS, type Fault } from "../src/node/index.ts";
 import { APTOS_CORE_BASELINE, ROOT, runConformance, type ConformanceRun } from "../test/self-check/conformance-run.ts";
-import { FAULT_RUN_PROCESSES, proven, runFaultsInProcesses, type FaultRun, type FaultRunOutcome } from "../test/self-check/fault-runs.ts";
+import {
+  FAULT_RUN_PROCESSES,
+  fullPlan,
+  proven,
+  runFaultsInProcesses,
+  type FaultRun,
+  type FaultRunOutcome,
+} from "../test/self-check/fault-runs.ts";
 import { compileCommand } from "../test/support/test-build.ts";
 import { formatNumber, printHeading, printTable } from "./format.ts";
 import type { BenchOptions } from "./options.ts";
@@ -51,7 +58,7 @@ export async function runSelfCheck(_options: BenchOptions): Promise<void> {
   try {
     const clean = await runConformance({ dir: join(scratch, "clean") });
     const started = performance.now();
-    const runs = await runFaultsInProcesses(plan);
+    const runs = await runFaultsInProcesses(fullPlan(plan));
     const faultSeconds = (performance.now() - started) / 1000;
     const outcomes = runs.map((run): FaultOutcome => {
       const fault = FAULTS.find((f) => f.name === run.run.fault) as Fault;

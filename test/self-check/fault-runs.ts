@@ -17,7 +17,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ApiContract } from "../../src/harness/openapi.ts";
-import { loadRequirements } from "../../src/harness/requirements.ts";
+import { loadRequirements, type RequirementCatalog } from "../../src/harness/requirements.ts";
 import { FAULTS, openFace, startLedger, type RunningFace, type RunningLedger } from "../../src/node/index.ts";
 import { runInChild } from "../support/child-runs.ts";
 import { sampleFilesFor, suiteFilesFor } from "./suite-files.ts";
@@ -31,18 +31,32 @@ export interface FaultRun {
   readonly baseline?: string;
 }
 
-/** A run as a child process is told it: the fault's run and the suite files it goes with. */
+/** One go of a run: suite files, and more flags of the command (`--only` the recorded checks). */
+export interface Attempt {
+  /** What the attempt runs, in the test's words. */
+  readonly kind: "recorded checks" | "sample" | "suite files";
+  readonly files: readonly string[];
+  readonly extraArgs?: readonly string[];
+}
+
+/**
+ * A run as a child process is told it: the fault's run and its attempts, each run only when the ones
+ * before it did not prove the fault caught (the recorded checks, then a cross-cutting rule's sample,
+ * then the suite files that hold the fault's requirements).
+ */
 export interface PlannedRun {
   readonly run: FaultRun;
-  readonly files: readonly string[];
-  /** The whole suite, run next when `files` (a cross-cutting rule's sample) did not prove the fault caught. */
-  readonly fallback?: readonly string[];
+  readonly attempts: readonly Attempt[];
 }
 
 export interface FaultRunOutcome extends SuiteRunResult {
   readonly run: FaultRun;
-  /** The suite files the run ran. */
+  /** The suite files the run ran (its last attempt's). */
   readonly files: readonly string[];
+  /** The attempt whose outcome this is. */
+  readonly attempt: Attempt;
+  /** The attempts before it, which did not prove the fault caught. */
+  readonly unproven: readonly Attempt["kind"][];
 }
 
 /** Child processes at once: each keeps about a core busy (a worker running checks, its main thread serving the nodes), so two on 2 cores finish as soon as three and take less CPU. */
@@ -95,7 +109,7 @@ const SUBMITS = /submit|submission/;
  */
 const REJECTED_SUBMISSIONS = "suites/submit-transaction-rejected.test.ts";
 
-export const runName = (run: FaultRun): string => `${run.fault} (${run.profile} profile)`;
+export const runName = (run: Pick<FaultRun, "fault" | "profile">): string => `${run.fault} (${run.profile} profile)`;
 
 /** Whether the outcome shows what the run must: every declared requirement failed, and the run failed. */
 export function proven(outcome: FaultRunOutcome): boolean {
@@ -104,27 +118,42 @@ export function proven(outcome: FaultRunOutcome): boolean {
 }
 
 /**
- * Every run of `runs`, in FAULT_RUN_PROCESSES child processes, and the runs with REJECTED_SUBMISSIONS in
- * one more, which mostly waits; outcomes in the order of `runs`. A run of
- * a cross-cutting rule goes first with its sample (suite-files.ts sampleFilesFor); one the sample did not
- * prove goes again with the whole suite, in the same process, and that second outcome is its outcome.
+ * A run's attempts without a recording: the suite files that hold the fault's declared requirements
+ * (suite-files.ts suiteFilesFor), and for a cross-cutting rule first its sample (sampleFilesFor).
  */
-export async function runFaultsInProcesses(runs: readonly FaultRun[], processes = FAULT_RUN_PROCESSES): Promise<FaultRunOutcome[]> {
+export function fullAttempts(run: FaultRun, catalog: RequirementCatalog): Attempt[] {
+  const sample = sampleFilesFor(run.proves, catalog);
+  const whole = suiteFilesFor(run.proves, catalog);
+  return sample.length < whole.length
+    ? [
+        { kind: "sample", files: sample },
+        { kind: "suite files", files: whole },
+      ]
+    : [{ kind: "suite files", files: whole }];
+}
+
+/** Every run with its full attempts: the self-check as it runs without a recording. */
+export function fullPlan(runs: readonly FaultRun[]): PlannedRun[] {
   const catalog = loadRequirements(ApiContract.load().operations.map((o) => o.id));
-  const plan = runs.map((run): PlannedRun => {
-    const files = sampleFilesFor(run.proves, catalog);
-    const whole = suiteFilesFor(run.proves, catalog);
-    return { run, files, ...(files.length < whole.length ? { fallback: whole } : {}) };
-  });
+  return runs.map((run) => ({ run, attempts: fullAttempts(run, catalog) }));
+}
+
+/**
+ * Every planned run, in FAULT_RUN_PROCESSES child processes, and the runs with REJECTED_SUBMISSIONS in
+ * one more, which mostly waits; outcomes in the order of `plan`. A run whose attempt did not prove the
+ * fault caught goes again with its next attempt, in the same process; its last outcome is its outcome.
+ */
+export async function runFaultsInProcesses(plan: readonly PlannedRun[], processes = FAULT_RUN_PROCESSES): Promise<FaultRunOutcome[]> {
+  const firstFiles = (planned: PlannedRun) => planned.attempts[0]?.files ?? [];
   // A run costs its files and a worker's start (about a file's worth); one that submits also waits for
   // its commits, and gets a ledger (a genesis) of its own.
   const weighted = plan.map((planned) => ({
     planned,
-    weight: 1 + planned.files.length + (planned.files.some((file) => SUBMITS.test(file)) ? 5 : 0),
+    weight: 1 + firstFiles(planned).length + (firstFiles(planned).some((file) => SUBMITS.test(file)) ? 5 : 0),
   }));
   const scratch = mkdtempSync(join(tmpdir(), "fault-runs-"));
   try {
-    const waits = ({ planned }: { readonly planned: PlannedRun }) => planned.files.includes(REJECTED_SUBMISSIONS);
+    const waits = ({ planned }: { readonly planned: PlannedRun }) => firstFiles(planned).includes(REJECTED_SUBMISSIONS);
     const waiting = weighted.filter(waits).map(({ planned }) => planned);
     const dealt = [
       ...shares(
@@ -135,7 +164,7 @@ export async function runFaultsInProcesses(runs: readonly FaultRun[], processes 
     ];
     const outcomes = await Promise.all(dealt.map((share, i) => runShareInChild(share, join(scratch, `share-${i}`))));
     const byName = new Map(outcomes.flat().map((outcome) => [runName(outcome.run), outcome]));
-    return runs.map((run) => byName.get(runName(run)) as FaultRunOutcome);
+    return plan.map(({ run }) => byName.get(runName(run)) as FaultRunOutcome);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
@@ -165,21 +194,28 @@ function runShareInChild(plan: readonly PlannedRun[], prefix: string): Promise<F
 }
 
 /**
- * Every planned run in this process (what a child of runFaultsInProcesses does): all in one vitest
- * instance, then the runs their sample did not prove again with their fallback, in a second one.
+ * Every planned run in this process (what a child of runFaultsInProcesses does): the first attempts of
+ * all in one vitest instance, then the runs their attempt did not prove again with their next one, in
+ * another, until every run is proven or out of attempts.
  */
 export async function runFaults(plan: readonly PlannedRun[]): Promise<FaultRunOutcome[]> {
-  const first = await runOnce(plan);
-  const again = plan.filter((planned, i) => planned.fallback !== undefined && !proven(first[i] as FaultRunOutcome));
-  if (again.length === 0) return first;
-  const second = new Map(
-    (await runOnce(again.map(({ run, fallback }) => ({ run, files: fallback as readonly string[] })))).map((o) => [runName(o.run), o]),
-  );
-  return first.map((outcome) => second.get(runName(outcome.run)) ?? outcome);
+  const outcomes = new Map<string, FaultRunOutcome>();
+  let pending = plan.map((planned) => ({ planned, at: 0 })).filter(({ planned }) => planned.attempts.length > 0);
+  while (pending.length > 0) {
+    const results = await runOnce(pending.map(({ planned, at }) => ({ run: planned.run, attempt: planned.attempts[at] as Attempt })));
+    const next: typeof pending = [];
+    pending.forEach(({ planned, at }, i) => {
+      const outcome = { ...(results[i] as FaultRunOutcome), unproven: planned.attempts.slice(0, at).map((a) => a.kind) };
+      outcomes.set(runName(planned.run), outcome);
+      if (!proven(outcome) && at + 1 < planned.attempts.length) next.push({ planned, at: at + 1 });
+    });
+    pending = next;
+  }
+  return plan.map(({ run }) => outcomes.get(runName(run)) as FaultRunOutcome);
 }
 
-/** The planned runs in one vitest instance, each against its own face of a ledger; outcomes in plan order. */
-async function runOnce(plan: readonly PlannedRun[]): Promise<FaultRunOutcome[]> {
+/** One attempt of each run in one vitest instance, each against its own face of a ledger; outcomes in order. */
+async function runOnce(plan: readonly { readonly run: FaultRun; readonly attempt: Attempt }[]): Promise<FaultRunOutcome[]> {
   const scratch = mkdtempSync(join(tmpdir(), "fault-runs-"));
   const ledgers: RunningLedger[] = [];
   const faces: RunningFace[] = [];
@@ -192,7 +228,8 @@ async function runOnce(plan: readonly PlannedRun[]): Promise<FaultRunOutcome[]> 
     let shared: RunningLedger | undefined;
     let health: RunningLedger | undefined;
     const planned = [];
-    for (const { run, files } of plan) {
+    for (const { run, attempt } of plan) {
+      const { files } = attempt;
       const ledger = files.some((file) => SUBMITS.test(file))
         ? newLedger()
         : HEALTH_FAULTS.has(run.fault)
@@ -201,20 +238,27 @@ async function runOnce(plan: readonly PlannedRun[]): Promise<FaultRunOutcome[]> 
       // Faults that make 500s would fill the output with stack traces: the 500 itself is the point.
       const face = await openFace(ledger, { profile: run.profile, faults: [run.fault], onInternalError: () => undefined });
       faces.push(face);
-      planned.push({ run, files, target: face.url, fixtures: ledger.fixtures });
+      planned.push({ run, attempt, target: face.url, fixtures: ledger.fixtures });
     }
     const results = await runSuitesAtOnce(
-      planned.map(({ run, files, target, fixtures }) => ({
+      planned.map(({ run, attempt, target, fixtures }) => ({
         name: runName(run),
         target,
         fixtures,
         profile: run.profile,
-        files,
+        files: attempt.files,
         ...(run.baseline === undefined ? {} : { baseline: run.baseline }),
+        ...(attempt.extraArgs === undefined ? {} : { extraArgs: attempt.extraArgs }),
       })),
       { scratch, maxDurationMs: FAULT_RUNS_MAX_MS },
     );
-    return planned.map(({ run, files }) => ({ run, files, ...(results.get(runName(run)) as SuiteRunResult) }));
+    return planned.map(({ run, attempt }) => ({
+      run,
+      files: attempt.files,
+      attempt,
+      unproven: [],
+      ...(results.get(runName(run)) as SuiteRunResult),
+    }));
   } finally {
     await Promise.all(faces.map((face) => face.close()));
     for (const ledger of ledgers) ledger.stop();

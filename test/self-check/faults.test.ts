@@ -16,6 +16,12 @@
 // runs go in child processes (test/self-check/fault-runs.ts: two shares, and the runs that wait on
 // commits beside them), each serving its faulty nodes on their own ports and running its runs in one
 // vitest instance and one worker (test/support/suite-runs.ts), instead of the command as a child process per run.
+//
+// Two tiers (test/support/test-tier.ts). `npm run test:full` runs every fault as above and records, in
+// test/self-check/fault-matrix.json, the checks that failed each run's requirements. `npm test`
+// re-runs just those checks against each faulty node, live, and asserts the same; a run whose recorded
+// checks no longer catch its fault, or that has no row (a new fault), falls back to its full run, and
+// says so (test/self-check/fault-matrix.ts).
 
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -25,7 +31,9 @@ import { ApiContract } from "../../src/harness/openapi.ts";
 import { loadRequirements } from "../../src/harness/requirements.ts";
 import { FAULTS, FAULT_NAMES } from "../../src/node/index.ts";
 import { APTOS_CORE_BASELINE, aptosCoreBaselined, ROOT, requirementsWith } from "./conformance-run.ts";
-import { FAULT_RUNS_MAX_MS, runFaultsInProcesses, runName, type FaultRun, type FaultRunOutcome } from "./fault-runs.ts";
+import { FAULT_RUNS_MAX_MS, fullPlan, runFaultsInProcesses, runName, type FaultRun, type FaultRunOutcome } from "./fault-runs.ts";
+import { FAULT_MATRIX, recordedPlan, refreshFaultMatrix } from "./fault-matrix.ts";
+import { FULL_TIER } from "../support/test-tier.ts";
 import { allSuiteFiles, CROSS_CUTTING_SAMPLE, sampleFilesFor, suiteFilesFor } from "./suite-files.ts";
 
 describe("the fault registry", () => {
@@ -104,14 +112,27 @@ describe("the suite catches every fault", () => {
   beforeAll(async ({}, suite) => {
     // Only the runs whose tests are selected (`-t "<fault-name>"` runs one fault in both profiles).
     const selected = new Set(suite.tasks.filter((task) => task.mode === "run").map((task) => task.name));
-    const outcomesInOrder = await runFaultsInProcesses(RUNS.filter((run) => selected.has(runName(run))));
+    const runs = RUNS.filter((run) => selected.has(runName(run)));
+    const outcomesInOrder = await runFaultsInProcesses(FULL_TIER ? fullPlan(runs) : recordedPlan(runs));
     outcomes = new Map(outcomesInOrder.map((outcome) => [runName(outcome.run), outcome]));
+    if (FULL_TIER)
+      refreshFaultMatrix(
+        outcomesInOrder,
+        IDLE_FAULTS.map((fault) => fault.name),
+      );
   }, FAULT_RUNS_MAX_MS + 120_000);
 
   it.each(RUNS.map((run) => [runName(run), run] as const))("%s", (label, run) => {
     const outcome = outcomes.get(label);
     expect(outcome, `no outcome for ${label}`).toBeDefined();
-    const { summary, exitCode } = outcome as FaultRunOutcome;
+    const { summary, exitCode, attempt, unproven } = outcome as FaultRunOutcome;
+    // The fast tier's runs that could not go by the recording: proven (or not) all the same, by their full run.
+    if (!FULL_TIER && attempt.kind !== "recorded checks")
+      console.warn(
+        unproven.includes("recorded checks")
+          ? `${label}: its recorded checks no longer catch it; run with its ${attempt.kind} (npm run test:full refreshes ${FAULT_MATRIX})`
+          : `${label}: no row in ${FAULT_MATRIX} (a new fault?); run with its ${attempt.kind} (npm run test:full records it)`,
+      );
     const context = `${label}: exit ${exitCode}, files ${outcome?.files.join(" ")}\n${JSON.stringify(summary.errors ?? []).slice(0, 2000)}`;
     const failed = requirementsWith(summary, "failed").map((r) => r.id);
     // The status, and for one skipped or not applicable why: a run the machine's load starved shows here.
@@ -144,21 +165,25 @@ describe("the suite catches every fault", () => {
         .sort();
     let compared = 0;
     for (const fault of IDLE_FAULTS.filter((f) => f.racesTheLedger !== true)) {
-      const node = outcomes.get(runName({ fault: fault.name, profile: "node", proves: fault.breaks }));
-      const aptos = outcomes.get(runName({ fault: fault.name, profile: "aptos", proves: fault.breaks, baseline: APTOS_CORE_BASELINE }));
+      const node = outcomes.get(runName({ fault: fault.name, profile: "node" }));
+      const aptos = outcomes.get(runName({ fault: fault.name, profile: "aptos" }));
+      if (node === undefined || aptos === undefined) continue;
+      // Each ran its own recorded checks: compared on the requirements the aptos run's checks judged.
+      const bothRecorded = node.attempt.kind === "recorded checks" && aptos.attempt.kind === "recorded checks";
       // A rule judged on every response may have needed the whole suite in one profile and its sample in the other.
-      if (node === undefined || aptos === undefined || node.files.join() !== aptos.files.join()) continue;
+      if (!bothRecorded && node.files.join() !== aptos.files.join()) continue;
       compared += 1;
       const aptosFailed = new Set(failedOutsideBaseline(aptos));
+      const judged = new Set(aptos.summary.requirements.filter((r) => r.checks > 0).map((r) => r.id));
       expect(
-        failedOutsideBaseline(node).filter((id) => !aptosFailed.has(id)),
+        failedOutsideBaseline(node).filter((id) => (!bothRecorded || judged.has(id)) && !aptosFailed.has(id)),
         `${fault.name}: failed in the node profile, not in the aptos profile`,
       ).toEqual([]);
     }
     expect(compared).toBeGreaterThan(0);
   });
 
-  it("runs for each fault the suite files that test its declared requirements: for a rule judged on every response its sample, and the whole suite when the sample did not prove it", () => {
+  it("runs for each fault the suite files that test its declared requirements (or its recorded checks, some of them): for a rule judged on every response its sample, and the whole suite when the sample did not prove it", () => {
     const catalog = loadRequirements(ApiContract.load().operations.map((o) => o.id));
     expect(outcomes.size).toBeGreaterThan(0);
     for (const outcome of outcomes.values()) {
@@ -166,9 +191,13 @@ describe("the suite catches every fault", () => {
       const everywhere = run.proves.some((id) => catalog.get(id).endpoint === "*");
       // The sample first; the whole suite only after a sample that did not prove the fault caught.
       const sample = sampleFilesFor(run.proves, catalog);
-      if (everywhere && outcome.files.length === sample.length) expect(outcome.files, runName(run)).toEqual(sample);
-      else expect(outcome.files, runName(run)).toEqual(suiteFilesFor(run.proves, catalog));
-      if (everywhere) for (const file of CROSS_CUTTING_SAMPLE) expect(outcome.files, runName(run)).toContain(file);
+      const whole = suiteFilesFor(run.proves, catalog);
+      // The recorded checks: some of those files, the ones that hold them.
+      if (outcome.attempt.kind === "recorded checks") for (const file of outcome.files) expect(whole, runName(run)).toContain(file);
+      else if (everywhere && outcome.files.length === sample.length) expect(outcome.files, runName(run)).toEqual(sample);
+      else expect(outcome.files, runName(run)).toEqual(whole);
+      if (everywhere && outcome.attempt.kind !== "recorded checks")
+        for (const file of CROSS_CUTTING_SAMPLE) expect(outcome.files, runName(run)).toContain(file);
       for (const id of everywhere ? [] : run.proves) {
         const naming = outcome.files.filter((file) => readFileSync(join(ROOT, file), "utf8").includes(`"${id}"`));
         expect(naming.length, `${runName(run)}: a file of the run names ${id}`).toBeGreaterThan(0);

@@ -6,18 +6,25 @@
 
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 
-/** Longest first: the files that take 25 s or more of a lane on 2 cores (vitest's cache after npm test). */
+/**
+ * Longest first: the files that take 25 s or more of a lane on 2 cores (vitest's cache after npm test),
+ * after the full tier's own (test/support/test-tier.ts), which take longest there.
+ */
 export const LONGEST_TEST_FILES = [
+  "test/self-check/allowed-variations.test.ts",
+  "test/self-check/deviations.test.ts",
+  "test/self-check/load-mode.test.ts",
   "test/self-check/faults.test.ts",
   "test/package/packed-install.test.ts",
   "test/cli/command.test.ts",
-  "test/run/embedded.test.ts",
-  "test/self-check/long-lived-rerun.test.ts",
+  "test/fleet/fleet.test.ts",
   "test/reporters/baseline-round-trip.test.ts",
   "test/self-check/hostile-answers.test.ts",
-  "test/run/hostile-targets.test.ts",
-  "test/fleet/fleet.test.ts",
+  "test/self-check/long-lived-rerun.test.ts",
+  "test/self-check/clean-node.test.ts",
+  "test/run/embedded.test.ts",
   "test/self-check/stuck-sender.test.ts",
+  "test/run/hostile-targets.test.ts",
 ] as const;
 
 /** `files` with the longest first, in LONGEST_TEST_FILES's order; the others keep theirs. */

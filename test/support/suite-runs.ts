@@ -12,7 +12,7 @@
 // test/self-check/clean-node.test.ts runs.
 
 import { mkdirSync, readFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join, relative, sep } from "node:path";
 import { Writable } from "node:stream";
 import { createVitest, type Reporter, type TestModule } from "vitest/node";
 import type { RunConfig } from "../../src/harness/config.ts";
@@ -33,6 +33,7 @@ import type { Fixtures } from "../../src/harness/fixtures.ts";
 import { ApiContract } from "../../src/harness/openapi.ts";
 import { loadRequirementAliases } from "../../src/harness/requirement-aliases.ts";
 import { loadRequirements } from "../../src/harness/requirements.ts";
+import { CatchingChecks, type CatchingCheck } from "./catching-checks.ts";
 import { ROOT } from "./conformance-command.ts";
 import { TEST_BUILD } from "./test-build.ts";
 
@@ -57,6 +58,8 @@ export interface SuiteRunResult {
   readonly summary: Summary;
   /** Its files' time in the worker, from each one's start to its end (the runs' files take turns). */
   readonly durationMs: number;
+  /** The checks that failed a requirement, each with the requirement. */
+  readonly catching: readonly CatchingCheck[];
 }
 
 export interface SuiteRunOptions {
@@ -79,6 +82,7 @@ export async function runSuitesAtOnce(runs: readonly SuiteRun[], options: SuiteR
   const reporters = new Map<string, RequirementReporter>();
   const reportersByRun = new Map<string, Reporter[]>();
   const timings = new Map<string, number>();
+  const catching = new Map<string, CatchingChecks>();
   const runsByFolder: Record<string, RunConfig> = {};
   const runOfFolder = new Map<string, string>();
   const include: string[] = [];
@@ -120,7 +124,9 @@ export async function runSuitesAtOnce(runs: readonly SuiteRun[], options: SuiteR
       include.push(...files);
       const reporter = new RequirementReporter({ catalog, quiet: true, files, untestedReason: "not among this run's files" });
       reporters.set(run.name, reporter);
-      reportersByRun.set(run.name, [reporter, new FileTimes((ms) => timings.set(run.name, (timings.get(run.name) ?? 0) + ms))]);
+      const caught = new CatchingChecks((moduleId) => relative(folder, moduleId).split(sep).join("/").replace(/\.js$/, ".ts"));
+      catching.set(run.name, caught);
+      reportersByRun.set(run.name, [reporter, caught, new FileTimes((ms) => timings.set(run.name, (timings.get(run.name) ?? 0) + ms))]);
     });
     // One worker for every run, so one value each: the largest of the runs' (the command's defaults, unless a run's flags set them).
     const concurrency = Math.max(...parsed.map((args) => args.concurrency));
@@ -170,6 +176,7 @@ export async function runSuitesAtOnce(runs: readonly SuiteRun[], options: SuiteR
       exitCode: exitCode(outcome),
       summary: buildSummary(outcome, { verdict: verdictOf(outcome), target: run.target, startedAt, durationMs }),
       durationMs,
+      catching: catching.get(run.name)?.found ?? [],
     });
   }
   return results;
