@@ -17,7 +17,7 @@ import { median } from "./stats.ts";
 
 const REPO_ROOT = fileURLToPath(new URL("..", import.meta.url));
 /** The goals, in seconds of wall time on 2 cores: a gate that costs little, even across a network. */
-const DEFAULT_RUN_GOAL_S = 5;
+const DEFAULT_RUN_GOAL_S = 3;
 const LATENCY_RUN_GOAL_S = 15;
 export const MAX_DELAY_MS = 300;
 /** The proxy's delays are drawn from this seed, so that runs compare. */
