@@ -195,11 +195,13 @@ describeEndpoint("get_account_transaction_summaries", () => {
           p.res,
           list(p.versions),
         );
-        // None of the account's summaries lies between start_version and the first one returned.
+        // None of the account's summaries lies between start_version and the first one returned. With
+        // none returned, the account's last summary as of this answer's ledger version: the most recent
+        // one now may be a later commit of the account's, which would hide the one left out.
         const first = p.versions[0];
         const probe =
           first === undefined
-            ? await page(t, account.address, { limit: 1 })
+            ? await page(t, account.address, { end_version: at.toString(), limit: 1 })
             : first > s
               ? await page(t, account.address, { end_version: (first - 1n).toString(), limit: 1 })
               : undefined;
