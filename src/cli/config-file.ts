@@ -1,20 +1,20 @@
 // The committed gate: ledger-conformance.config.json in the working directory (or --config FILE)
-// holds the flags a team runs with. It is validated against schemas/ledger-conformance.config.schema.json;
-// relative paths resolve against the file's directory; header values name environment variables
-// ("${NODE_TOKEN}" or "Bearer ${NODE_TOKEN}"), so that the committed file never holds a secret. The
-// command's flags override what the file says.
+// holds the flags a team runs with, each under its row's configMember in the flag table (flags.ts). It is
+// validated against the schema the table gives (config-schema.ts, committed as
+// schemas/ledger-conformance.config.schema.json); relative paths resolve against the file's directory;
+// header values name environment variables ("${NODE_TOKEN}" or "Bearer ${NODE_TOKEN}"), so that the
+// committed file never holds a secret. The command's flags override what the file says.
 
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { Ajv, type ErrorObject } from "ajv";
 import { ConfigurationError } from "../harness/configuration-error.ts";
-import { packagePath } from "../package-root.ts";
-import { CONFIG_FILE_NAME } from "./flags.ts";
+import { configFileSchema, configMemberFlags } from "./config-schema.ts";
+import { CONFIG_FILE_NAME, type Flag } from "./flags.ts";
 import { checkedHeader, expandEnv } from "./request-headers.ts";
+import type { RunFlagInput } from "./run-flag-values.ts";
 
 export { CONFIG_FILE_NAME };
-// Through packagePath: from the compiled package (dist/src/cli/) the schema is not two folders up.
-const SCHEMA_PATH = packagePath("schemas", "ledger-conformance.config.schema.json");
 
 export class ConfigFileError extends ConfigurationError {
   override readonly name = "ConfigFileError";
@@ -23,7 +23,7 @@ export class ConfigFileError extends ConfigurationError {
 /** What the file says, as the flags it stands for (the names parseArgs gives them), and its headers. */
 export interface ConfigFileSettings {
   readonly file: string;
-  readonly flags: Readonly<Record<string, string | boolean | string[]>>;
+  readonly flags: Readonly<RunFlagInput>;
   readonly headers: readonly { readonly name: string; readonly value: string }[];
 }
 
@@ -43,44 +43,22 @@ export function loadConfigFile(file: string, env: NodeJS.ProcessEnv): ConfigFile
   } catch (e) {
     throw new ConfigFileError(`cannot read config file ${file}: ${(e as Error).message}`);
   }
-  validate ??= new Ajv({ allErrors: true }).compile(JSON.parse(readFileSync(SCHEMA_PATH, "utf8")));
+  validate ??= new Ajv({ allErrors: true }).compile(configFileSchema());
   if (!validate(value)) {
     // A oneOf reports each branch's own error too; its own message says it better.
     const problems = [...new Set((validate.errors ?? []).filter((e) => !e.schemaPath.includes("/oneOf/")).map(describeError))];
     throw new ConfigFileError(`config file ${file} is not valid:\n  ${problems.join("\n  ")}`);
   }
-  const c = value as ConfigFileShape;
+  const c = value as ConfigFileMembers;
   const dir = dirname(file);
-  const path = (p: string) => resolve(dir, p);
-  const list = (p: string | string[]) => (typeof p === "string" ? [p] : p);
-  const flags: Record<string, string | boolean | string[]> = {};
-  if (c.target !== undefined) flags.target = c.target;
-  if (c.fixtures !== undefined) flags.fixtures = path(c.fixtures);
-  if (c.reportDir !== undefined) flags["report-dir"] = path(c.reportDir);
-  if (c.profile !== undefined) flags.profile = c.profile;
-  if (c.headerPrefix !== undefined) flags["header-prefix"] = c.headerPrefix;
-  if (c.allowSubmit !== undefined) flags["allow-submit"] = c.allowSubmit;
-  if (c.only !== undefined) flags.only = list(c.only);
-  if (c.skip !== undefined) flags.skip = list(c.skip);
-  if (c.level !== undefined) flags.level = c.level;
-  if (c.baseline !== undefined) flags.baseline = path(c.baseline);
-  if (c.timeout !== undefined) flags.timeout = String(c.timeout);
-  if (c.maxDuration !== undefined) flags["max-duration"] = String(c.maxDuration);
-  if (c.depth !== undefined) flags.depth = String(c.depth);
-  if (c.rateLimit !== undefined) flags["rate-limit"] = String(c.rateLimit);
-  if (c.load !== undefined) flags.load = String(c.load);
-  if (c.loadDuration !== undefined) flags["load-duration"] = String(c.loadDuration);
-  if (c.clockTolerance !== undefined) flags["clock-tolerance"] = String(c.clockTolerance);
-  if (c.concurrency !== undefined) flags.concurrency = String(c.concurrency);
-  if (c.format !== undefined) flags.format = c.format;
-  if (c.junitPerCheck !== undefined) flags["junit-per-check"] = c.junitPerCheck;
-  if (c.writeBaseline !== undefined) flags["write-baseline"] = path(c.writeBaseline);
-  if (c.compareTo !== undefined) flags["compare-to"] = c.compareTo;
-  if (c.compareFixtures !== undefined) flags["compare-fixtures"] = path(c.compareFixtures);
-  if (c.failOnDiff !== undefined) flags["fail-on-diff"] = c.failOnDiff;
-  if (c.record !== undefined) flags.record = c.record;
-  // A list of URLs is --target repeated; a string is a targets file, --targets.
-  if (typeof c.targets === "string") flags.targets = path(c.targets);
+  const flags: RunFlagInput & Record<string, string | boolean | string[]> = {};
+  for (const flag of configMemberFlags()) {
+    const member = c[flag.configMember];
+    if (member !== undefined) flags[flag.name] = flagInputOf(flag, member, dir);
+  }
+  // The fleet's members: target is one URL; a list of URLs in targets is --target repeated, a string a targets file, --targets.
+  if (c.target !== undefined) flags.target = [c.target];
+  if (typeof c.targets === "string") flags.targets = resolve(dir, c.targets);
   else if (c.targets !== undefined) flags.target = c.targets;
   const headers = Object.entries(c.headers ?? {}).map(([name, template]) => {
     try {
@@ -92,34 +70,28 @@ export function loadConfigFile(file: string, env: NodeJS.ProcessEnv): ConfigFile
   return { file, flags, headers };
 }
 
-interface ConfigFileShape {
-  target?: string;
-  fixtures?: string;
-  reportDir?: string;
-  profile?: string;
-  headerPrefix?: string;
-  allowSubmit?: boolean;
-  only?: string | string[];
-  skip?: string | string[];
-  level?: string;
-  baseline?: string;
-  timeout?: number;
-  maxDuration?: number;
-  depth?: number;
-  rateLimit?: number;
-  load?: number;
-  loadDuration?: number;
-  clockTolerance?: number;
-  concurrency?: number;
-  format?: string;
-  junitPerCheck?: boolean;
-  writeBaseline?: string;
-  compareTo?: string;
-  compareFixtures?: string;
-  failOnDiff?: boolean;
-  record?: boolean;
-  targets?: string | string[];
-  headers?: Record<string, string>;
+/** The file's members, as the schema has checked them: those of flags (by the flag's kind), and the fleet's and the headers. */
+interface ConfigFileMembers {
+  readonly [flagMember: string]: unknown;
+  readonly target?: string;
+  readonly targets?: string | string[];
+  readonly headers?: Record<string, string>;
+}
+
+/** A member's value as the flag would be given on the command line: a path resolved against the file's directory, a number as its text, a pattern as a list. */
+function flagInputOf(flag: Flag, member: unknown, dir: string): string | boolean | string[] {
+  switch (flag.kind) {
+    case "path":
+      return resolve(dir, member as string);
+    case "patterns":
+      return typeof member === "string" ? [member] : (member as string[]);
+    case "positive-integer":
+    case "positive-number":
+    case "milliseconds":
+      return String(member);
+    default:
+      return member as string | boolean;
+  }
 }
 
 /** One schema violation in words; a header value that is not a ${VAR} reference is said so, without quoting it (it may be the secret). */

@@ -1,9 +1,12 @@
 // Every flag of every command, in one table: each command's parser takes its options from it, each
 // command's --help is generated from it (usage.ts), and so is the README's flag reference
-// (scripts/flags-doc.mjs writes it between the README's flags markers; a test fails when they differ).
-// A flag whose meaning differs between commands (--report-dir, --profile, --timeout…) has a row per
-// meaning, each naming the commands it belongs to.
+// (scripts/flags-doc.ts writes it between the README's flags markers; a test fails when they differ).
+// A run's rows also say how their value is read (kind) and which config file member sets them: the
+// run's parse (run-flag-values.ts), its values' types and the config file's schema (config-schema.ts)
+// derive from them. A flag whose meaning differs between commands (--report-dir, --profile,
+// --timeout…) has a row per meaning, each naming the commands it belongs to.
 
+import { REPORT_FORMATS } from "../../reporters/report-format.ts";
 import {
   CLOCK_TOLERANCE_ENV,
   CLOCK_TOLERANCE_FLAG,
@@ -20,6 +23,27 @@ export const CONFIG_FILE_NAME = "ledger-conformance.config.json";
 export const COMMANDS = ["run", "diff", "merge", "proxy", "node"] as const;
 export type Command = (typeof COMMANDS)[number];
 
+/**
+ * How a run reads a flag's value (run-flag-values.ts), and what JSON its config file member takes (config-schema.ts).
+ * switch: given or not; text: any non-empty string (of `form` when given); path: a file or folder (in the config
+ * file, relative to the file's directory); url: an http(s) URL; urls, patterns (non-empty), texts: repeatable, every
+ * value counts; positive-integer, positive-number, integer32 (a signed 32-bit integer), milliseconds (a whole number,
+ * 0 allowed); choice: one of `choices`.
+ */
+export type FlagKind =
+  | "switch"
+  | "text"
+  | "path"
+  | "url"
+  | "urls"
+  | "patterns"
+  | "texts"
+  | "positive-integer"
+  | "positive-number"
+  | "integer32"
+  | "milliseconds"
+  | "choice";
+
 export interface Flag {
   /** Without the leading dashes. */
   readonly name: string;
@@ -34,16 +58,31 @@ export interface Flag {
   readonly description: readonly string[];
   /** The README's longer text (markdown), when the usage's says too little for a reference. */
   readonly readme?: string;
+  /** How the value is read; every run flag has one (the other commands parse their own). */
+  readonly kind?: FlagKind;
+  /** A choice's values, in the order its error message names them. */
+  readonly choices?: readonly string[];
+  /** A text's form: the pattern it matches and how its error message says that. */
+  readonly form?: { readonly pattern: string; readonly says: string };
+  /** The config file member that sets the flag (its name in camelCase); absent: the file cannot set it. */
+  readonly configMember?: string;
+}
+
+/** A flag's name from the dashed form other modules hold (`--clock-tolerance`), its literal type kept. */
+function withoutDashes<N extends string>(flag: `--${N}`): N {
+  return flag.slice(2) as N;
 }
 
 /** The default of the whole run's cap at --depth 1: the whole suite takes a few seconds against a node on loopback. */
 export const DEFAULT_MAX_DURATION_MS = 300_000;
 
-export const FLAGS: readonly Flag[] = [
+// `as const`: the run's values' types and its config file's members are derived from the rows (run-flag-values.ts).
+const FLAG_ROWS = [
   {
     name: "target",
     value: "URL",
     commands: ["run"],
+    kind: "urls",
     repeatable: true,
     description: [
       "base URL of the node, including /v1 (default: start the reference node in-process);",
@@ -56,12 +95,15 @@ export const FLAGS: readonly Flag[] = [
     name: "targets",
     value: "FILE",
     commands: ["run"],
+    kind: "path",
     description: ['a fleet as JSON: {"targets": [{"name", "url", "fixtures"?, "profile"?}, ...]}'],
   },
   {
     name: "fixtures",
     value: "FILE",
     commands: ["run"],
+    kind: "path",
+    configMember: "fixtures",
     description: ["fixtures JSON (see the README); LEDGER_CONFORMANCE_ACCOUNTS may hold the accounts instead"],
     readme:
       "what the suite may use on your chain (below). Checks whose fixture is missing are reported `not_applicable` with the member they needed, never passed. `LEDGER_CONFORMANCE_ACCOUNTS` may hold the accounts instead.",
@@ -70,6 +112,8 @@ export const FLAGS: readonly Flag[] = [
     name: "report-dir",
     value: "DIR",
     commands: ["run"],
+    kind: "path",
+    configMember: "reportDir",
     default: "reports",
     description: ["where summary.json, junit.xml and html/ go (default {default})"],
     readme: "where `summary.json`, `junit.xml` and `html/index.html` go (default `reports/`).",
@@ -78,6 +122,9 @@ export const FLAGS: readonly Flag[] = [
     name: "profile",
     value: "NAME",
     commands: ["run"],
+    kind: "choice",
+    choices: ["node", "aptos"],
+    configMember: "profile",
     default: "node",
     description: ["node (X-NODE-, application/x.node.signed_transaction+bcs; default) or aptos"],
     readme:
@@ -87,6 +134,9 @@ export const FLAGS: readonly Flag[] = [
     name: "header-prefix",
     value: "P",
     commands: ["run"],
+    kind: "text",
+    form: { pattern: "^[A-Za-z0-9-]+$", says: "letters, digits and dashes" },
+    configMember: "headerPrefix",
     description: ["ledger-state header prefix, overriding the profile's (e.g. X-NODE-)"],
     readme: "overrides the profile's header prefix.",
   },
@@ -94,6 +144,7 @@ export const FLAGS: readonly Flag[] = [
     name: "header",
     value: '"N: V"',
     commands: ["run"],
+    kind: "texts",
     repeatable: true,
     description: [
       "sent on every request (repeatable), e.g. a gateway's token; every value is a",
@@ -106,6 +157,8 @@ export const FLAGS: readonly Flag[] = [
   {
     name: "allow-submit",
     commands: ["run"],
+    kind: "switch",
+    configMember: "allowSubmit",
     description: ["let checks submit transactions to a target that is not on loopback"],
     readme:
       "lets checks submit transactions that could be accepted to a target that is not on loopback. Without it the suite is read-only against remote nodes.",
@@ -114,6 +167,8 @@ export const FLAGS: readonly Flag[] = [
     name: "only",
     value: "PATTERN",
     commands: ["run"],
+    kind: "patterns",
+    configMember: "only",
     repeatable: true,
     description: ["run only suite files whose path contains PATTERN, else checks whose name does", "(repeatable: the union)"],
     readme: "only suite files whose path contains PATTERN, else checks whose name does. Repeated, the union.",
@@ -122,6 +177,8 @@ export const FLAGS: readonly Flag[] = [
     name: "skip",
     value: "PATTERN",
     commands: ["run"],
+    kind: "patterns",
+    configMember: "skip",
     repeatable: true,
     description: ["leave out what PATTERN matches, by the same rule (repeatable); reported not selected"],
     readme: "leaves out what PATTERN matches, by the same rule (repeatable); reported `skipped`, not selected.",
@@ -130,6 +187,9 @@ export const FLAGS: readonly Flag[] = [
     name: "level",
     value: "must|all",
     commands: ["run"],
+    kind: "choice",
+    choices: ["must", "all"],
+    configMember: "level",
     default: "all",
     description: ["must: run MUST requirements only, SHOULD ones reported not run (default {default})"],
     readme: 'must: runs the MUST requirements only; SHOULD ones are reported `skipped`, "not run: --level must" (default `all`).',
@@ -138,6 +198,8 @@ export const FLAGS: readonly Flag[] = [
     name: "baseline",
     value: "FILE",
     commands: ["run"],
+    kind: "path",
+    configMember: "baseline",
     description: ["expected failures (requirement ids); a listed id that passes fails the run"],
     readme:
       "expected failures (requirement ids, one a line or a JSON array): they do not fail the gate, and a listed id that starts passing does. An id renamed or merged since keeps working: `schemas/requirement-aliases.yaml` maps it to the id that holds its requirement now.",
@@ -146,6 +208,8 @@ export const FLAGS: readonly Flag[] = [
     name: "write-baseline",
     value: "FILE",
     commands: ["run"],
+    kind: "path",
+    configMember: "writeBaseline",
     description: ["write the MUST ids that failed, each under its first message, in --baseline's form"],
     readme:
       "writes the MUST ids that failed, each under a comment with its first failure message, in the form `--baseline` reads: the start of a baseline for a node with known deviations. A run that did not run to its end writes none.",
@@ -154,6 +218,9 @@ export const FLAGS: readonly Flag[] = [
     name: "format",
     value: "FORMAT",
     commands: ["run"],
+    kind: "choice",
+    choices: REPORT_FORMATS,
+    configMember: "format",
     default: "console",
     description: [
       "console (default) or markdown: the verdict and the requirement table as markdown",
@@ -166,12 +233,16 @@ export const FLAGS: readonly Flag[] = [
   {
     name: "junit-per-check",
     commands: ["run"],
+    kind: "switch",
+    configMember: "junitPerCheck",
     description: ["junit.xml with one test case per check instead of one per requirement"],
   },
   {
     name: "timeout",
     value: "MS",
     commands: ["run"],
+    kind: "positive-integer",
+    configMember: "timeout",
     default: String(DEFAULT_TIMEOUT_MS),
     description: ["per-request timeout: connect, headers, body and the whole exchange (default {default})"],
   },
@@ -179,6 +250,8 @@ export const FLAGS: readonly Flag[] = [
     name: "max-duration",
     value: "MS",
     commands: ["run"],
+    kind: "positive-integer",
+    configMember: "maxDuration",
     default: String(DEFAULT_MAX_DURATION_MS),
     description: [
       "cap on the whole run (default {default}, 5 minutes, times --depth); when it ends the",
@@ -187,14 +260,37 @@ export const FLAGS: readonly Flag[] = [
     readme:
       "bound the whole run (default 300000, 5 minutes, times `--depth`). When it ends a run, the reports are still written and every check that did not run is `skipped` with reason `max duration reached`; the run exits 1.",
   },
-  { name: "seed", value: "N", commands: ["run"], description: ["fast-check seed for properties"] },
-  { name: "path", value: "P", commands: ["run"], description: ["fast-check replay path (with --seed and --only ID) of one failing case"] },
-  { name: "depth", value: "N", commands: ["run"], default: "1", description: ["multiplies property runs (default {default})"] },
-  { name: "rate-limit", value: "RPS", commands: ["run"], description: ["at most RPS requests per second, over all the workers"] },
+  { name: "seed", value: "N", commands: ["run"], kind: "integer32", description: ["fast-check seed for properties"] },
+  {
+    name: "path",
+    value: "P",
+    commands: ["run"],
+    kind: "text",
+    description: ["fast-check replay path (with --seed and --only ID) of one failing case"],
+  },
+  {
+    name: "depth",
+    value: "N",
+    commands: ["run"],
+    kind: "positive-number",
+    configMember: "depth",
+    default: "1",
+    description: ["multiplies property runs (default {default})"],
+  },
+  {
+    name: "rate-limit",
+    value: "RPS",
+    commands: ["run"],
+    kind: "positive-number",
+    configMember: "rateLimit",
+    description: ["at most RPS requests per second, over all the workers"],
+  },
   {
     name: "load",
     value: "N",
     commands: ["run"],
+    kind: "positive-integer",
+    configMember: "load",
     description: [
       "check the laws under load: N concurrent clients read, each on connections of its own,",
       "while writers submit (where submissions are allowed)",
@@ -206,6 +302,8 @@ export const FLAGS: readonly Flag[] = [
     name: "load-duration",
     value: "SECONDS",
     commands: ["run"],
+    kind: "positive-integer",
+    configMember: "loadDuration",
     default: "10",
     description: ["how long the load of --load lasts (default {default})"],
   },
@@ -213,6 +311,8 @@ export const FLAGS: readonly Flag[] = [
     name: "concurrency",
     value: "N",
     commands: ["run"],
+    kind: "positive-integer",
+    configMember: "concurrency",
     default: String(DEFAULT_CONCURRENCY),
     description: [
       "at most N requests in flight to the target at once (default {default}, 48 when",
@@ -226,6 +326,7 @@ export const FLAGS: readonly Flag[] = [
     name: "workers",
     value: "N",
     commands: ["run"],
+    kind: "positive-integer",
     description: [
       "worker threads running the suite files (default: two on loopback, where the",
       "run is bound by CPU, or a core less than the machine has; six when it waits",
@@ -235,9 +336,11 @@ export const FLAGS: readonly Flag[] = [
       "worker threads running the suite files (default on loopback, where a run is bound by CPU, a core less than the machine has and at least two: one runs the reads while another's submissions wait on blocks; six when it waits on the network; never more than `--concurrency`). Under `--rate-limit` the workers keep to the one rate together. A loopback target whose answers to `GET /-/healthy` are slow (a proxy, a tunnel) counts as waiting on the network.",
   },
   {
-    name: CLOCK_TOLERANCE_FLAG.slice(2),
+    name: withoutDashes(CLOCK_TOLERANCE_FLAG),
     value: "MS",
     commands: ["run"],
+    kind: "milliseconds",
+    configMember: "clockTolerance",
     description: [
       "how far the node's clock may be from this machine's when health thresholds",
       `are judged (default: ${LOOPBACK_CLOCK_TOLERANCE_MS} on loopback, ${REMOTE_CLOCK_TOLERANCE_MS} otherwise; or ${CLOCK_TOLERANCE_ENV})`,
@@ -248,6 +351,8 @@ export const FLAGS: readonly Flag[] = [
     name: "compare-to",
     value: "URL",
     commands: ["run"],
+    kind: "url",
+    configMember: "compareTo",
     description: [
       "after the suite, read the same data from this node too, at one ledger version",
       "both retain, and report where the answers differ (summary.json differences[])",
@@ -257,22 +362,33 @@ export const FLAGS: readonly Flag[] = [
     name: "compare-fixtures",
     value: "FILE",
     commands: ["run"],
+    kind: "path",
+    configMember: "compareFixtures",
     description: ["fixtures of the --compare-to node; its accounts, module and table are read too"],
   },
-  { name: "fail-on-diff", commands: ["run"], description: ["a difference found by --compare-to fails the run (exit 1)"] },
+  {
+    name: "fail-on-diff",
+    commands: ["run"],
+    kind: "switch",
+    configMember: "failOnDiff",
+    description: ["a difference found by --compare-to fails the run (exit 1)"],
+  },
   {
     name: "record",
     commands: ["run"],
+    kind: "switch",
+    configMember: "record",
     description: ["keep every exchange of the run in DIR/exchanges.jsonl (for ledger-conformance diff)"],
   },
   {
     name: "config",
     value: "FILE",
     commands: ["run"],
+    kind: "path",
     description: [`read flags from FILE (default ./${CONFIG_FILE_NAME} when it exists);`, "the flags given here override it"],
     readme: `reads the flags from FILE instead of \`./${CONFIG_FILE_NAME}\` (below); the flags given on the command line override it.`,
   },
-  { name: "quiet", commands: ["run"], description: ["no progress lines, only the final table"] },
+  { name: "quiet", commands: ["run"], kind: "switch", description: ["no progress lines, only the final table"] },
 
   {
     name: "report-dir",
@@ -359,9 +475,15 @@ export const FLAGS: readonly Flag[] = [
   },
   { name: "profile", value: "NAME", commands: ["node"], default: "node", description: ["node (default) or aptos"] },
 
-  { name: "help", commands: ["run", "diff", "merge", "proxy", "node"], description: ["print this text"] },
-  { name: "version", commands: ["run"], description: ["print the package version"] },
-];
+  { name: "help", commands: ["run", "diff", "merge", "proxy", "node"], kind: "switch", description: ["print this text"] },
+  { name: "version", commands: ["run"], kind: "switch", description: ["print the package version"] },
+] as const satisfies readonly Flag[];
+
+export const FLAGS: readonly Flag[] = FLAG_ROWS;
+
+/** The rows of a command's flags, as types: what its values' types are derived from. */
+export type FlagRowOf<C extends Command> = RowsNaming<(typeof FLAG_ROWS)[number], C>;
+type RowsNaming<R, C extends Command> = R extends { readonly commands: readonly (infer K)[] } ? (C extends K ? R : never) : never;
 
 /** A command's flags, in the table's order. */
 export function flagsOf(command: Command): Flag[] {

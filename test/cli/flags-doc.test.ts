@@ -1,10 +1,12 @@
-// The flag table (src/cli/flags.ts) is the one source of every command's --help and of the README's
-// flag reference: the README's block is what `npm run docs:flags` writes, every flag of a command is in
-// its usage, and a default a description names is one the table gives.
+// The flag table (src/cli/flags.ts) is the one source of every command's --help, of the README's flag
+// reference and of the config file's schema: the README's block and the committed schema are what
+// `npm run docs:flags` writes, every flag of a command is in its usage, a default a description names is
+// one the table gives, and every run flag says how its value is read.
 
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { flagsMarkdown, FLAGS_BEGIN, FLAGS_END, withFlagsBlock } from "../../src/cli/flags-doc.ts";
+import { CONFIG_SCHEMA_FILE, configFileSchema } from "../../src/cli/config-schema.ts";
 import { COMMANDS, FLAGS, flagsOf } from "../../src/cli/flags.ts";
 import { flagSignature, usageOf } from "../../src/cli/usage.ts";
 
@@ -20,6 +22,23 @@ describe("the README's flag reference", () => {
   it("has a row for every flag of a run", () => {
     const table = flagsMarkdown();
     for (const flag of flagsOf("run")) expect(table).toContain(`| \`${flagSignature(flag).replaceAll("|", "\\|")}\` |`);
+  });
+});
+
+describe("the config file's committed schema", () => {
+  it("is what npm run docs:flags writes from the flag table", () => {
+    const committed = JSON.parse(readFileSync(new URL(`../../${CONFIG_SCHEMA_FILE}`, import.meta.url), "utf8"));
+    expect(committed, `${CONFIG_SCHEMA_FILE} is stale: run npm run docs:flags`).toEqual(configFileSchema());
+  });
+});
+
+describe("the run's rows", () => {
+  it("each say how the value is read, a switch exactly when the flag takes no value", () => {
+    for (const flag of flagsOf("run")) {
+      expect(flag.kind, `--${flag.name}`).toBeDefined();
+      expect(flag.kind === "switch", `--${flag.name}`).toBe(flag.value === undefined);
+      expect(["urls", "patterns", "texts"].includes(flag.kind as string), `--${flag.name}`).toBe(flag.repeatable === true);
+    }
   });
 });
 
