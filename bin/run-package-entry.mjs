@@ -1,13 +1,21 @@
 // How both bins start: the installed package runs the JavaScript compiled into dist/ (`npm run build`,
 // run on pack; the package ships no TypeScript sources); a git checkout runs its TypeScript sources
-// through tsx, so that what runs is always what is checked out, never a stale build.
+// compiled into .bin-dist/, brought up to date before each start (checkout-build.mjs), so that what
+// runs is always what is checked out, never a stale build. A source that does not compile is run
+// through tsx instead, which reports it where it is.
 import { existsSync } from "node:fs";
+import { pathToFileURL } from "node:url";
 
-/** Runs src/cli/<name>.ts from a checkout, else dist/src/cli/<name>.js. */
+/** Runs src/cli/<name>.ts from a checkout (compiled), else dist/src/cli/<name>.js. */
 export async function runEntry(name, { loadFirst = [] } = {}) {
   const source = new URL(`../src/cli/${name}.ts`, import.meta.url);
   if (!existsSync(source)) {
     await import(new URL(`../dist/src/cli/${name}.js`, import.meta.url).href);
+    return;
+  }
+  const build = await import("./checkout-build.mjs").then(({ updateBinBuild }) => updateBinBuild()).catch(() => undefined);
+  if (build !== undefined) {
+    await import(pathToFileURL(`${build}/src/cli/${name}.js`).href);
     return;
   }
   await runTypeScript(source, { loadFirst });

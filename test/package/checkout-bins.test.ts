@@ -1,8 +1,9 @@
-// The bins in a git checkout, with no build: they run the TypeScript sources through tsx, find the
-// package's files at the checkout's root, and answer --version and --help from the argument parser.
+// The bins in a git checkout, with no build of the package: they run the sources compiled into
+// .bin-dist/, kept up to date with them, find the package's files at the checkout's root, and answer
+// --version and --help from the argument parser.
 
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { COMPILED, PACKAGE_ROOT, packageVersion, SUITE_FILE_SUFFIX } from "../../src/package-root.ts";
@@ -43,4 +44,22 @@ describe("a checkout", () => {
     expect(usageError.status).toBe(2);
     expect(usageError.stderr).toMatch(/^ledger-conformance: .*no-such-flag[\s\S]*usage: ledger-conformance/);
   });
+
+  it("keeps the bins' build up to date: every source compiled no earlier than it changed, no JavaScript without a source", async () => {
+    // @ts-expect-error: a JavaScript module of the bins, without types.
+    const { BIN_BUILD, updateBinBuild } = (await import("../../bin/checkout-build.mjs")) as {
+      BIN_BUILD: string;
+      updateBinBuild(): Promise<string>;
+    };
+    const orphan = join(BIN_BUILD, "src", `removed-source-${process.pid}.js`);
+    mkdirSync(join(BIN_BUILD, "src"), { recursive: true });
+    writeFileSync(orphan, "export {};\n");
+    expect(await updateBinBuild()).toBe(BIN_BUILD);
+    expect(existsSync(orphan), "the JavaScript of a removed source").toBe(false);
+    for (const name of ["src/cli/ledger-conformance-entry", "src/run/one-node-run", "suites/estimate-gas-price.test"]) {
+      const source = join(ROOT, `${name}.ts`);
+      const built = join(BIN_BUILD, `${name}.js`);
+      expect(statSync(built).mtimeMs, name).toBeGreaterThanOrEqual(statSync(source).mtimeMs);
+    }
+  }, 120_000);
 });
