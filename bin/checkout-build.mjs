@@ -1,17 +1,20 @@
 // A checkout's bins run its sources compiled, as the package runs dist/: the JavaScript in .bin-dist/
 // at the checkout's root, brought up to date with the sources before each start, file by file. A
-// source newer than its JavaScript, or without it, is compiled again (scripts/compile.mjs, the build
-// `npm run build` makes); JavaScript whose source is gone is removed; a change of the build's
-// configuration compiles everything again. So what runs is always what is checked out, and a start
-// that finds nothing changed costs a walk over the sources' mtimes (a few milliseconds), where running
-// the sources through tsx's loader costs about 0.6 CPU-s in the command's process and as much again
-// in the reference node's thread, every start.
+// source whose content differs from the one last compiled (a SHA-1 of each, kept in .bin-dist/
+// sources.json), or without its JavaScript, is compiled again (scripts/compile.mjs, the build `npm run
+// build` makes); JavaScript whose source is gone is removed; a change of the build's configuration
+// compiles everything again. Content, not modification times: a file copied or restored with an older
+// time is still seen. So what runs is always what is checked out, and a start that finds nothing
+// changed costs reading and hashing the sources (milliseconds), where running the sources through
+// tsx's loader costs about 0.6 CPU-s in the command's process and as much again in the reference
+// node's thread, every start.
 //
 // A direct child of the root, as dist/ is, so that the compiled code finds the package's data
 // (schemas/, baselines/, spec/) at its parent (src/package-root.ts), and its dependencies in
 // node_modules/.
 
-import { existsSync, readdirSync, rmSync, statSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -31,21 +34,50 @@ function* filesUnder(dir, suffix) {
 
 const javaScriptOf = (source) => join(BIN_BUILD, relative(ROOT, source).replace(/\.ts$/, ".js"));
 
+/** Where the hashes of the sources last compiled, and of the build's configuration, are kept. */
+const MANIFEST = join(BIN_BUILD, "sources.json");
+
+const hashOf = (...contents) => {
+  const hash = createHash("sha1");
+  for (const content of contents) hash.update(content);
+  return hash.digest("hex");
+};
+
+/** The hashes last written, or none (no build yet, or a file this code cannot read). */
+function readManifest() {
+  try {
+    const manifest = JSON.parse(readFileSync(MANIFEST, "utf8"));
+    return typeof manifest.config === "string" && typeof manifest.sources === "object" ? manifest : { config: "", sources: {} };
+  } catch {
+    return { config: "", sources: {} };
+  }
+}
+
 /** Brings .bin-dist/ up to date with the sources; its path. Throws on a source that does not compile. */
 export async function updateBinBuild() {
-  const configsAt = Math.max(...CONFIGS.map((file) => statSync(join(ROOT, file)).mtimeMs));
+  const config = hashOf(...CONFIGS.map((file) => readFileSync(join(ROOT, file))));
   const sources = SOURCE_DIRS.flatMap((dir) => [...filesUnder(join(ROOT, dir), ".ts")]).filter((f) => !f.endsWith(".d.ts"));
-  const stale = sources.filter((source) => {
-    const built = javaScriptOf(source);
-    if (!existsSync(built)) return true;
-    const builtAt = statSync(built).mtimeMs;
-    return builtAt < statSync(source).mtimeMs || builtAt < configsAt;
-  });
+  const hashes = Object.fromEntries(sources.map((source) => [relative(ROOT, source), hashOf(readFileSync(source))]));
+  const last = readManifest();
+  const stale = sources.filter(
+    (source) =>
+      last.config !== config ||
+      last.sources[relative(ROOT, source)] !== hashes[relative(ROOT, source)] ||
+      !existsSync(javaScriptOf(source)),
+  );
   if (stale.length > 0) {
     const { compileFiles } = await import("../scripts/compile.mjs");
     compileFiles(BIN_BUILD, stale);
   }
   const expected = new Set(sources.map(javaScriptOf));
-  for (const built of filesUnder(BIN_BUILD, ".js")) if (!expected.has(built)) rmSync(built, { force: true });
+  const orphans = [...filesUnder(BIN_BUILD, ".js")].filter((built) => !expected.has(built));
+  for (const built of orphans) rmSync(built, { force: true });
+  if (stale.length > 0 || orphans.length > 0) {
+    // Written whole under a name of its own, then renamed: another start meanwhile reads the old or the new.
+    mkdirSync(BIN_BUILD, { recursive: true });
+    const partial = `${MANIFEST}.${process.pid}.tmp`;
+    writeFileSync(partial, JSON.stringify({ config, sources: hashes }));
+    renameSync(partial, MANIFEST);
+  }
   return BIN_BUILD;
 }

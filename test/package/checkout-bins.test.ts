@@ -3,7 +3,8 @@
 // --version and --help from the argument parser.
 
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { COMPILED, PACKAGE_ROOT, packageVersion, SUITE_FILE_SUFFIX } from "../../src/package-root.ts";
@@ -45,21 +46,33 @@ describe("a checkout", () => {
     expect(usageError.stderr).toMatch(/^ledger-conformance: .*no-such-flag[\s\S]*usage: ledger-conformance/);
   });
 
-  it("keeps the bins' build up to date: every source compiled no earlier than it changed, no JavaScript without a source", async () => {
+  it("keeps the bins' build up to date by content: a source that differs from the one compiled is compiled again, no JavaScript without a source", async () => {
     // @ts-expect-error: a JavaScript module of the bins, without types.
     const { BIN_BUILD, updateBinBuild } = (await import("../../bin/checkout-build.mjs")) as {
       BIN_BUILD: string;
       updateBinBuild(): Promise<string>;
     };
+    expect(await updateBinBuild()).toBe(BIN_BUILD);
     const orphan = join(BIN_BUILD, "src", `removed-source-${process.pid}.js`);
-    mkdirSync(join(BIN_BUILD, "src"), { recursive: true });
     writeFileSync(orphan, "export {};\n");
+    // A build that no longer matches its source, whatever the files' times say: its recorded hash differs.
+    const name = "src/run/one-node-run";
+    const built = join(BIN_BUILD, `${name}.js`);
+    writeFileSync(built, "throw new Error('stale');\n");
+    const manifestPath = join(BIN_BUILD, "sources.json");
+    const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as { sources: Record<string, string> };
+    manifest.sources[`${name}.ts`] = "an older source";
+    writeFileSync(manifestPath, JSON.stringify(manifest));
     expect(await updateBinBuild()).toBe(BIN_BUILD);
     expect(existsSync(orphan), "the JavaScript of a removed source").toBe(false);
-    for (const name of ["src/cli/ledger-conformance-entry", "src/run/one-node-run", "suites/estimate-gas-price.test"]) {
-      const source = join(ROOT, `${name}.ts`);
-      const built = join(BIN_BUILD, `${name}.js`);
-      expect(statSync(built).mtimeMs, name).toBeGreaterThanOrEqual(statSync(source).mtimeMs);
+    expect(readFileSync(built, "utf8")).not.toContain("stale");
+    const hashes = (JSON.parse(readFileSync(manifestPath, "utf8")) as { sources: Record<string, string> }).sources;
+    for (const source of ["src/cli/ledger-conformance-entry", name, "suites/estimate-gas-price.test"]) {
+      const sha1 = createHash("sha1")
+        .update(readFileSync(join(ROOT, `${source}.ts`)))
+        .digest("hex");
+      expect(hashes[`${source}.ts`], source).toBe(sha1);
+      expect(existsSync(join(BIN_BUILD, `${source}.js`)), source).toBe(true);
     }
   }, 120_000);
 });
