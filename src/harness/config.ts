@@ -26,7 +26,7 @@ export interface RunConfig {
   /** Per request: connect, headers and body each, and the whole exchange. */
   readonly timeoutMs: number;
   readonly maxResponseBytes: number;
-  /** Requests per second: a worker's (a one-node run has one worker when it is set), or with sharedRateLimit all the workers' together; undefined: no limit. */
+  /** Requests per second: this client's alone, or with sharedRateLimit all the run's workers' together; undefined: no limit. */
   readonly rateLimit?: number;
   /** The rate (--rate-limit's, and the pace declines lower) is kept by all the run's workers together, in memory the command shares with them (shared-rate-limit.ts). */
   readonly sharedRateLimit?: true;

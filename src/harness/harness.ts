@@ -59,6 +59,9 @@ export function catalog(): RequirementCatalog {
 
 export function createHarness(config: RunConfig, options: { contract?: ApiContract; catalog?: RequirementCatalog } = {}): Harness {
   const contract = options.contract ?? contractUnder(config.profile.headerPrefix);
+  // A run of several workers keeps its ledger mark and senders' sequence numbers in memory they share;
+  // a run of one worker, or a harness outside a run (a unit test), keeps its own.
+  const sharedState = config.workers === 1 ? undefined : config.stateDir;
   return {
     config,
     contract,
@@ -76,9 +79,8 @@ export function createHarness(config: RunConfig, options: { contract?: ApiContra
       ...(config.bodiesDir === undefined ? {} : { bodiesDir: config.bodiesDir }),
       ...(config.secretHeaders === undefined ? {} : { secretHeaders: config.secretHeaders }),
     }),
-    // A run's workers share its mark; a run of one worker, or a harness outside a run (a unit test), has its own.
-    tracker: config.workers === 1 || config.stateDir === undefined ? new LedgerTracker() : sharedLedgerTracker(config.stateDir),
-    sequences: config.workers === 1 || config.stateDir === undefined ? new SequenceBook() : sharedSequenceBook(config.stateDir),
+    tracker: sharedState === undefined ? new LedgerTracker() : sharedLedgerTracker(sharedState),
+    sequences: sharedState === undefined ? new SequenceBook() : sharedSequenceBook(sharedState),
     declines: sharedDeclineTally(config.stateDir) ?? new DeclineTally(contract.operations.map((o) => o.id)),
     ...(config.recordDir === undefined ? {} : { recorder: new ExchangeRecorder(config.recordDir, config.target, config.secretHeaders) }),
   };

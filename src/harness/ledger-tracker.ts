@@ -11,7 +11,7 @@
 // stores with no await, and its finally releases the lock whatever happens; a worker stopped in the
 // middle of one is stopped with the whole run (vitest ends a run's workers together).
 
-import { sharedWithWorker, shareWithWorkers } from "./worker-shared.ts";
+import { sharedBuffer, shareWithWorkers } from "./worker-shared.ts";
 
 export interface LedgerMark {
   readonly ledgerVersion: bigint;
@@ -190,8 +190,5 @@ export function shareLedgerTracker(stateDir: string): void {
 
 /** In a worker: the run's mark, as the command shared it. */
 export function sharedLedgerTracker(stateDir: string): LedgerTracker {
-  const buffer = sharedWithWorker("ledger-mark", stateDir);
-  if (!(buffer instanceof SharedArrayBuffer))
-    throw new Error(`no shared ledger mark for the run in ${stateDir}: shareLedgerTracker runs before its workers start`);
-  return new LedgerTracker(buffer);
+  return new LedgerTracker(sharedBuffer("ledger-mark", stateDir, "ledger mark"));
 }

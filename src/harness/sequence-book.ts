@@ -11,7 +11,7 @@
 // only go up (markUsed), but for forget, which takes back the last number marked. Two addresses that
 // fold to one key share a slot: the cost is a refusal and a retry, never a wrong verdict.
 
-import { shareWithWorkers, sharedWithWorker } from "./worker-shared.ts";
+import { shareWithWorkers, sharedBuffer } from "./worker-shared.ts";
 
 /** Senders a run can book: the fixtures' accounts and the multisig owner, with room to spare. */
 const SLOTS = 256;
@@ -82,8 +82,5 @@ export function shareSequenceBook(stateDir: string): void {
 
 /** In a worker: the run's book, as the command shared it. */
 export function sharedSequenceBook(stateDir: string): SequenceBook {
-  const buffer = sharedWithWorker("sequences", stateDir);
-  if (!(buffer instanceof SharedArrayBuffer))
-    throw new Error(`no shared sequence book for the run in ${stateDir}: shareSequenceBook runs before its workers start`);
-  return new SequenceBook(buffer);
+  return new SequenceBook(sharedBuffer("sequences", stateDir, "sequence book"));
 }

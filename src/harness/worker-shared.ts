@@ -23,6 +23,14 @@ export function shareWithWorkers(
   setEnvironmentData(workerSharedKey(kind, stateDir), value as never);
 }
 
+/** In a worker: the memory the command shared for the run as `kind`; an error naming `what` when it shared none. */
+export function sharedBuffer(kind: WorkerSharedKind, stateDir: string, what: string): SharedArrayBuffer {
+  const buffer = sharedWithWorker(kind, stateDir);
+  if (!(buffer instanceof SharedArrayBuffer))
+    throw new Error(`no shared ${what} for the run in ${stateDir}: the command shares it before the run's workers start`);
+  return buffer;
+}
+
 /** In a worker (or the command): what the command shared for the run, undefined when it shared none. */
 export function sharedWithWorker(kind: WorkerSharedKind, stateDir: string): unknown {
   return getEnvironmentData(workerSharedKey(kind, stateDir));
