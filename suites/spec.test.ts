@@ -7,7 +7,7 @@
 // Every response is also checked by the harness against the observed-status contract.
 
 import { parse as parseYaml } from "yaml";
-import { check, describeEndpoint, type CheckContext, type HttpResponse } from "../src/harness/index.ts";
+import { check, describeEndpoint, runMemoryKey, type CheckContext, type HttpResponse } from "../src/harness/index.ts";
 
 const HTTP_METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"] as const;
 
@@ -52,7 +52,7 @@ function describedOperations(doc: Json): Set<string> {
  * The machine-readable forms themselves: §4.1 says only that the description "is available" at them, and
  * aptos-core's description does not list them among its paths (api/doc/spec.yaml), so they may be absent.
  */
-const SELF_DESCRIBING = new Set(["spec_yaml", "spec_json"]);
+const SELF_DESCRIBING: ReadonlySet<string> = new Set(["spec_yaml", "spec_json"]);
 
 /** The operations of the interface (schemas/openapi.yaml) that the served description may not lack. */
 function missingOperations(t: CheckContext, doc: Json): string[] {
@@ -78,10 +78,11 @@ function expectOpenApiDocument(t: CheckContext, doc: unknown, res: HttpResponse)
  * the text alone, so a check whose answer has the very same text gets the same value; each check still
  * sends its own request and is judged by its own answer. (Nothing mutates a parsed document.)
  */
-let lastParsed: { readonly text: string; readonly value: unknown } | undefined;
-function parseYamlText(text: string): unknown {
-  if (lastParsed?.text !== text) lastParsed = { text, value: parseYaml(text, { logLevel: "error" }) };
-  return lastParsed.value;
+const LAST_PARSED = runMemoryKey("the last YAML text parsed", (): { last?: { readonly text: string; readonly value: unknown } } => ({}));
+function parseYamlText(t: CheckContext, text: string): unknown {
+  const parsed = t.remembered(LAST_PARSED);
+  if (parsed.last?.text !== text) parsed.last = { text, value: parseYaml(text, { logLevel: "error" }) };
+  return parsed.last.value;
 }
 
 async function yamlDocument(t: CheckContext): Promise<{ res: HttpResponse; doc: Json }> {
@@ -89,7 +90,7 @@ async function yamlDocument(t: CheckContext): Promise<{ res: HttpResponse; doc: 
   t.expectStatus(res, 200);
   let parsed: unknown;
   try {
-    parsed = parseYamlText(res.text);
+    parsed = parseYamlText(t, res.text);
   } catch (e) {
     t.fail("a body that parses as YAML", res, `YAML error: ${(e as Error).message.split("\n")[0]}`);
   }

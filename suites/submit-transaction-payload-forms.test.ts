@@ -45,7 +45,7 @@ const FORMATS: readonly { format: SubmitFormat; variant: string }[] = [
 const isSuccess = (status: number) => status >= 200 && status < 300;
 
 /** The error codes that say the node could not read the request (§7.2), as opposed to the VM refusing what it asks. */
-const UNREADABLE = new Set(["invalid_input", "web_framework_error"]);
+const UNREADABLE: ReadonlySet<string> = new Set(["invalid_input", "web_framework_error"]);
 
 /**
  * The account a multisig payload names: a fixtures account other than the sender. It is not a

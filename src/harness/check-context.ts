@@ -23,6 +23,7 @@ import { errorCodeOf, headerValue, ledgerState, type LedgerState } from "./respo
 import type { Requirement } from "./requirements.ts";
 import type { LoadProfile } from "./load-profile.ts";
 import type { CheckResult, Failure, RequestRecord } from "./results.ts";
+import type { RunMemoryKey } from "./run-memory.ts";
 import type { SequenceBook } from "./sequence-book.ts";
 
 /** An assertion did not hold: ends the check, recorded as failed (MUST) or warned (SHOULD). */
@@ -175,6 +176,11 @@ export class CheckContext {
   /** The next sequence number of each sender, as far as the run's submissions know: shared by its workers. */
   get sequences(): SequenceBook {
     return this.#h.sequences;
+  }
+
+  /** What the run keeps under `key` from one check to the next (run-memory.ts): the run's own, whatever else the worker serves. */
+  remembered<T>(key: RunMemoryKey<T>): T {
+    return this.#h.memory.of(key);
   }
 
   /** "CURSOR" → "X-NODE-CURSOR" under the node profile. */

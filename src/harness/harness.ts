@@ -14,6 +14,7 @@ import { loadRequirements, type RequirementCatalog } from "./requirements.ts";
 import { workerInFlightGate } from "./shared-in-flight-limit.ts";
 import { sharedRateLimit } from "./shared-rate-limit.ts";
 import { DeclineTally, sharedDeclineTally } from "./decline-tally.ts";
+import { RunMemory } from "./run-memory.ts";
 import { receiveTarget } from "./target-handoff.ts";
 
 export interface Harness {
@@ -24,6 +25,8 @@ export interface Harness {
   readonly tracker: LedgerTracker;
   /** The next sequence number of each sender the run's submissions used: the run's shared book, or one of the harness's own. */
   readonly sequences: SequenceBook;
+  /** What the run's suite support modules keep from one check to the next (run-memory.ts). */
+  readonly memory: RunMemory;
   /** Present when the run records its exchanges (--record). */
   readonly recorder?: ExchangeRecorder;
   /** The requests the target declined (503, 429), per endpoint: the run's shared tally, or one of the harness's own. */
@@ -82,6 +85,7 @@ export function createHarness(config: RunConfig, options: { contract?: ApiContra
     tracker: sharedState === undefined ? new LedgerTracker() : sharedLedgerTracker(sharedState),
     sequences: sharedState === undefined ? new SequenceBook() : sharedSequenceBook(sharedState),
     declines: sharedDeclineTally(config.stateDir) ?? new DeclineTally(contract.operations.map((o) => o.id)),
+    memory: new RunMemory(),
     ...(config.recordDir === undefined ? {} : { recorder: new ExchangeRecorder(config.recordDir, config.target, config.secretHeaders) }),
   };
 }

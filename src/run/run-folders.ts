@@ -1,17 +1,17 @@
-// Several conformance runs in one vitest instance (a fleet's nodes; the fault self-check's runs): each
-// run gets a folder of its own holding a copy of the suite folders, so that a suite file, and the suite
-// support modules it imports (the sequence numbers a sender has used, a property's seed), are the run's
-// own modules; the run's configuration is provided under that folder (runsByFolder, src/harness/config.ts),
-// and a check's run is the one its file's folder names. The folders the suites import from (the harness,
-// the codec, the reporters) are links to the running code's own, whose modules every run then shares,
-// loaded once per worker; so are node_modules and the package's package.json and tsconfig.json, which
-// resolve the copies' packages and tell vite how to read them wherever the folders are made.
+// Several conformance runs in one vitest instance (a fleet's nodes; the fault self-check's runs): vitest
+// tells a test file by its path, so each run gets a folder of its own holding a copy of the suite files,
+// and a check's run is the one its file's folder names (its configuration is provided under that folder:
+// runsByFolder, src/harness/config.ts). Only the suite files are copied. Everything else is a link to the
+// running code's own: the suites' support modules, the harness, the codec, the reporters, node_modules
+// and the package's package.json and tsconfig.json. Modules resolve to their real paths, so every run
+// shares them, loaded once per worker; what a run remembers between its checks lives on its harness
+// (src/harness/run-memory.ts), never in a module.
 
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { CODE_ROOT, PACKAGE_ROOT } from "../package-root.ts";
 
-/** The folders that hold suite files: each run gets its own copy. */
+/** The folders that hold suite files: each run gets its own copy of the files, and links to the rest. */
 const SUITE_FOLDERS = ["suites", "properties"] as const;
 /** What the suite files import from, under the code root: linked, shared by every run. */
 const SHARED_FOLDERS = ["src", "reporters"] as const;
@@ -42,8 +42,7 @@ export function makeRunFolders(count: number, options: { readonly parent: string
     for (let i = 0; i < count; i++) {
       const folder = join(dir, `run-${i + 1}`);
       mkdirSync(folder);
-      for (const name of SUITE_FOLDERS)
-        if (existsSync(join(codeRoot, name))) cpSync(join(codeRoot, name), join(folder, name), { recursive: true });
+      for (const name of SUITE_FOLDERS) if (existsSync(join(codeRoot, name))) copySuiteFiles(join(codeRoot, name), join(folder, name));
       for (const name of SHARED_FOLDERS) symlinkSync(join(codeRoot, name), join(folder, name), "dir");
       for (const name of PACKAGE_FILES)
         if (existsSync(join(PACKAGE_ROOT, name))) symlinkSync(join(PACKAGE_ROOT, name), join(folder, name), "file");
@@ -64,6 +63,26 @@ export function makeRunFolders(count: number, options: { readonly parent: string
     },
     remove: () => rmSync(dir, { recursive: true, force: true }),
   };
+}
+
+/** A copy of `from`'s suite files at `to`: a folder that holds none is linked, and so is any other file. */
+function copySuiteFiles(from: string, to: string): void {
+  mkdirSync(to);
+  for (const entry of readdirSync(from, { withFileTypes: true })) {
+    const source = join(from, entry.name);
+    const target = join(to, entry.name);
+    if (entry.isDirectory()) {
+      if (holdsSuiteFiles(source)) copySuiteFiles(source, target);
+      else symlinkSync(source, target, "dir");
+    } else if (isSuiteFile(entry.name)) copyFileSync(source, target);
+    else symlinkSync(source, target, "file");
+  }
+}
+
+const isSuiteFile = (name: string) => /\.test\.(ts|js)$/.test(name);
+
+function holdsSuiteFiles(dir: string): boolean {
+  return readdirSync(dir, { recursive: true }).some((entry) => isSuiteFile(String(entry)));
 }
 
 /** The nearest node_modules above the code that holds vitest: where the suite files' packages resolve from. */

@@ -40,7 +40,7 @@ import {
   transactionHash,
   webAuthnSign,
 } from "../../src/codec/index.ts";
-import { CheckFailure, CheckSkipped, type CheckContext, type HttpResponse, useRunSeed } from "../../src/harness/index.ts";
+import { CheckFailure, CheckSkipped, type CheckContext, type HttpResponse, runMemoryKey, useRunSeed } from "../../src/harness/index.ts";
 import {
   type BuiltTransaction,
   isSequenceConflict,
@@ -273,10 +273,12 @@ interface FormsRun {
   readonly funder: FormKey;
 }
 
-/** The forms run, or why the forms cannot be sent (the setup failed, or the funding was refused or not committed). */
-let formsRun: Promise<FormsRun | string> | undefined;
-const attempts = new Map<string, Promise<Attempt>>();
-const unverifiableAttempts = new Map<string, Promise<HttpResponse>>();
+/** The run's forms run once opened: the run, or why the forms cannot be sent (the setup failed, or the funding was refused or not committed). */
+const FORMS_RUN = runMemoryKey("signature forms' setup", (): { opened?: Promise<FormsRun | string> } => ({}));
+/** The run's attempts of each form, by form and format. */
+const ATTEMPTS = runMemoryKey("signature forms' attempts", () => new Map<string, Promise<Attempt>>());
+/** The run's attempts of each unverifiable kind, by kind and format. */
+const UNVERIFIABLE_ATTEMPTS = runMemoryKey("unverifiable signatures' attempts", () => new Map<string, Promise<HttpResponse>>());
 
 /** One transaction's maximum fee (what the prologue wants the sender to hold) and its transfer, with room to spare. */
 function fundingAmount(base: SubmitSetup): bigint {
@@ -356,11 +358,12 @@ async function openFormsRun(t: CheckContext): Promise<FormsRun | string> {
 
 /** The forms run (opened once, by the first check that asks, with its requests). */
 async function formsRunOf(t: CheckContext): Promise<FormsRun | string> {
-  formsRun ??= openFormsRun(t).catch((error: unknown) => {
-    formsRun = undefined;
+  const formsRun = t.remembered(FORMS_RUN);
+  formsRun.opened ??= openFormsRun(t).catch((error: unknown) => {
+    formsRun.opened = undefined;
     throw error;
   });
-  return formsRun;
+  return formsRun.opened;
 }
 
 /** What sending one form in one format gave: the tampered twin's answer, then the valid one's. */
@@ -583,6 +586,7 @@ async function sendForm(t: CheckContext, form: FormName, format: SubmitFormat): 
 /** Sends a form's twin and valid transaction once per run and format; both checks of the form read the answers. */
 export function formAttempt(t: CheckContext, form: FormName, format: SubmitFormat): Promise<Attempt> {
   const key = `${form}/${format}`;
+  const attempts = t.remembered(ATTEMPTS);
   let attempt = attempts.get(key);
   if (attempt === undefined) {
     attempt = sendForm(t, form, format);
@@ -687,6 +691,7 @@ async function sendUnverifiable(t: CheckContext, kind: UnverifiableName, format:
 
 export function unverifiableAttempt(t: CheckContext, kind: UnverifiableName, format: SubmitFormat): Promise<HttpResponse> {
   const key = `${kind}/${format}`;
+  const unverifiableAttempts = t.remembered(UNVERIFIABLE_ATTEMPTS);
   let attempt = unverifiableAttempts.get(key);
   if (attempt === undefined) {
     attempt = sendUnverifiable(t, kind, format);

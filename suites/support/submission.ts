@@ -34,6 +34,7 @@ import {
   boundedInteger,
   CheckSkipped,
   errorCodeOf,
+  runMemoryKey,
   SequenceBook,
   vmErrorCodeOf,
   type CheckContext,
@@ -108,11 +109,15 @@ export type SubmitFormat = "bcs" | "json";
 // check's first question about the account's sequence number takes it. A setup copied with another
 // sender is another object, without one.
 const accountReadWithSetup = new WeakMap<SubmitSetup, HttpResponse>();
-// Senders whose transfer (made to get a committed sequence number) was not committed in time.
-const uncommitted = new Map<
-  string,
-  { readonly hash: string; readonly from: bigint; readonly sequenceNumber: bigint; waitedAgain: boolean }
->();
+/** A sender's transfer (made to get a committed sequence number) that was not committed in time. */
+interface UncommittedTransfer {
+  readonly hash: string;
+  readonly from: bigint;
+  readonly sequenceNumber: bigint;
+  waitedAgain: boolean;
+}
+/** The run's uncommitted transfers, by sender address. */
+const UNCOMMITTED = runMemoryKey("uncommitted transfers", () => new Map<string, UncommittedTransfer>());
 
 /** The fixtures accounts (the check has called t.needsFixture("accounts")), the sender and the recipient for a role. */
 function pickAccounts(t: CheckContext, role: SenderRole): { sender: Ed25519Account; senderBytes: Uint8Array; recipient: string } {
@@ -483,6 +488,7 @@ export async function committedSequenceNumber(t: CheckContext, setup: SubmitSetu
   // Nothing of the sender's is committed, and a transfer of it already waited out the timeout: another
   // would queue behind it (a sequence number the node holds and may never commit). So the next check
   // waits for that same transfer once more (a loaded node may be slow), and after that none waits.
+  const uncommitted = t.remembered(UNCOMMITTED);
   const stuck = uncommitted.get(setup.senderAddress);
   if (stuck !== undefined) {
     if (!stuck.waitedAgain) {

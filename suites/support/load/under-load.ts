@@ -12,6 +12,7 @@ import {
   LoadTraffic,
   loadProfileOf,
   monotonicUnderLoad,
+  runMemoryKey,
   useRunSeed,
 } from "../../../src/harness/index.ts";
 import { currentWindow } from "../ledger-window.ts";
@@ -40,18 +41,14 @@ export interface LoadOutcome {
   readonly writersSkipped: string | undefined;
 }
 
-/** By run (its state directory: a worker may serve several runs), the load's outcome. */
-const outcomes = new Map<string, Promise<LoadOutcome>>();
+/** The run's load, once started. */
+const LOAD = runMemoryKey("the load", (): { outcome?: Promise<LoadOutcome> } => ({}));
 
 /** The load's outcome: run by the first check that asks, shared by the others of the run. */
 export function underLoad(t: CheckContext): Promise<LoadOutcome> {
-  const key = t.config.stateDir ?? "";
-  let outcome = outcomes.get(key);
-  if (outcome === undefined) {
-    outcome = runLoad(t);
-    outcomes.set(key, outcome);
-  }
-  return outcome;
+  const load = t.remembered(LOAD);
+  load.outcome ??= runLoad(t);
+  return load.outcome;
 }
 
 async function runLoad(t: CheckContext): Promise<LoadOutcome> {
