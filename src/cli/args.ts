@@ -6,14 +6,41 @@
 import { parseArgs } from "node:util";
 import { UsageError } from "../harness/usage-error.ts";
 import { CLOCK_TOLERANCE_ENV } from "../harness/config.ts";
-import type { ConformanceArgs } from "../run/run-options.ts";
+import type { ReportFormat } from "../../reporters/report-format.ts";
+import type { ProfileName } from "../harness/config.ts";
+import type { RunOptions } from "../run/run-plan.ts";
 import { configFilePath, loadConfigFile } from "./config-file.ts";
 import { parseOptionsOf } from "./flags.ts";
 import { HeaderError, mergeHeaders, parseHeaderFlag } from "./request-headers.ts";
 import { milliseconds, readRunFlags, type RunFlagInput, runDefault } from "./run-flag-values.ts";
 import { usageOf } from "./usage.ts";
 
-export type { ConformanceArgs };
+/** The flags of a run, as given: src/cli/run-plan-of.ts makes the run's plan of them. */
+export interface ConformanceArgs extends RunOptions {
+  /** The one --target, or the first of several. */
+  readonly target?: string;
+  /** --target given more than once: every URL, in order (a fleet). */
+  readonly fleet?: readonly string[];
+  /** --targets FILE: a fleet described by a file (src/fleet/targets.ts). */
+  readonly targetsFile?: string;
+  readonly fixtures?: string;
+  readonly reportDir: string;
+  readonly profile: ProfileName;
+  /** The config file the flags were read from, if any. */
+  readonly configFile?: string;
+  readonly quiet: boolean;
+  /** --write-baseline: where to write the failed MUST ids as a baseline. */
+  readonly writeBaseline?: string;
+  /** What stdout gets at the end: the console table (when absent), or the markdown summary. */
+  readonly format?: ReportFormat;
+  /** junit.xml with one case per check rather than per requirement. */
+  readonly junitPerCheck?: true;
+}
+
+/** The run tests the embedded node when it names no target: no --target, no fleet. */
+export function testsEmbeddedNode(args: Pick<ConformanceArgs, "target" | "fleet" | "targetsFile">): boolean {
+  return args.target === undefined && args.fleet === undefined && args.targetsFile === undefined;
+}
 
 /** The run's --help (the flag table's "run" rows). */
 export const USAGE = usageOf("run");

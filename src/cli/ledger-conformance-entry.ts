@@ -5,8 +5,8 @@
 // and genesis, on a thread of their own, overlap with that.
 
 import { packageVersion } from "../package-root.ts";
-import { parseConformanceArgs, USAGE } from "./args.ts";
-import { startEmbeddedNodeFor, testsEmbeddedNode } from "../run/embedded-node.ts";
+import { parseConformanceArgs, testsEmbeddedNode, USAGE } from "./args.ts";
+import { startEmbeddedNodeFor } from "../run/embedded-node.ts";
 
 const argv = process.argv.slice(2);
 let parsed: ReturnType<typeof parseConformanceArgs> | undefined;

@@ -7,7 +7,7 @@ import { Worker } from "node:worker_threads";
 import { normalizeHeaderPrefix, type ProfileName } from "../harness/config.ts";
 import type { Fixtures } from "../harness/fixtures.ts";
 import { COMPILED } from "../package-root.ts";
-import type { ConformanceArgs } from "./run-options.ts";
+import type { NodeOptions } from "./run-plan.ts";
 
 export interface EmbeddedNode {
   readonly url: string;
@@ -84,12 +84,7 @@ function threadBootstrap(): URL {
   return new URL(`data:text/javascript,${encodeURIComponent(program)}`);
 }
 
-/** A run tests the embedded node when it names no target: no --target, no fleet. */
-export function testsEmbeddedNode(args: Pick<ConformanceArgs, "target" | "fleet" | "targetsFile">): boolean {
-  return args.target === undefined && args.fleet === undefined && args.targetsFile === undefined;
-}
-
 /** The reference node for a run without a target, with the run's profile and header prefix. */
-export function startEmbeddedNodeFor(args: ConformanceArgs): Promise<EmbeddedNode> {
+export function startEmbeddedNodeFor(args: Pick<NodeOptions, "profile" | "headerPrefix">): Promise<EmbeddedNode> {
   return startEmbeddedNode(args.profile, args.headerPrefix === undefined ? undefined : normalizeHeaderPrefix(args.headerPrefix));
 }

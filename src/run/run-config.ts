@@ -17,7 +17,7 @@ import { ConfigurationError } from "../harness/configuration-error.ts";
 import { REDACTED } from "../harness/secrets.ts";
 import type { CheckSelection } from "../harness/selection.ts";
 import { accountsFromEnvironment, loadFixturesFile, type Fixtures } from "../harness/fixtures.ts";
-import type { ConformanceArgs } from "./run-options.ts";
+import type { NodeOptions } from "./run-plan.ts";
 import { startEmbeddedNodeFor, type EmbeddedNode } from "./embedded-node.ts";
 
 export interface ResolvedTarget {
@@ -29,11 +29,11 @@ export interface ResolvedTarget {
 }
 
 /**
- * The target and its fixtures. Without --target, the reference node: `embedded` when the caller
+ * The target and its fixtures. Without a target, the reference node: `embedded` when the caller
  * started it already (the command's entry, so that it starts while the command loads), else started here.
  */
 export async function resolveTarget(
-  args: ConformanceArgs,
+  args: NodeOptions,
   say: (line: string) => void,
   embedded?: Promise<EmbeddedNode>,
 ): Promise<ResolvedTarget> {
@@ -57,7 +57,7 @@ export async function resolveTarget(
 
 /** The configuration every worker reads, from the flags, the resolved target and the run's directories. */
 export function runConfigOf(
-  args: ConformanceArgs,
+  args: NodeOptions,
   resolved: Pick<ResolvedTarget, "target" | "fixtures">,
   dirs: { readonly stateDir: string; readonly bodiesDir: string },
   selection: CheckSelection,
@@ -66,7 +66,7 @@ export function runConfigOf(
 }
 
 /** What the workers learn of the target: its URL, its fixtures, and the clock tolerance (--clock-tolerance, else its address's). */
-export function targetFactsOf(args: ConformanceArgs, resolved: Pick<ResolvedTarget, "target" | "fixtures">): TargetFacts {
+export function targetFactsOf(args: NodeOptions, resolved: Pick<ResolvedTarget, "target" | "fixtures">): TargetFacts {
   return {
     target: resolved.target,
     fixtures: resolved.fixtures,
@@ -76,7 +76,7 @@ export function targetFactsOf(args: ConformanceArgs, resolved: Pick<ResolvedTarg
 
 /** The configuration but the target's facts: the flags and the run's directories. */
 export function runConfigWithoutTarget(
-  args: ConformanceArgs,
+  args: NodeOptions,
   dirs: { readonly stateDir: string; readonly bodiesDir: string },
   selection: CheckSelection,
 ): RunConfigWithoutTarget {
@@ -105,7 +105,7 @@ export function runConfigWithoutTarget(
 }
 
 /** The flags that reach the same target again, for property replay commands. */
-function replayArgs(args: ConformanceArgs): string {
+function replayArgs(args: NodeOptions): string {
   const parts: string[] = [];
   if (args.target !== undefined) parts.push(`--target ${shellQuote(args.target)}`);
   if (args.profile !== "node") parts.push(`--profile ${args.profile}`);

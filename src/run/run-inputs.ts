@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseBaselineEntries } from "../outcome/baseline-list.ts";
-import type { ConformanceArgs } from "./run-options.ts";
+import type { RunOptions } from "./run-plan.ts";
 import { ConfigurationError } from "../harness/configuration-error.ts";
 import { ApiContract } from "../harness/openapi.ts";
 import { loadRequirementAliases, type RequirementAliases } from "../harness/requirement-aliases.ts";
@@ -38,7 +38,7 @@ export interface RunInputs {
 }
 
 /** Reads the run's inputs; the suite runner starts loading meanwhile. */
-export function prepareRun(args: ConformanceArgs, say: (line: string) => void): RunInputs {
+export function prepareRun(args: RunOptions): RunInputs {
   // LEDGER_CONFORMANCE_ALLURE=off skips the Allure sub-report, the costliest of the reports (its results
   // written as files end, then the page made from them), for runs whose Allure page no one opens: most
   // of the tests', a CI gate's.
@@ -50,7 +50,6 @@ export function prepareRun(args: ConformanceArgs, say: (line: string) => void): 
   const { catalog: fullCatalog, operations } = loadCatalog();
   const catalog = args.load === undefined ? fullCatalog.without("load") : fullCatalog;
   const aliases = loadRequirementAliases();
-  if (args.configFile !== undefined) say(`config file ${args.configFile}`);
   const excluded = args.load === undefined ? [LOAD_MODE_FILE] : [];
   const allFiles = suiteFiles().filter((file) => !excluded.includes(file));
   const selection = selectionOf(args, allFiles, aliases);

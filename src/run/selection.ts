@@ -5,11 +5,11 @@
 import type { RunOutcome } from "../outcome/run-outcome.ts";
 import { currentIds, type RequirementAliases } from "../harness/requirement-aliases.ts";
 import { LEVEL_MUST_REASON, notSelectedByOnly, resolvePatterns, type CheckSelection, type SelectionPattern } from "../harness/selection.ts";
-import type { ConformanceArgs } from "./run-options.ts";
+import type { RunOptions } from "./run-plan.ts";
 
 /** The selection of the flags; an old requirement id given as a pattern selects the ids that hold it now (all of them, when it was split). */
 export function selectionOf(
-  args: Pick<ConformanceArgs, "only" | "skip" | "level">,
+  args: Pick<RunOptions, "only" | "skip" | "level">,
   suiteFiles: readonly string[],
   aliases: RequirementAliases,
 ): CheckSelection {

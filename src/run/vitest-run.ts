@@ -1,6 +1,6 @@
 // Runs the suites with vitest's Node API and an inline configuration (the project's vitest.config.ts
-// is for the self-tests and is not loaded): suites/ and properties/, worker threads, the requirement
-// reporter and allure-vitest's (junit.xml is written by the command from the requirement reporter). A
+// is for the self-tests and is not loaded): suites/ and properties/, worker threads, and the run's
+// reporters (the engine's: execute.ts; junit.xml is written by the command from the requirement reporter). A
 // hard cap, or an interrupt (a signal to the command), cancels the run, and closing vitest is itself
 // time-limited, so the command always gets to write its reports.
 
@@ -30,6 +30,11 @@ export function preloadSuiteRunner(options: { readonly allure: boolean }): void 
   if (options.allure) loadAllureWriter().catch(() => undefined);
 }
 
+/** The reporter that writes a run's results for its Allure page, labelled by the catalog (loaded once, preloaded by preloadSuiteRunner). */
+export async function allureResultsReporter(resultsDir: string, catalog: RequirementCatalog): Promise<Reporter> {
+  return new (await loadAllureWriter()).AllureResultsReporter(resultsDir, catalog);
+}
+
 /** The suite and property files under the code root: the .ts sources, or their compiled .js in dist/. */
 export const SUITE_GLOBS = [`suites/**/*${SUITE_FILE_SUFFIX}`, `properties/**/*${SUITE_FILE_SUFFIX}`];
 
@@ -55,11 +60,6 @@ export type SuiteRunInput = ProvidedRuns & {
   readonly requirementReporter: Reporter;
   /** More reporters of the run in the command's process: the progress line, the phase clock's. */
   readonly reporters?: readonly Reporter[];
-  /**
-   * Where allure-vitest writes its results for the Allure page, with the catalog that labels them;
-   * none when there will be no page (LEDGER_CONFORMANCE_ALLURE=off): then no Allure reporter.
-   */
-  readonly allure?: { readonly resultsDir: string; readonly catalog: RequirementCatalog };
   /** vitest's own test timeout; checks set their own below it. */
   readonly testTimeoutMs: number;
   readonly maxDurationMs: number;
@@ -123,8 +123,6 @@ export async function runSuites(input: SuiteRunInput): Promise<SuiteRunResult> {
   };
   const { createVitest } = await loadVitestNode();
   const { LongestSuitesFirst } = await import("./suite-order.ts");
-  const allureReporters =
-    input.allure === undefined ? [] : [new (await loadAllureWriter()).AllureResultsReporter(input.allure.resultsDir, input.allure.catalog)];
   // Not for several runs' folders: those are made anew for every run, and their entries would only pile up.
   const cacheDir = "config" in input ? moduleCacheDir(input.root) : undefined;
   // The workers' count goes with the configuration they read: one worker keeps its ledger mark to itself.
@@ -173,7 +171,7 @@ export async function runSuites(input: SuiteRunInput): Promise<SuiteRunResult> {
       hookTimeout: input.testTimeoutMs,
       teardownTimeout: 5_000,
       ...(input.testNamePattern === undefined ? {} : { testNamePattern: input.testNamePattern }),
-      reporters: [...(input.reporters ?? []), input.requirementReporter, ...allureReporters],
+      reporters: [...(input.reporters ?? []), input.requirementReporter],
     },
     {},
     // vitest's own stdout (the JUnit reporter's "report written" line, banners) is not ours to print;

@@ -11,8 +11,7 @@
 
 import { availableParallelism } from "node:os";
 import { isLoopbackUrl } from "../harness/config.ts";
-import type { ConformanceArgs } from "./run-options.ts";
-import { testsEmbeddedNode } from "./embedded-node.ts";
+import type { NodePlan, RunOptions } from "./run-plan.ts";
 
 /** Workers when the run waits on the network rather than on CPU: a worker runs its files one after another. */
 export const LATENCY_BOUND_WORKERS = 6;
@@ -61,7 +60,7 @@ export function concurrencyPerWorker(concurrency: number, workers: number): numb
   return Math.max(1, Math.floor(concurrency / workers));
 }
 
-type WorkerFlags = Pick<ConformanceArgs, "concurrency" | "concurrencyGiven" | "workers">;
+type WorkerFlags = Pick<RunOptions, "concurrency" | "concurrencyGiven" | "workers">;
 
 /** A run's worker threads and the requests they keep in flight at once, together. */
 export interface RunSizing {
@@ -93,11 +92,11 @@ export function runWorkers(args: WorkerFlags, latencyBound: boolean): RunSizing 
  * target without --workers, whose answers the probe times (slow ones once warm mean a
  * slow link, and more workers; src/run/target-probe.ts).
  */
-export function workersBeforeAnswers(args: WorkerFlags & Pick<ConformanceArgs, "target" | "fleet" | "targetsFile">): RunSizing | undefined {
+export function workersBeforeAnswers(args: WorkerFlags, node: Pick<NodePlan, "target">): RunSizing | undefined {
   // Sharing this process's CPU, the embedded node is never latency-bound.
-  if (testsEmbeddedNode(args)) return runWorkers(args, false);
+  if (node.target === undefined) return runWorkers(args, false);
   // A remote target is latency-bound by its address, whatever its answers.
-  if (args.target !== undefined && !isLoopbackUrl(args.target)) return runWorkers(args, true);
+  if (!isLoopbackUrl(node.target)) return runWorkers(args, true);
   if (args.workers !== undefined) return runWorkers(args, false);
   return undefined;
 }
@@ -110,7 +109,7 @@ export type RunBound = "cpu" | "latency";
  * of its nodes' runs. Bound by CPU, the cores; waiting on the network, as many as its nodes would get
  * alone (LATENCY_BOUND_WORKERS each), up to what the cores carry.
  */
-export function fleetWorkers(args: Pick<ConformanceArgs, "concurrency" | "workers">, bounds: readonly RunBound[]): number {
+export function fleetWorkers(args: Pick<RunOptions, "concurrency" | "workers">, bounds: readonly RunBound[]): number {
   const latencyBound = bounds.filter((b) => b === "latency").length;
   const cores = availableParallelism();
   const chosen = latencyBound === 0 ? cores : Math.min(LATENCY_BOUND_WORKERS * latencyBound, cores * LATENCY_BOUND_FLEET_WORKERS_PER_CORE);

@@ -14,7 +14,7 @@ import type { Summary } from "../../reporters/summary.ts";
 import { parseConformanceArgs } from "../../src/cli/args.ts";
 import { fleetJudgement, nodeVerdict, summaryExitCode } from "../../src/outcome/fleet-verdict.ts";
 import { UsageError } from "../../src/harness/usage-error.ts";
-import { nodeArgsOf } from "../../src/fleet/run.ts";
+import { runPlanOf } from "../../src/cli/run-plan-of.ts";
 import { readRunSummary, UnreadableSummaryError } from "../../src/fleet/summary-reader.ts";
 import { readTargetsFile, targetsFromUrls } from "../../src/fleet/targets.ts";
 import { mergeCommand } from "../../src/cli/merge.ts";
@@ -131,33 +131,30 @@ describe("the targets of a fleet", () => {
   });
 
   it("gives each node's run the command's flags, with its own URL, fixtures and profile", () => {
-    const args = parseConformanceArgs([
-      "--targets",
-      "t.json",
-      "--only",
-      "gas",
-      "--fixtures",
-      "f.json",
-      "--profile=aptos",
-      "--allow-submit",
-    ]);
+    const targets = file(
+      "plan-targets.json",
+      JSON.stringify({
+        targets: [
+          { name: "a", url: "http://127.0.0.1:1/v1", fixtures: "/a.json", profile: "node" },
+          { name: "b", url: "http://127.0.0.1:2/v1" },
+        ],
+      }),
+    );
+    const args = parseConformanceArgs(
+      ["--targets", targets, "--only", "gas", "--fixtures", "f.json", "--profile=aptos", "--allow-submit"],
+      {},
+    );
     if (args === "help" || args === "version") throw new Error("parsed as help");
-    const own = nodeArgsOf(args, { name: "a", url: "http://127.0.0.1:1/v1", fixtures: "/a.json", profile: "node" });
-    expect(own).toMatchObject({
-      target: "http://127.0.0.1:1/v1",
-      fixtures: "/a.json",
-      profile: "node",
-      allowSubmit: true,
-      only: args.only,
-    });
-    expect(own).not.toHaveProperty("targetsFile");
-    expect(own).not.toHaveProperty("fleet");
-    // A node the targets file gives no fixtures or profile gets the command's.
-    expect(nodeArgsOf(args, { name: "b", url: "http://127.0.0.1:2/v1" })).toMatchObject({
-      target: "http://127.0.0.1:2/v1",
-      fixtures: "f.json",
-      profile: "aptos",
-    });
+    const plan = runPlanOf(args);
+    if (!("fleet" in plan.targets)) throw new Error("not a fleet");
+    expect(plan.targets.fleet).toEqual([
+      { name: "a", target: "http://127.0.0.1:1/v1", fixtures: "/a.json", profile: "node" },
+      // A node the targets file gives no fixtures or profile gets the command's.
+      { name: "b", target: "http://127.0.0.1:2/v1", fixtures: "f.json", profile: "aptos" },
+    ]);
+    expect(plan.options).toMatchObject({ allowSubmit: true, only: args.only });
+    for (const flag of ["target", "fleet", "targetsFile", "fixtures", "profile", "reportDir"])
+      expect(plan.options).not.toHaveProperty(flag);
   });
 });
 

@@ -1,0 +1,274 @@
+// The run engine: every run goes through it, whether of one node (the embedded reference node, or a
+// target) or of a fleet. From a plan (run-plan.ts): each node's directories and reports' place, its
+// target resolved and probed, the checks of every node that answered in one vitest instance on shared
+// workers (execute.ts), then each node's outcome settled and reported (node-reports.ts), and a fleet's
+// matrix. A one-node run is a fleet of one whose reports are the report directory's own, whose lines
+// go to the terminal, and whose workers start before its target answers when its answers do not
+// choose them. A node that cannot be tested is reported with every requirement skipped and why (exit 2).
+
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Reporter } from "vitest/node";
+import { escapeControls } from "../../reporters/escape-controls.ts";
+import { ReportLayout } from "../../reporters/report-layout.ts";
+import { isLoopbackUrl } from "../harness/config.ts";
+import { TargetHandoff } from "../harness/target-handoff.ts";
+import { writeFleetReports } from "../fleet/fleet-reports.ts";
+import type { Comparison } from "./compare-phase.ts";
+import type { EmbeddedNode } from "./embedded-node.ts";
+import { startExecution, type Execution, type NodeEnd } from "./execute.ts";
+import { reportNode, reportUntestable } from "./node-reports.ts";
+import type { PhaseClock } from "./phases.ts";
+import { resolveTarget, runConfigOf, runConfigWithoutTarget, targetFactsOf, type ResolvedTarget } from "./run-config.ts";
+import type { FleetNodePlan, NodeOptions, NodePlan, RunPlan } from "./run-plan.ts";
+import { describeSelection } from "./selection.ts";
+import { signalExitCode } from "./settle.ts";
+import { probeTarget } from "./target-probe.ts";
+import { fleetWorkers, runWorkers, workersBeforeAnswers, type RunSizing } from "./workers.ts";
+
+/** What the command gives the engine besides the plan. */
+export interface EngineIo {
+  /** The run's lines (stdout, or stderr under --format markdown); nothing when quiet. */
+  readonly say: (line: string) => void;
+  /** The terminal's progress line, of a one-node run: a reporter of the run, and where its lines are printed. */
+  readonly progress: Reporter & { print(text: string): void };
+  /** Aborted by SIGINT or SIGTERM: the run stops like at its maximum duration, and its reports are written. */
+  readonly interrupt: AbortSignal;
+  /** The reference node the command's entry started for a run without a target (else the engine starts it). */
+  readonly started?: Promise<EmbeddedNode>;
+  readonly startedAt: Date;
+  /** When the command started (performance.now()). */
+  readonly t0: number;
+  readonly phases: PhaseClock;
+}
+
+/** A node of the run: its options, where its reports and lines go, and its private directory. */
+export interface RunNode {
+  readonly plan: NodePlan;
+  /** Its name in a fleet; undefined for a one-node run's node. */
+  readonly name?: string;
+  readonly options: NodeOptions;
+  readonly layout: ReportLayout;
+  /** Its run's state, Allure results and recorded exchanges. */
+  readonly scratch: string;
+  readonly stateDir: string;
+  /** Its lines: the terminal's for a one-node run, its console.txt for a fleet's node. */
+  readonly say: (line: string) => void;
+}
+
+/** A node whose target answered its probe. */
+export interface ReadyNode extends RunNode {
+  readonly resolved: ResolvedTarget;
+  readonly latencyBound: boolean;
+  readonly requests: number;
+  readonly retries: number;
+}
+
+/** A node that cannot be tested, and why. */
+export interface UntestableNode extends RunNode {
+  /** Its URL as resolved, else as given ("" for a reference node that did not start). */
+  readonly target: string;
+  readonly reason: string;
+  readonly requests: number;
+  readonly retries: number;
+}
+
+/** Runs the plan; its exit status. Throws a ConfigurationError for what makes it a configuration error (exit 2). */
+export async function runPlan(plan: RunPlan, io: EngineIo): Promise<number> {
+  const layout = new ReportLayout(plan.reports.dir);
+  const alone = "one" in plan.targets;
+  const scratch = mkdtempSync(join(tmpdir(), alone ? "ledger-conformance-" : "ledger-conformance-fleet-"));
+  let embedded: EmbeddedNode | undefined;
+  let execution: Execution | undefined;
+  try {
+    const nodes =
+      "one" in plan.targets
+        ? [aloneNode(plan, plan.targets.one, layout, scratch, io)]
+        : fleetNodes(plan, plan.targets.fleet, layout, scratch, io);
+    // The workers start before the target answers when its answers do not choose them: while the embedded
+    // node makes its genesis, or while a remote one is probed across the network. They load and collect
+    // the suites meanwhile (collection reads nothing of the target), and get its URL and fixtures once it
+    // answers the probe (target-handoff.ts).
+    const [first] = nodes;
+    const early = alone && first !== undefined ? workersBeforeAnswers(plan.options, first.plan) : undefined;
+    let handoff: TargetHandoff | undefined;
+    if (early !== undefined && first !== undefined) {
+      handoff = new TargetHandoff(first.stateDir);
+      execution = startExecution(
+        plan,
+        [{ node: first, config: { ...runConfigWithoutTarget(first.options, dirsOf(first), plan.inputs.selection), awaitsTarget: true } }],
+        early,
+        io,
+      );
+      // A signal while the target comes up: the workers stop waiting for it (the run is being stopped).
+      io.interrupt.addEventListener("abort", () => handoff?.cancel(String(io.interrupt.reason)), { once: true });
+    }
+    /** The target did not come up: the early run's workers stop waiting, and the run ends at once. */
+    const abandonEarly = async (reason: string) => {
+      handoff?.cancel(reason);
+      await execution?.cancel(reason);
+    };
+
+    let probed: (ReadyNode | UntestableNode)[];
+    let comparison: Comparison | undefined;
+    try {
+      probed = await Promise.all(
+        nodes.map((node) =>
+          probeNode(node, {
+            ...(alone && io.started !== undefined ? { started: io.started } : {}),
+            // A loopback target's answers are timed when they choose the run's workers.
+            timeAnswers: early === undefined,
+            onResolved: (resolved) => {
+              embedded = resolved.node;
+              if (alone) io.phases.end("target");
+            },
+          }),
+        ),
+      );
+      if (alone) io.phases.end("probe");
+      // The compared node (--compare-to) is probed once, before any check.
+      if (plan.options.compareTo !== undefined && probed.some((n) => "resolved" in n))
+        comparison = await (await import("./compare-phase.ts")).prepareComparison(
+          plan.options.compareTo,
+          plan.options.compareFixtures,
+          plan.options.timeoutMs,
+        );
+    } catch (e) {
+      await abandonEarly(e instanceof Error ? e.message : String(e));
+      throw e;
+    }
+    const ready = probed.filter((n): n is ReadyNode => "resolved" in n);
+    if (ready.length === 0) await abandonEarly((probed[0] as UntestableNode | undefined)?.reason ?? "no node to test");
+    else {
+      if (alone) {
+        layout.create();
+        for (const line of describeSelection(plan.inputs.selection)) io.say(line);
+      }
+      const configs = ready.map((node) => ({
+        node,
+        config: runConfigOf(node.options, node.resolved, dirsOf(node), plan.inputs.selection),
+      }));
+      if (execution !== undefined && handoff !== undefined) {
+        const [only] = ready;
+        if (only !== undefined) handoff.handOver(targetFactsOf(only.options, only.resolved));
+      } else {
+        const sizing: RunSizing = alone
+          ? runWorkers(plan.options, ready[0]?.latencyBound === true)
+          : {
+              workers: fleetWorkers(
+                plan.options,
+                ready.map((n) => (n.latencyBound ? "latency" : "cpu")),
+              ),
+              concurrency: plan.options.concurrency,
+            };
+        execution = startExecution(plan, configs, sizing, io);
+      }
+    }
+    const ends: ReadonlyMap<string, NodeEnd> = execution === undefined || ready.length === 0 ? new Map() : await execution.ended();
+    const reportContext = { plan, io, comparison, layout };
+    // The nodes' reports, a few at once: each may make an Allure page.
+    const codes = await inTurns(probed, availableParallelism(), (node) => {
+      if (!("resolved" in node)) return reportUntestable(node, reportContext);
+      const end = ends.get(node.stateDir);
+      if (end === undefined) throw new Error(`no end of the checks of ${node.options.target ?? "the embedded node"}`);
+      return reportNode(node, end, reportContext);
+    });
+    await execution?.closing();
+    if (alone) return codes[0] as number;
+    const fleetCode = writeFleetReports({
+      layout,
+      nodes: probed.map((node, i) => ({ name: node.name as string, dir: node.layout.dir, exitCode: codes[i] as number })),
+      startedAt: io.startedAt,
+      durationMs: performance.now() - io.t0,
+      ...(plan.reports.format === undefined ? {} : { format: plan.reports.format }),
+      say: io.say,
+    });
+    return io.interrupt.aborted ? signalExitCode(String(io.interrupt.reason)) : fleetCode;
+  } finally {
+    execution?.dispose();
+    // The node, also when the run ended before it was awaited.
+    await (embedded ?? (alone ? await io.started?.catch(() => undefined) : undefined))?.close().catch(() => undefined);
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/** The state and bodies directories the workers write to. */
+function dirsOf(node: RunNode): { readonly stateDir: string; readonly bodiesDir: string } {
+  return { stateDir: node.stateDir, bodiesDir: node.layout.bodiesDir };
+}
+
+/** A one-node run's node: its reports are the report directory's, its lines the terminal's. */
+function aloneNode(plan: RunPlan, node: NodePlan, layout: ReportLayout, scratch: string, io: EngineIo): RunNode {
+  const stateDir = join(scratch, "state");
+  mkdirSync(stateDir);
+  return {
+    plan: node,
+    options: { ...plan.options, ...node, ...(plan.reports.format === undefined ? {} : { format: plan.reports.format }) },
+    layout,
+    scratch,
+    stateDir,
+    say: io.say,
+  };
+}
+
+/** A fleet's nodes: each one's reports under targets/NAME/, its lines in its console.txt. */
+function fleetNodes(plan: RunPlan, nodes: readonly FleetNodePlan[], layout: ReportLayout, scratch: string, io: EngineIo): RunNode[] {
+  layout.create();
+  io.say(
+    `fleet of ${nodes.length}: ${nodes.map((t) => `${t.name} ${t.target}`).join(", ")}; each node's own reports go to ${join(layout.display, "targets", "NAME")}/`,
+  );
+  return nodes.map((node, i) => {
+    const nodeLayout = new ReportLayout(join(layout.dir, "targets", node.name));
+    rmSync(nodeLayout.dir, { recursive: true, force: true });
+    nodeLayout.create();
+    const nodeScratch = join(scratch, `node-${i + 1}`);
+    const stateDir = join(nodeScratch, "state");
+    mkdirSync(stateDir, { recursive: true });
+    const consoleFile = join(nodeLayout.dir, "console.txt");
+    appendFileSync(consoleFile, "");
+    return {
+      plan: node,
+      name: node.name,
+      options: { ...plan.options, ...node },
+      layout: nodeLayout,
+      scratch: nodeScratch,
+      stateDir,
+      say: (text: string) => appendFileSync(consoleFile, escapeControls(text.endsWith("\n") ? text : `${text}\n`)),
+    };
+  });
+}
+
+/** Its fixtures read and its target resolved (the embedded node started) and probed. */
+async function probeNode(
+  node: RunNode,
+  how: { readonly started?: Promise<EmbeddedNode>; readonly timeAnswers: boolean; readonly onResolved: (resolved: ResolvedTarget) => void },
+): Promise<ReadyNode | UntestableNode> {
+  let resolved: ResolvedTarget;
+  try {
+    resolved = await resolveTarget(node.options, node.say, how.started);
+  } catch (e) {
+    // A one-node run's target that cannot be reached at all is a configuration error; a fleet's node is reported untestable.
+    if (node.name === undefined) throw e;
+    return { ...node, target: node.plan.target ?? "", reason: (e as Error).message, requests: 0, retries: 0 };
+  }
+  how.onResolved(resolved);
+  const probe = await probeTarget(resolved.target, node.options.timeoutMs, {
+    secretHeaders: node.options.secretHeaders,
+    timeAnswers: how.timeAnswers && (node.name === undefined || isLoopbackUrl(resolved.target)),
+  });
+  if (!probe.ok) return { ...node, target: resolved.target, reason: probe.reason, requests: probe.requests, retries: probe.retries };
+  node.say(`target ${resolved.target}${resolved.node ? " (embedded reference node)" : ""}, profile ${node.options.profile}: ${probe.note}`);
+  return { ...node, resolved, latencyBound: probe.latencyBound, requests: probe.requests, retries: probe.retries };
+}
+
+/** `work` for every item, at most `together` at once; the results in the items' order. */
+async function inTurns<T, R>(items: readonly T[], together: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const turn = async () => {
+    for (let i = next++; i < items.length; i = next++) results[i] = await work(items[i] as T);
+  };
+  await Promise.all(Array.from({ length: Math.min(together, items.length) }, turn));
+  return results;
+}
