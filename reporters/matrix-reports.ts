@@ -22,6 +22,8 @@ export interface MatrixReportInput {
   readonly format?: ReportFormat;
   /** The fleet's verdict and exit status. */
   readonly fleet: Judgement;
+  /** false: no console table (a caller that reads the reports itself). */
+  readonly console?: boolean;
 }
 
 export function writeMatrixReports(input: MatrixReportInput): void {
@@ -33,6 +35,7 @@ export function writeMatrixReports(input: MatrixReportInput): void {
   const markdown = renderMatrixMarkdown(nodes, verdict);
   writeFileSync(layout.summaryMarkdown, markdown);
   // The table is the command's answer: printed with --quiet too, as a one-node run prints its own.
+  if (input.console === false) return;
   process.stdout.write(
     input.format === "markdown" ? markdown : escapeControls(renderMatrixConsole(nodes, { reportDir: layout.display, exitCode, verdict })),
   );

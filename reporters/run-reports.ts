@@ -105,13 +105,13 @@ export async function writeReports(input: ReportInput): Promise<void> {
     ...(differential === undefined ? {} : differencesSummary(differential)),
   };
   writeFileSync(layout.summary, `${JSON.stringify(summary, null, 2)}\n`);
+  if (input.writeBaseline !== undefined) writeBaselineFile(input.writeBaseline, outcome, { target, startedAt });
   if (input.console === false) return;
   if (input.format === "markdown") process.stdout.write(markdown);
   else {
     if (differential !== undefined) process.stdout.write(forTerminal(renderDifferencesConsole(differential)));
     process.stdout.write(forTerminal(renderConsoleReport(outcome, { target, durationMs, reportDir: layout.display, exitCode, verdict })));
   }
-  if (input.writeBaseline !== undefined) writeBaselineFile(input.writeBaseline, outcome, { target, startedAt });
 }
 
 /** Only a run that ran to its end knows which MUSTs fail: a stopped or unstarted run writes no baseline, and says so. */

@@ -41,7 +41,8 @@ export async function runConformance(
     const alone = "one" in plan.targets;
     const progress = new ProgressLine(out, { enabled: alone && !args.quiet && out.isTTY === true, colour: colourAllowed(out) });
     handedOver = true;
-    return await runPlan(plan, { say, progress, interrupt, ...(started === undefined ? {} : { started }), startedAt, t0, phases });
+    return (await runPlan(plan, { say, progress, interrupt, ...(started === undefined ? {} : { started }), startedAt, t0, phases }))
+      .exitCode;
   } catch (e) {
     // A configuration error (fixtures, catalog, baseline, a node that cannot start, --only): its message.
     const text = e instanceof ConfigurationError ? e.message : ((e as Error).stack ?? String(e));

@@ -16,6 +16,8 @@ export interface FleetReportInput {
   readonly startedAt: Date;
   readonly durationMs: number;
   readonly format?: ReportFormat;
+  /** false: no console table. */
+  readonly console?: boolean;
   readonly say: (line: string) => void;
 }
 
@@ -41,6 +43,7 @@ export function writeFleetReports(input: FleetReportInput): number {
     startedAt: input.startedAt,
     durationMs: input.durationMs,
     ...(input.format === undefined ? {} : { format: input.format }),
+    ...(input.console === false ? { console: false } : {}),
     fleet,
   });
   return fleet.exitCode;

@@ -18,9 +18,10 @@ import { writeFleetReports } from "../fleet/fleet-reports.ts";
 import type { Comparison } from "./compare-phase.ts";
 import type { EmbeddedNode } from "./embedded-node.ts";
 import { startExecution, type Execution, type NodeEnd } from "./execute.ts";
-import { reportNode, reportUntestable } from "./node-reports.ts";
+import { type NodeReported, reportNode, reportUntestable } from "./node-reports.ts";
 import type { PhaseClock } from "./phases.ts";
 import { resolveTarget, runConfigOf, runConfigWithoutTarget, targetFactsOf, type ResolvedTarget } from "./run-config.ts";
+import type { RunInputs } from "./run-inputs.ts";
 import type { FleetNodePlan, NodeOptions, NodePlan, RunPlan } from "./run-plan.ts";
 import { describeSelection } from "./selection.ts";
 import { signalExitCode } from "./settle.ts";
@@ -49,6 +50,8 @@ export interface RunNode {
   /** Its name in a fleet; undefined for a one-node run's node. */
   readonly name?: string;
   readonly options: NodeOptions;
+  /** Its catalog, selection, suite files and baseline: the run's, or the node's own. */
+  readonly inputs: RunInputs;
   readonly layout: ReportLayout;
   /** Its run's state, Allure results and recorded exchanges. */
   readonly scratch: string;
@@ -74,8 +77,20 @@ export interface UntestableNode extends RunNode {
   readonly retries: number;
 }
 
-/** Runs the plan; its exit status. Throws a ConfigurationError for what makes it a configuration error (exit 2). */
-export async function runPlan(plan: RunPlan, io: EngineIo): Promise<number> {
+/** A node's result: its name in a fleet, where its reports are, its outcome and exit status. */
+export interface NodeResult extends NodeReported {
+  readonly name?: string;
+  readonly reportDir: string;
+}
+
+/** A run's result: its exit status (a fleet's, the worst node's), and each node's. */
+export interface RunResult {
+  readonly exitCode: number;
+  readonly nodes: readonly NodeResult[];
+}
+
+/** Runs the plan. Throws a ConfigurationError for what makes it a configuration error (exit 2). */
+export async function runPlan(plan: RunPlan, io: EngineIo): Promise<RunResult> {
   const layout = new ReportLayout(plan.reports.dir);
   const alone = "one" in plan.targets;
   const scratch = mkdtempSync(join(tmpdir(), alone ? "ledger-conformance-" : "ledger-conformance-fleet-"));
@@ -95,12 +110,8 @@ export async function runPlan(plan: RunPlan, io: EngineIo): Promise<number> {
     let handoff: TargetHandoff | undefined;
     if (early !== undefined && first !== undefined) {
       handoff = new TargetHandoff(first.stateDir);
-      execution = startExecution(
-        plan,
-        [{ node: first, config: { ...runConfigWithoutTarget(first.options, dirsOf(first), plan.inputs.selection), awaitsTarget: true } }],
-        early,
-        io,
-      );
+      const config = { ...runConfigWithoutTarget(first.options, dirsOf(first), first.inputs.selection), awaitsTarget: true as const };
+      execution = startExecution(plan, [{ node: first, config }], early, io);
       // A signal while the target comes up: the workers stop waiting for it (the run is being stopped).
       io.interrupt.addEventListener("abort", () => handoff?.cancel(String(io.interrupt.reason)), { once: true });
     }
@@ -147,7 +158,7 @@ export async function runPlan(plan: RunPlan, io: EngineIo): Promise<number> {
       }
       const configs = ready.map((node) => ({
         node,
-        config: runConfigOf(node.options, node.resolved, dirsOf(node), plan.inputs.selection),
+        config: runConfigOf(node.options, node.resolved, dirsOf(node), node.inputs.selection),
       }));
       if (execution !== undefined && handoff !== undefined) {
         const [only] = ready;
@@ -168,23 +179,29 @@ export async function runPlan(plan: RunPlan, io: EngineIo): Promise<number> {
     const ends: ReadonlyMap<string, NodeEnd> = execution === undefined || ready.length === 0 ? new Map() : await execution.ended();
     const reportContext = { plan, io, comparison, layout };
     // The nodes' reports, a few at once: each may make an Allure page.
-    const codes = await inTurns(probed, availableParallelism(), (node) => {
+    const reported = await inTurns(probed, availableParallelism(), (node) => {
       if (!("resolved" in node)) return reportUntestable(node, reportContext);
       const end = ends.get(node.stateDir);
       if (end === undefined) throw new Error(`no end of the checks of ${node.options.target ?? "the embedded node"}`);
       return reportNode(node, end, reportContext);
     });
     await execution?.closing();
-    if (alone) return codes[0] as number;
+    const results: NodeResult[] = probed.map((node, i) => ({
+      ...(reported[i] as NodeReported),
+      ...(node.name === undefined ? {} : { name: node.name }),
+      reportDir: node.layout.dir,
+    }));
+    if (alone) return { exitCode: (results[0] as NodeResult).exitCode, nodes: results };
     const fleetCode = writeFleetReports({
       layout,
-      nodes: probed.map((node, i) => ({ name: node.name as string, dir: node.layout.dir, exitCode: codes[i] as number })),
+      nodes: results.map((node) => ({ name: node.name as string, dir: node.reportDir, exitCode: node.exitCode })),
       startedAt: io.startedAt,
       durationMs: performance.now() - io.t0,
       ...(plan.reports.format === undefined ? {} : { format: plan.reports.format }),
+      ...(plan.reports.console === false ? { console: false } : {}),
       say: io.say,
     });
-    return io.interrupt.aborted ? signalExitCode(String(io.interrupt.reason)) : fleetCode;
+    return { exitCode: io.interrupt.aborted ? signalExitCode(String(io.interrupt.reason)) : fleetCode, nodes: results };
   } finally {
     execution?.dispose();
     // The node, also when the run ended before it was awaited.
@@ -205,6 +222,7 @@ function aloneNode(plan: RunPlan, node: NodePlan, layout: ReportLayout, scratch:
   return {
     plan: node,
     options: { ...plan.options, ...node, ...(plan.reports.format === undefined ? {} : { format: plan.reports.format }) },
+    inputs: plan.inputs,
     layout,
     scratch,
     stateDir,
@@ -227,10 +245,12 @@ function fleetNodes(plan: RunPlan, nodes: readonly FleetNodePlan[], layout: Repo
     mkdirSync(stateDir, { recursive: true });
     const consoleFile = join(nodeLayout.dir, "console.txt");
     appendFileSync(consoleFile, "");
+    const { own, ...where } = node;
     return {
       plan: node,
       name: node.name,
-      options: { ...plan.options, ...node },
+      options: { ...(own?.options ?? plan.options), ...where },
+      inputs: own?.inputs ?? plan.inputs,
       layout: nodeLayout,
       scratch: nodeScratch,
       stateDir,

@@ -57,8 +57,8 @@ export interface NodeConfig {
 
 /** Starts the checks of `nodes` with `sizing`'s workers. */
 export function startExecution(plan: RunPlan, nodes: readonly NodeConfig[], sizing: RunSizing, io: EngineIo): Execution {
-  const { inputs, options } = plan;
-  if (inputs.files.length === 0) throw new ConfigurationError("--skip leaves no suite file to run");
+  const { options } = plan;
+  if (nodes.some(({ node }) => node.inputs.files.length === 0)) throw new ConfigurationError("--skip leaves no suite file to run");
   const alone = "one" in plan.targets;
   const { workers } = sizing;
   const cancelRun = new AbortController();
@@ -70,21 +70,23 @@ export function startExecution(plan: RunPlan, nodes: readonly NodeConfig[], sizi
   const phaseReporter = new PhaseReporter();
 
   const runs = nodes.map(({ node, config }, i) => {
+    const { inputs } = node;
     const folder = folders?.folders[i];
     // A node's --concurrency, kept by all the workers together. A one-node run's workers have a slot of
     // their own each and share the others through memory, so that one may send up to all of them while
     // the others have less to send; with no more slots than workers, each has its share alone. A fleet's
     // node has no slot of its own on any worker: its files go to a few of the workers at a time, any of
     // them (shared-in-flight-limit.ts).
-    const slots = alone ? sharedSlots(sizing.concurrency, workers) : workers > 1 ? sizing.concurrency : 0;
+    const concurrency = alone ? sizing.concurrency : node.options.concurrency;
+    const slots = alone ? sharedSlots(concurrency, workers) : workers > 1 ? concurrency : 0;
     const sharedInFlight = slots > 0;
     if (sharedInFlight) shareInFlightLimit(node.stateDir, slots, { ownSlot: alone });
-    const perWorker = alone && !sharedInFlight ? concurrencyPerWorker(sizing.concurrency, workers) : sizing.concurrency;
+    const perWorker = alone && !sharedInFlight ? concurrencyPerWorker(concurrency, workers) : concurrency;
     // One pace per node, which its declines lower and its answers raise, and one tally of its declines,
     // kept by every worker that runs a file of the node's (shared-rate-limit.ts, decline-tally.ts).
-    const pace = shareRateLimit(node.stateDir, options.rateLimit);
+    const pace = shareRateLimit(node.stateDir, node.options.rateLimit);
     const declineTally = shareDeclineTally(node.stateDir, inputs.operations);
-    const recordDir = options.record ? join(node.scratch, "exchanges") : undefined;
+    const recordDir = node.options.record ? join(node.scratch, "exchanges") : undefined;
     const provided: ProvidedRunConfig = {
       ...config,
       concurrency: perWorker,
@@ -106,7 +108,7 @@ export function startExecution(plan: RunPlan, nodes: readonly NodeConfig[], sizi
     });
     const allureResults = inputs.allureOff ? undefined : join(node.scratch, "allure-results");
     const lastFile = new LastFileEnd();
-    return { node, folder, provided, sharedInFlight, reporter, recordDir, allureResults, lastFile, pace, declineTally };
+    return { node, inputs, folder, provided, sharedInFlight, reporter, recordDir, allureResults, lastFile, pace, declineTally };
   });
 
   // A one-node run's Allure page starts loading when its first check starts: earlier it would take CPU
@@ -128,7 +130,7 @@ export function startExecution(plan: RunPlan, nodes: readonly NodeConfig[], sizi
       reportersOf.set(String(i), [
         r.reporter,
         r.lastFile,
-        ...(r.allureResults === undefined ? [] : [await allureResultsReporter(r.allureResults, inputs.catalog)]),
+        ...(r.allureResults === undefined ? [] : [await allureResultsReporter(r.allureResults, r.inputs.catalog)]),
       ]);
     const runOfFile = (file: string) => {
       if (folders === undefined) return "0";
@@ -139,29 +141,34 @@ export function startExecution(plan: RunPlan, nodes: readonly NodeConfig[], sizi
     const common = {
       requirementReporter: new ReporterPerRun(reportersOf, runOfFile),
       reporters: alone ? [io.progress, phaseReporter, startAllureAtFirstCheck] : [],
-      testTimeoutMs: Math.max(60_000, checkTimeoutMs(options.timeoutMs, workersSharingSlots({ sharedInFlight, workers }))),
+      testTimeoutMs: Math.max(
+        60_000,
+        ...runs.map((r) => checkTimeoutMs(r.node.options.timeoutMs, workersSharingSlots({ sharedInFlight, workers }))),
+      ),
       maxDurationMs: options.maxDurationMs,
       maxWorkers: workers,
-      maxConcurrency: runs[0]?.provided.concurrency ?? 1,
+      maxConcurrency: Math.max(1, ...runs.map((r) => r.provided.concurrency ?? 1)),
       interrupt: AbortSignal.any([io.interrupt, cancelRun.signal]),
       onStop: (reason: string) => {
         for (const r of runs) r.reporter.stop(reason);
       },
     };
-    if (folders === undefined)
+    if (folders === undefined) {
+      const { provided, inputs } = onlyRun as (typeof runs)[number];
       return runSuites({
         ...common,
-        config: (onlyRun as (typeof runs)[number]).provided,
+        config: provided,
         root: CODE_ROOT,
         // vitest takes an empty list for every file.
         files: inputs.files.length === inputs.allFiles.length ? [] : inputs.files,
         exclude: inputs.excluded,
       });
+    }
     return runSuites({
       ...common,
       runsByFolder: Object.fromEntries(runs.map((r) => [r.folder as string, r.provided as RunConfig])),
       root: folders.dir,
-      include: runs.flatMap((r) => inputs.files.map((file) => relative(folders.dir, join(r.folder as string, file)))),
+      include: runs.flatMap((r) => r.inputs.files.map((file) => relative(folders.dir, join(r.folder as string, file)))),
       files: [],
     });
   })();

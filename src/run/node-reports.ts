@@ -9,6 +9,7 @@ import { renderConsoleReport } from "../../reporters/console-report.ts";
 import type { ReportLayout } from "../../reporters/report-layout.ts";
 import { writeReports, type ReportInput } from "../../reporters/run-reports.ts";
 import { pacingOf } from "../harness/shared-rate-limit.ts";
+import type { RunOutcome } from "../outcome/run-outcome.ts";
 import { verdictOf } from "../outcome/verdict.ts";
 import type { Comparison } from "./compare-phase.ts";
 import type { EngineIo, ReadyNode, UntestableNode } from "./engine.ts";
@@ -25,8 +26,14 @@ export interface ReportContext {
   readonly layout: ReportLayout;
 }
 
-/** The reports of a node whose checks ran; its exit status. */
-export async function reportNode(node: ReadyNode, end: NodeEnd, context: ReportContext): Promise<number> {
+/** A node's outcome as reported, and its exit status. */
+export interface NodeReported {
+  readonly outcome: RunOutcome;
+  readonly exitCode: number;
+}
+
+/** The reports of a node whose checks ran. */
+export async function reportNode(node: ReadyNode, end: NodeEnd, context: ReportContext): Promise<NodeReported> {
   const { plan, io } = context;
   const alone = node.name === undefined;
   const interruptReason = io.interrupt.aborted ? String(io.interrupt.reason) : undefined;
@@ -35,17 +42,17 @@ export async function reportNode(node: ReadyNode, end: NodeEnd, context: ReportC
     node.options,
     node.resolved,
     { stateDir: node.stateDir, bodiesDir: node.layout.bodiesDir },
-    plan.inputs.selection,
+    node.inputs.selection,
   );
   const settled = await settleRun({
     reporter: end.reporter,
     run: end.run,
-    selection: plan.inputs.selection,
-    ...(plan.inputs.baseline === undefined ? {} : { baseline: plan.inputs.baseline }),
+    selection: node.inputs.selection,
+    ...(node.inputs.baseline === undefined ? {} : { baseline: node.inputs.baseline }),
     ...(end.recordDir === undefined ? {} : { recordDir: end.recordDir }),
     layout: node.layout,
     ...(context.comparison === undefined ? {} : { comparison: { with: context.comparison, config } }),
-    failOnDiff: plan.options.failOnDiff === true,
+    failOnDiff: node.options.failOnDiff === true,
     ...(interruptReason === undefined ? {} : { interruptReason }),
     say: node.say,
   });
@@ -75,22 +82,23 @@ export async function reportNode(node: ReadyNode, end: NodeEnd, context: ReportC
     exitCode: code,
     allure,
     say: node.say,
-    ...(alone ? { phases: io.phases } : { console: false }),
+    ...(alone ? { phases: io.phases } : {}),
+    ...(alone && plan.reports.console !== false ? {} : { console: false }),
     ...(differential === undefined ? {} : { differential }),
   });
   if (!alone)
     node.say(renderConsoleReport(outcome, { target: config.target, durationMs, reportDir: node.layout.display, exitCode: code, verdict }));
-  return code;
+  return { outcome, exitCode: code };
 }
 
 /** The reports of a node that cannot be tested: every requirement skipped with the reason, never passed; exit 2. */
-export async function reportUntestable(node: UntestableNode, context: ReportContext): Promise<number> {
+export async function reportUntestable(node: UntestableNode, context: ReportContext): Promise<NodeReported> {
   const { plan, io } = context;
   const alone = node.name === undefined;
   // A one-node run: exit 2 as for a usage error, with the reason on stderr and the reports saying why.
   if (alone) process.stderr.write(escapeControls(`ledger-conformance: ${node.reason}\n`));
   else node.say(`ledger-conformance: ${node.reason}`);
-  const { outcome, junitCases } = untestableRun(plan.inputs.catalog, node.reason, node);
+  const { outcome, junitCases } = untestableRun(node.inputs.catalog, node.reason, node);
   await writeReports({
     layout: node.layout,
     outcome,
@@ -105,7 +113,8 @@ export async function reportUntestable(node: UntestableNode, context: ReportCont
     exitCode: 2,
     allure: { skipped: "nothing ran" },
     say: node.say,
-    ...(alone ? { phases: io.phases } : { console: false }),
+    ...(alone ? { phases: io.phases } : {}),
+    ...(alone && plan.reports.console !== false ? {} : { console: false }),
   });
-  return 2;
+  return { outcome, exitCode: 2 };
 }

@@ -22,6 +22,11 @@ export interface FleetNodePlan extends NodePlan {
   readonly name: string;
   /** Base URL including /v1: a fleet's nodes are always given. */
   readonly target: string;
+  /**
+   * Options and inputs of this node's own, in place of the run's (a selection, a baseline, a seed of its
+   * own: the self-check's runs). The run's workers and maximum duration stay the run's.
+   */
+  readonly own?: { readonly options: RunOptions; readonly inputs: RunInputs };
 }
 
 /** The run's nodes: one, whose reports are the report directory's; or a fleet, each node's under targets/NAME/, and a matrix. */
@@ -76,6 +81,8 @@ export interface ReportPlan {
   readonly writeBaseline?: string;
   /** No progress and no lines but the report. */
   readonly quiet: boolean;
+  /** false: not even the report on stdout (a caller that reads the reports itself: the self-check). */
+  readonly console?: false;
 }
 
 export interface RunPlan {

@@ -1,41 +1,21 @@
-// Many conformance runs in one vitest instance: each run (a target, its profile, its fixtures, the
-// suite files it needs, a baseline) gets a folder of its own holding a copy of the compiled suite files
-// (src/run/run-folders.ts, as a fleet's nodes do), and its run configuration is provided under that
-// folder (runsByFolder, src/harness/config.ts); its results go to a RequirementReporter of its own
-// (src/run/reporter-per-run.ts); every run's outcome is then made as the command makes
-// it (baseline applied, exit status, summary.json). One process, one vite server, and one worker thread
-// for all the runs: the harness, the codec and their packages load once, where a worker per run (a
-// vitest project each, which vitest never shares a worker between) loaded them again for every run,
-// about 0.8 CPU-s each. The workers run the suites compiled, as the tests' command does (.test-dist,
-// test-build.ts), and import the harness natively (nativeImports), not module by module from this
-// process, which also serves the runs' nodes. The command itself, end to end, is what
-// test/self-check/clean-node.test.ts runs.
+// Many conformance runs at once, through the command's own engine: the runs are the nodes of one
+// fleet plan (src/run/run-plan.ts), each with the options and inputs its own flags give it (its
+// profile, its files, its baseline, its --only or --seed), run by runPlan (src/run/engine.ts) on one
+// worker thread, as `ledger-conformance --targets` runs a fleet: each node probed, its checks run from a
+// folder of its own, its outcome settled and its reports written. What a test reads of a run is what
+// the command wrote: its summary.json and exit status, and the checks its outcome names as failing a
+// requirement. The engine is the compiled command's (TEST_BUILD, test-build.ts), whose workers import
+// the harness natively; one worker for all the runs, so the harness and its packages load once.
 
-import { mkdirSync, readFileSync } from "node:fs";
-import { join, relative, sep } from "node:path";
-import { Writable } from "node:stream";
-import { createVitest, type Reporter, type TestModule } from "vitest/node";
-import type { RunConfig } from "../../src/harness/config.ts";
-import { parseBaselineEntries } from "../../src/outcome/baseline-list.ts";
-import { applyBaseline } from "../../src/outcome/apply-baseline.ts";
-import { exitCode } from "../../src/outcome/exit-code.ts";
-import { verdictOf } from "../../src/outcome/verdict.ts";
-import { RequirementReporter } from "../../src/run/requirement-reporter.ts";
-import { buildSummary, type Summary } from "../../reporters/summary.ts";
-import { parseConformanceArgs, type ConformanceArgs } from "../../src/cli/args.ts";
-import { nativeImports } from "../../src/run/vitest-run.ts";
-import { ReporterPerRun } from "../../src/run/reporter-per-run.ts";
-import { makeRunFolders } from "../../src/run/run-folders.ts";
-import { runConfigOf } from "../../src/run/run-config.ts";
-import { selectionOf } from "../../src/run/selection.ts";
-import { checkTimeoutMs } from "../../src/harness/config.ts";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { Summary } from "../../reporters/summary.ts";
+import type { ConformanceArgs } from "../../src/cli/args.ts";
 import type { Fixtures } from "../../src/harness/fixtures.ts";
-import { ApiContract } from "../../src/harness/openapi.ts";
-import { loadRequirementAliases } from "../../src/harness/requirement-aliases.ts";
-import { loadRequirements } from "../../src/harness/requirements.ts";
-import { CatchingChecks, type CatchingCheck } from "./catching-checks.ts";
-import { ROOT } from "./conformance-command.ts";
-import { TEST_BUILD } from "./test-build.ts";
+import type { RunOutcome } from "../../src/outcome/run-outcome.ts";
+import type { FleetNodePlan, RunPlan } from "../../src/run/run-plan.ts";
+import { ROOT, TEST_BUILD } from "./test-build.ts";
 
 export interface SuiteRun {
   /** Unique among the runs. */
@@ -53,186 +33,118 @@ export interface SuiteRun {
 }
 
 export interface SuiteRunResult {
-  /** What the command would exit with. */
+  /** The command's exit status for the run. */
   readonly exitCode: number;
+  /** Its summary.json. */
   readonly summary: Summary;
-  /** Its files' time in the worker, from each one's start to its end (the runs' files take turns). */
+  /** From the batch's start until the run's last file ended. */
   readonly durationMs: number;
   /** The checks that failed a requirement, each with the requirement. */
   readonly catching: readonly CatchingCheck[];
 }
 
+/** A check that failed a requirement: what the fault self-check records (test/self-check/fault-matrix.json). */
+export interface CatchingCheck {
+  /** The suite file, relative to the root (suites/x.test.ts). */
+  readonly file: string;
+  /** The check's name, `${id}: ${text}`, as `--only` matches it. */
+  readonly name: string;
+  /** A requirement the check's results failed. */
+  readonly requirement: string;
+}
+
 export interface SuiteRunOptions {
-  /** A directory for the runs' state and bodies. */
+  /** A directory for the runs' fixtures and reports. */
   readonly scratch: string;
   /** Cap on the whole batch: the runs still going are cancelled (their checks end skipped, never passed). */
   readonly maxDurationMs: number;
 }
 
-/**
- * Runs every run's files against its target in one vitest instance and one worker thread, which runs
- * the files one after another, each with its run's harness (parallelism comes from several processes
- * each running a share: fault-runs.ts). Results by run name.
- */
+/** A module of the compiled command. */
+function compiled<T>(path: string): Promise<T> {
+  return import(pathToFileURL(join(TEST_BUILD, path)).href) as Promise<T>;
+}
+
+/** Runs every run's files against its target through the engine, as one fleet. Results by run name. */
 export async function runSuitesAtOnce(runs: readonly SuiteRun[], options: SuiteRunOptions): Promise<Map<string, SuiteRunResult>> {
-  // As a run without --load reports: without the laws under load (src/run/run-inputs.ts).
-  const catalog = loadRequirements(ApiContract.load().operations.map((o) => o.id)).without("load");
-  const aliases = loadRequirementAliases();
-  const startedAt = new Date();
-  const reporters = new Map<string, RequirementReporter>();
-  const reportersByRun = new Map<string, Reporter[]>();
-  const timings = new Map<string, number>();
-  const catching = new Map<string, CatchingChecks>();
-  const runsByFolder: Record<string, RunConfig> = {};
-  const runOfFolder = new Map<string, string>();
-  const include: string[] = [];
-  const parsed = runs.map(
-    (run) =>
-      parseConformanceArgs([
-        "--target",
-        run.target,
-        "--profile",
-        run.profile,
-        "--quiet",
-        ...(run.baseline === undefined ? [] : ["--baseline", run.baseline]),
-        ...(run.extraArgs ?? []),
-      ]) as ConformanceArgs,
-  );
-  // Inside the build, so that the copies' support modules load natively as the build's own do (nativeImports).
-  const copies = makeRunFolders(runs.length, { parent: TEST_BUILD, codeRoot: TEST_BUILD });
-  try {
-    runs.forEach((run, i) => {
-      const args = parsed[i] as ConformanceArgs;
-      const folder = copies.folders[i] as string;
-      const stateDir = join(options.scratch, `run-${i}`, "state");
-      mkdirSync(stateDir, { recursive: true });
-      const selection = selectionOf(args, run.files, aliases);
-      // The run's whole --concurrency is the worker's, as src/run/one-node-run.ts shares it among workers.
-      // Told it has one worker, as runSuites tells its workers, a run keeps its ledger mark to itself.
-      runsByFolder[folder] = {
-        ...runConfigOf(
-          args,
-          { target: run.target, fixtures: run.fixtures },
-          { stateDir, bodiesDir: join(options.scratch, `run-${i}`, "bodies") },
-          selection,
-        ),
-        concurrency: args.concurrency,
-        workers: 1,
-      };
-      runOfFolder.set(folder, run.name);
-      const files = run.files.map((file) => relative(TEST_BUILD, join(folder, compiledSuiteFile(file))));
-      include.push(...files);
-      const reporter = new RequirementReporter({ catalog, quiet: true, files, untestedReason: "not among this run's files" });
-      reporters.set(run.name, reporter);
-      const caught = new CatchingChecks((moduleId) => relative(folder, moduleId).split(sep).join("/").replace(/\.js$/, ".ts"));
-      catching.set(run.name, caught);
-      reportersByRun.set(run.name, [reporter, caught, new FileTimes((ms) => timings.set(run.name, (timings.get(run.name) ?? 0) + ms))]);
-    });
-    // One worker for every run, so one value each: the largest of the runs' (the command's defaults, unless a run's flags set them).
-    const concurrency = Math.max(...parsed.map((args) => args.concurrency));
-    const timeoutMs = Math.max(60_000, ...parsed.map((args) => checkTimeoutMs(args.timeoutMs)));
-    const project = {
-      test: {
-        name: "runs",
-        root: TEST_BUILD,
-        include,
-        provide: { runsByFolder },
-        // As the command runs them (src/run/vitest-run.ts): threads, files sharing a worker's imports.
-        pool: "threads" as const,
-        isolate: false,
-        server: { deps: { external: [nativeImports(TEST_BUILD)] } },
-        maxWorkers: 1,
-        // As the command runs them: the checks of a file concurrently, up to the run's --concurrency.
-        sequence: { concurrent: true },
-        maxConcurrency: concurrency,
-        testTimeout: timeoutMs,
-        hookTimeout: timeoutMs,
-        teardownTimeout: 5_000,
+  const [{ runPlan }, { runPlanOf }, { parseConformanceArgs }, { PhaseClock }] = await Promise.all([
+    compiled<typeof import("../../src/run/engine.ts")>("src/run/engine.js"),
+    compiled<typeof import("../../src/cli/run-plan-of.ts")>("src/cli/run-plan-of.js"),
+    compiled<typeof import("../../src/cli/args.ts")>("src/cli/args.js"),
+    compiled<typeof import("../../src/run/phases.ts")>("src/run/phases.js"),
+  ]);
+  const plans = runs.map((run, i) => {
+    const fixtures = join(options.scratch, `fixtures-${i + 1}.json`);
+    writeFileSync(fixtures, JSON.stringify(run.fixtures));
+    const args = parseConformanceArgs([
+      "--target",
+      run.target,
+      "--profile",
+      run.profile,
+      "--fixtures",
+      fixtures,
+      "--quiet",
+      ...(run.baseline === undefined ? [] : ["--baseline", join(ROOT, run.baseline)]),
+      ...(run.extraArgs ?? []),
+    ]) as ConformanceArgs;
+    return runPlanOf(args);
+  });
+  const nodes: FleetNodePlan[] = runs.map((run, i) => {
+    const own = plans[i] as RunPlan;
+    const { one } = own.targets as { readonly one: { readonly fixtures?: string } };
+    return {
+      name: `run-${i + 1}`,
+      target: run.target,
+      profile: run.profile,
+      ...(one.fixtures === undefined ? {} : { fixtures: one.fixtures }),
+      own: {
+        options: own.options,
+        // The run's own files (the compiled build's), and no Allure page: no one opens it.
+        inputs: { ...own.inputs, files: run.files.map(compiledSuiteFile), untestedReason: "not among this run's files", allureOff: true },
       },
     };
-    const router = new ReporterPerRun(reportersByRun, (file) => {
-      const folder = copies.folderOf(file);
-      return folder === undefined ? undefined : runOfFolder.get(folder);
-    });
-    const stop = () => {
-      for (const reporter of reporters.values()) reporter.stop("the runs' time cap was reached");
-    };
-    await runInstance([project], router, options.maxDurationMs, stop);
-  } finally {
-    copies.remove();
-  }
-
+  });
+  const first = plans[0];
+  if (first === undefined) return new Map();
+  const plan: RunPlan = {
+    targets: { fleet: nodes },
+    // One worker for every run; each keeps its own --concurrency within it.
+    options: { ...first.options, workers: 1, maxDurationMs: options.maxDurationMs },
+    reports: { dir: join(options.scratch, "reports"), junitPerCheck: false, quiet: true, console: false },
+    inputs: first.inputs,
+  };
+  const result = await runPlan(plan, {
+    say: () => undefined,
+    progress: { print: () => undefined },
+    interrupt: new AbortController().signal,
+    startedAt: new Date(),
+    t0: performance.now(),
+    phases: new PhaseClock(),
+  });
   const results = new Map<string, SuiteRunResult>();
-  for (const run of runs) {
-    let outcome = (reporters.get(run.name) as RequirementReporter).finalize();
-    if (run.baseline !== undefined)
-      outcome = applyBaseline(
-        outcome,
-        parseBaselineEntries(readFileSync(join(ROOT, run.baseline), "utf8"), run.baseline, aliases),
-        run.baseline,
-      );
-    const durationMs = timings.get(run.name) ?? 0;
-    results.set(run.name, {
-      exitCode: exitCode(outcome),
-      summary: buildSummary(outcome, { verdict: verdictOf(outcome), target: run.target, startedAt, durationMs }),
-      durationMs,
-      catching: catching.get(run.name)?.found ?? [],
-    });
-  }
+  runs.forEach((run, i) => {
+    const node = result.nodes[i];
+    if (node === undefined) throw new Error(`no result for ${run.name}`);
+    const summary = JSON.parse(readFileSync(join(node.reportDir, "summary.json"), "utf8")) as Summary;
+    results.set(run.name, { exitCode: node.exitCode, summary, durationMs: summary.durationMs, catching: catchingChecks(node.outcome) });
+  });
   return results;
 }
 
-/** A suite file of the checkout (suites/x.test.ts) as the command compiled for the tests has it. */
+/** A suite file of the checkout (suites/x.test.ts) as the compiled command has it. */
 function compiledSuiteFile(file: string): string {
   return file.replace(/\.ts$/, ".js");
 }
 
-/** One vitest instance over `projects`, one worker at a time, cancelled at the cap. */
-async function runInstance(projects: readonly object[], reporter: Reporter, maxDurationMs: number, onCap: () => void): Promise<void> {
-  const vitest = await createVitest(
-    "test",
-    {
-      config: false,
-      root: TEST_BUILD,
-      watch: false,
-      run: true,
-      passWithNoTests: true,
-      maxWorkers: 1,
-      projects: [...projects],
-      reporters: [reporter],
-      // No transform cache on disk (the command's, src/run/module-cache.ts): what vite transforms here are the
-      // runs' copies of the suite, at paths made anew for every batch, whose entries would only pile up.
-    },
-    {},
-    { stdout: new Writable({ write: (_chunk, _enc, done) => done() }) },
+/**
+ * Which checks failed which requirements: every failed result a check recorded (its own, or a
+ * cross-cutting rule's judged on a response it received), and a check that did not finish failing its
+ * own requirement, as the run's outcome holds them; named as the checkout names the file.
+ */
+function catchingChecks(outcome: RunOutcome): CatchingCheck[] {
+  return outcome.requirements.flatMap((r) =>
+    r.evidence
+      .filter((e) => e.result.status === "failed")
+      .map((e) => ({ file: e.file.replace(/\.js$/, ".ts"), name: e.test, requirement: r.requirement.id })),
   );
-  let cap: NodeJS.Timeout | undefined;
-  try {
-    const capped = new Promise<void>((resolve) => {
-      cap = setTimeout(() => {
-        onCap();
-        void vitest.cancelCurrentRun("keyboard-input").finally(resolve);
-      }, maxDurationMs);
-    });
-    await Promise.race([vitest.start(), capped]);
-  } finally {
-    clearTimeout(cap);
-    await Promise.race([vitest.close(), new Promise((resolve) => setTimeout(resolve, 15_000).unref())]);
-  }
-}
-
-/** Adds up the time of a run's files in the worker, each from its start to its end. */
-class FileTimes implements Reporter {
-  readonly #started = new Map<TestModule, number>();
-
-  constructor(private readonly add: (ms: number) => void) {}
-
-  onTestModuleStart(testModule: TestModule): void {
-    this.#started.set(testModule, performance.now());
-  }
-
-  onTestModuleEnd(testModule: TestModule): void {
-    const started = this.#started.get(testModule);
-    if (started !== undefined) this.add(performance.now() - started);
-  }
 }
