@@ -97,7 +97,7 @@ export function sharedSlots(concurrency: number, workers: number): number {
  * In the command, before the workers start: `slots` shared by every worker of the run whose state is in
  * `stateDir`; with `ownSlot`, each worker has one of its own besides (sharedSlots). A fleet's node has
  * all of its --concurrency shared and none of its own: its files go to any of the fleet's many workers,
- * a few at a time (src/fleet/run.ts).
+ * a few at a time (src/run/execute.ts).
  */
 export function shareInFlightLimit(stateDir: string, slots: number, options: { readonly ownSlot: boolean } = { ownSlot: true }): void {
   shareWithWorkers("in-flight", stateDir, { buffer: SharedInFlightLimit.buffer(), max: slots, ownSlot: options.ownSlot });

@@ -105,7 +105,7 @@ export function workersBeforeAnswers(args: WorkerFlags, node: Pick<NodePlan, "ta
 export type RunBound = "cpu" | "latency";
 
 /**
- * A fleet's workers (its one vitest instance: src/fleet/run.ts): --workers if given, else by the bounds
+ * A fleet's workers (its one vitest instance: src/run/execute.ts): --workers if given, else by the bounds
  * of its nodes' runs. Bound by CPU, the cores; waiting on the network, as many as its nodes would get
  * alone (LATENCY_BOUND_WORKERS each), up to what the cores carry.
  */

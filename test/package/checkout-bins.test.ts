@@ -56,7 +56,7 @@ describe("a checkout", () => {
     const orphan = join(BIN_BUILD, "src", `removed-source-${process.pid}.js`);
     writeFileSync(orphan, "export {};\n");
     // A build that no longer matches its source, whatever the files' times say: its recorded hash differs.
-    const name = "src/run/one-node-run";
+    const name = "src/run/engine";
     const built = join(BIN_BUILD, `${name}.js`);
     writeFileSync(built, "throw new Error('stale');\n");
     const manifestPath = join(BIN_BUILD, "sources.json");

@@ -2,8 +2,9 @@
 // self-checks that run the command, and every fault proven caught live by re-running, against its
 // faulty node, the checks the recorded fault matrix names (test/self-check/fault-matrix.ts).
 // `npm run test:full` (TEST_TIER=full) is the whole matrix: every fault against the suite files that
-// hold its requirements (which refreshes the recorded matrix), and every allowed variation and every
-// deviation against the whole suite, in both profiles.
+// hold its requirements (which refreshes the recorded matrix), every allowed variation and every
+// deviation against the whole suite, in both profiles, and each fault of the load mode missed by a run
+// without --load.
 
 /** Whether this is the full tier. */
 export const FULL_TIER = process.env.TEST_TIER === "full";
