@@ -12,7 +12,14 @@
 // observed-status contract.
 
 import { parseAddress, sha3_256, toHex, TransactionSummaryListBcs } from "../src/codec/index.ts";
-import { check, CheckNotApplicable, describeEndpoint, type CheckContext, type HttpResponse } from "../src/harness/index.ts";
+import {
+  check,
+  CheckNotApplicable,
+  describeEndpoint,
+  withBareReplayProtectorsTagged,
+  type CheckContext,
+  type HttpResponse,
+} from "../src/harness/index.ts";
 import { ledgerWindow, U64_MAX, versionAt, type LedgerWindow } from "./support/ledger-window.ts";
 import { readReplayProtector } from "./support/replay-protector.ts";
 
@@ -144,19 +151,6 @@ async function bcsKinds(t: CheckContext, account: string, window: Window, count:
   return decoded.map(({ V1: s }) => (s.replay_protector.$kind === "Nonce" ? "nonce" : "sequence_number"));
 }
 
-/**
- * The list as its schema is to read it for 4.3/summaries: a bare u64 replay_protector (aptos-core's
- * form, 4.3/replay-protector-object's to judge) put in a tagged form, so that the rest is judged. Either
- * tag fits the schema alike; the number is kept, so a bare value that is no u64 still fails.
- */
-function withBareFormsTagged(json: unknown): unknown {
-  if (!Array.isArray(json)) return json;
-  return json.map((s: unknown) => {
-    const rp = (s as { replay_protector?: unknown } | null)?.replay_protector;
-    return typeof rp === "string" ? { ...(s as object), replay_protector: { type: "sequence_number", sequence_number: rp } } : s;
-  });
-}
-
 /** A BCS summary is the versioned enum aptos-core stores (V1 is the only variant; src/codec/bcs.ts). */
 function canonicalFromBcs({ V1: s }: TransactionSummaryListBcs[number]): Canonical {
   const rp = s.replay_protector;
@@ -215,7 +209,7 @@ describeEndpoint("get_account_transaction_summaries", () => {
     const res = await t.request({ path: summariesPath(account) });
     t.expectStatus(res, 200);
     t.expectMediaType(res, "application/json");
-    const items = t.expectBodyMatchesSchema(res, withBareFormsTagged) as Summary[];
+    const items = t.expectBodyMatchesSchema(res, withBareReplayProtectorsTagged) as Summary[];
     t.expect(items.length > 0, "summaries for the transactions account, which has committed transactions (fixture)", res);
   });
 

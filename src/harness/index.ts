@@ -101,6 +101,7 @@ export type { HttpResponse, HttpRequest } from "./http-client.ts";
 export { RequestFailure } from "./http-client.ts";
 export { SequenceBook } from "./sequence-book.ts";
 export { runMemoryKey, type RunMemoryKey } from "./run-memory.ts";
+export { withBareReplayProtectorsTagged } from "./proxy/body-requirements.ts";
 export type { Fixtures, FixtureAccount, HistoryFixture, TableFixture, FixtureName } from "./fixtures.ts";
 export type { Profile, ProfileName, RunConfig } from "./config.ts";
 export { CLOCK_TOLERANCE_FLAG } from "./config.ts";

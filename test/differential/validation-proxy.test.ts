@@ -182,4 +182,21 @@ describe("the validation proxy", () => {
     expect(await res.text()).toBe(body);
     expect(statuses(judged[0]?.results ?? [])).toMatchObject({ "4.7/health-message": "passed", "4/media-type-declared": "passed" });
   });
+  // aptos-core renders a summary's replay_protector as a bare u64 string: a deviation judged by
+  // 4.3/replay-protector-object, which a run's 4.3/summaries check reads past (as the proxy must).
+  it("judges a list of summaries as a run's check reads it: a bare replay_protector is not 4.3/summaries' to fail", async () => {
+    const summary = { sender: `0x${"ab".repeat(32)}`, version: "7", transaction_hash: `0x${"cd".repeat(32)}` };
+    const node = await upstream((req, res) => {
+      const replayProtector = req.url?.includes("bare")
+        ? "5"
+        : req.url?.includes("junk")
+          ? "five"
+          : { type: "sequence_number", sequence_number: "5" };
+      res.writeHead(200, { "content-type": "application/json", ...ledgerHeaders() });
+      res.end(JSON.stringify([{ ...summary, replay_protector: replayProtector }]));
+    });
+    const { url, judged } = await proxyTo(`${node.origin}/v1`);
+    for (const form of ["tagged", "bare", "junk"]) await (await fetch(`${url}/accounts/0x1/transaction_summaries?form=${form}`)).text();
+    expect(judged.map((j) => statuses(j.results)["4.3/summaries"])).toEqual(["passed", "passed", "failed"]);
+  });
 });

@@ -1,24 +1,17 @@
 // The validation proxy: listens on loopback, forwards each request of a client (an SDK's tests, a
 // wallet, a load test) to the upstream node unchanged (method, path, query, headers, body; hop-by-hop
 // headers aside, as any proxy must), hands the answer back unchanged, and judges it as a run judges
-// every answer: the cross-cutting contract (observeResponse) and, for a 2xx JSON body, its operation's
-// schema under the requirement a run checks it with (body-requirements.ts). Bounded: request and
+// every answer (judge-answer.ts). Bounded: request and
 // answer bodies have caps, and every upstream exchange a timeout. Redirects are passed to the client,
 // never followed. A request for another host (an absolute URL in the request line) is refused.
 
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { renderCurl } from "../curl.ts";
-import { decodeBody } from "../content-coding.ts";
-import { flattenHeaders, responseFromParts, type HttpRequest } from "../http-client.ts";
+import { flattenHeaders, type HttpRequest } from "../http-client.ts";
 import { LedgerTracker } from "../ledger-tracker.ts";
-import { observeResponse } from "../observed-contract.ts";
-import { withFamilyNames } from "../unshown-members.ts";
 import type { ApiContract } from "../openapi.ts";
-import { redactHeaders } from "../recording.ts";
 import type { RequirementCatalog } from "../requirements.ts";
-import { failingStatus, type CheckResult } from "../results.ts";
-import { formatFailure } from "../failure-message.ts";
-import { BODY_REQUIREMENT } from "./body-requirements.ts";
+import type { CheckResult } from "../results.ts";
+import { judgeAnswer } from "./judge-answer.ts";
 import { Forwarder, headerFields, listenOnLoopback, readRequest, writeAnswer, type LoopbackServer } from "./forward.ts";
 import { endToEnd, SENDER_SET } from "./hop-by-hop.ts";
 
@@ -92,81 +85,17 @@ export class ValidationProxy {
     // The client gets the answer as it came (repeated headers, set-cookie, stay repeated), before it is judged.
     writeAnswer(res, method, answer);
     const responseHeaders = flattenHeaders(headerFields(answer.headers));
-    this.#judge(request, target, answer.status, responseHeaders, answer.body, performance.now() - started, markBefore);
+    const results = judgeAnswer(this.#options, this.#tracker, {
+      request,
+      path: target.startsWith(`${this.#basePath}/`) ? target.slice(this.#basePath.length) : undefined,
+      status: answer.status,
+      headers: responseHeaders,
+      raw: answer.body,
+      durationMs: performance.now() - started,
+      markBefore,
+    });
+    if (results !== undefined) this.#options.onJudged(results.label, results.results);
   }
-
-  #judge(
-    request: HttpRequest,
-    target: string,
-    status: number,
-    headers: Record<string, string>,
-    raw: Buffer,
-    durationMs: number,
-    markBefore: ReturnType<LedgerTracker["mark"]>,
-  ): void {
-    if (!target.startsWith(`${this.#basePath}/`)) return; // not an operation of the interface
-    const operation = this.#options.contract.findOperation(request.method, target.slice(this.#basePath.length));
-    if (operation === undefined) return; // beyond the contract (e.g. GET /v1): forwarded, not judged
-    const readable = decoded(raw, headers["content-encoding"], this.#options.maxResponseBytes);
-    if (readable === undefined) return; // an encoding this proxy cannot read: no evidence either way
-    const curl = renderCurl({ ...request, headers: redactHeaders(request.headers) });
-    const { catalog, contract, headerPrefix } = this.#options;
-    const { response, foundByType } = withFamilyNames(
-      operation.id,
-      responseFromParts({ request, status, headers, body: readable.body, durationMs, curl, codings: readable.codings }),
-      contract.errorCodes,
-    );
-    const results = observeResponse(
-      { catalog, contract, headerPrefix, tracker: this.#tracker },
-      { operation, response, markBefore, foundByType },
-    );
-    const bodyRequirement = BODY_REQUIREMENT[operation.id];
-    const declared = operation.response(status);
-    if (
-      bodyRequirement !== undefined &&
-      declared !== undefined &&
-      status < 300 &&
-      response.contentType !== undefined &&
-      !declared.isBinary(response.contentType)
-    ) {
-      const problems = declared.validateBody(response.contentType, { json: response.json, text: response.text });
-      // undefined: a media type the operation does not declare, judged by 4/media-type-declared.
-      if (problems !== undefined) {
-        results.push(
-          problems.length === 0
-            ? { requirement: bodyRequirement, status: "passed", failures: [] }
-            : {
-                requirement: bodyRequirement,
-                status: failingStatus(catalog.get(bodyRequirement).level),
-                failures: [
-                  formatFailure({
-                    requirement: bodyRequirement,
-                    expected: `a body matching the ${operation.id} ${status} ${response.contentType} schema`,
-                    found: problems.slice(0, 10).join("; "),
-                    response,
-                    headerPrefix,
-                  }),
-                ],
-              },
-        );
-      }
-    }
-    this.#options.onJudged(`${request.method} ${operation.id}`, results);
-  }
-}
-
-/**
- * The body as the client reads it, whatever Content-Encoding the node chose, decoded no larger than the
- * proxy's cap on answers; undefined when unreadable (a coding the suite does not decode, a bomb, a
- * broken stream): the client that asked judges those, the proxy only forwards them.
- */
-function decoded(
-  raw: Buffer,
-  encoding: string | undefined,
-  maxBytes: number,
-): { body: Uint8Array; codings: readonly string[] } | undefined {
-  const result = decodeBody(new Uint8Array(raw), encoding, maxBytes);
-  return result.ok ? result : undefined;
 }
 
 /** An answer of the proxy itself (not of the node), marked as such. */
