@@ -41,6 +41,8 @@ export interface SuiteRunResult {
   readonly durationMs: number;
   /** The checks that failed a requirement, each with the requirement. */
   readonly catching: readonly CatchingCheck[];
+  /** Where the command wrote the run's reports (and, under --record, its exchanges.jsonl). */
+  readonly reportDir: string;
 }
 
 /** A check that failed a requirement: what the fault self-check records (test/self-check/fault-matrix.json). */
@@ -54,7 +56,7 @@ export interface CatchingCheck {
 }
 
 export interface SuiteRunOptions {
-  /** A directory for the runs' fixtures and reports. */
+  /** A directory for the runs' fixtures and reports (the reports stay there for the caller to read). */
   readonly scratch: string;
   /** Cap on the whole batch: the runs still going are cancelled (their checks end skipped, never passed). */
   readonly maxDurationMs: number;
@@ -126,7 +128,13 @@ export async function runSuitesAtOnce(runs: readonly SuiteRun[], options: SuiteR
     const node = result.nodes[i];
     if (node === undefined) throw new Error(`no result for ${run.name}`);
     const summary = JSON.parse(readFileSync(join(node.reportDir, "summary.json"), "utf8")) as Summary;
-    results.set(run.name, { exitCode: node.exitCode, summary, durationMs: summary.durationMs, catching: catchingChecks(node.outcome) });
+    results.set(run.name, {
+      exitCode: node.exitCode,
+      summary,
+      durationMs: summary.durationMs,
+      catching: catchingChecks(node.outcome),
+      reportDir: node.reportDir,
+    });
   });
   return results;
 }
