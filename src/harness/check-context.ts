@@ -10,6 +10,7 @@ import { formatFailure } from "./failure-message.ts";
 import type { FixtureName, Fixtures } from "./fixtures.ts";
 import type { Harness } from "./harness.ts";
 import { RequestFailure, responseFromParts, type HttpClient, type HttpRequest, type HttpResponse } from "./http-client.ts";
+import type { LedgerMark } from "./ledger-tracker.ts";
 import { observeResponse } from "./observed-contract.ts";
 import { errorObjectProblem } from "./error-object.ts";
 import { UnknownMemberTally } from "./unknown-member-tally.ts";
@@ -251,23 +252,8 @@ export class CheckContext {
         shedIsAnswer: spec.shedIsAnswer ?? sheddingIsAnswer(operation?.id, spec.query),
         onDeclined: (kind) => this.#h.declines?.add(operation?.id, kind),
       });
-      const { response, foundByType } = this.#familyNamed(operation, sent);
-      this.#noteForeignPrefixes(response);
-      this.#noteCodings(response.codings ?? [], sent.request.headers);
-      const observed = operation ? observeResponse(this.#observedContext(), { operation, response, markBefore, foundByType }) : [];
-      if (operation) {
-        this.#operations.set(response, operation);
-        this.#noteUnknownMembers(operation, response);
-      }
-      this.#h.recorder?.record({
-        requirement: this.requirement.id,
-        // As sent: with the Accept-Encoding the client adds.
-        request: sent.request,
-        response,
-        curl: response.curl,
-        durationMs: response.durationMs,
-        observed,
-      });
+      // Recorded as sent: with the Accept-Encoding the client adds.
+      const { response, observed } = this.#received(operation, sent, markBefore, sent.request);
       return { ok: true, request, operation, response, observed };
     } catch (e) {
       if (!(e instanceof RequestFailure)) throw e;
@@ -285,9 +271,37 @@ export class CheckContext {
     }
   }
 
-  /** The answer as checks read it: the family's names for the members the spec leaves unnamed. */
-  #familyNamed(operation: OperationContract | undefined, response: HttpResponse): FamilyNamed {
-    return operation ? withFamilyNames(operation.id, response, this.contract.errorCodes) : { response, foundByType: undefined };
+  /**
+   * What every answer goes through once read, whichever way it was sent (a request, or bytes over a bare
+   * socket): the family's names for the members the spec leaves unnamed, the foreign header prefixes
+   * and content codings noted, the observed contract, the undeclared members noted, and --record.
+   * What the observed contract found is returned, not added to the trace.
+   */
+  #received(
+    operation: OperationContract | undefined,
+    answered: HttpResponse,
+    markBefore: LedgerMark | undefined,
+    recordedRequest: HttpRequest,
+  ): { readonly response: HttpResponse; readonly observed: CheckResult[] } {
+    const { response, foundByType }: FamilyNamed = operation
+      ? withFamilyNames(operation.id, answered, this.contract.errorCodes)
+      : { response: answered, foundByType: undefined };
+    this.#noteForeignPrefixes(response);
+    this.#noteCodings(response.codings ?? [], recordedRequest.headers);
+    const observed = operation ? observeResponse(this.#observedContext(), { operation, response, markBefore, foundByType }) : [];
+    if (operation) {
+      this.#operations.set(response, operation);
+      this.#noteUnknownMembers(operation, response);
+    }
+    this.#h.recorder?.record({
+      requirement: this.requirement.id,
+      request: recordedRequest,
+      response,
+      curl: response.curl,
+      durationMs: response.durationMs,
+      observed,
+    });
+    return { response, observed };
   }
 
   /** Bytes over a bare socket (truncated bodies, dropped connections); never fails the check by itself. */
@@ -343,26 +357,9 @@ export class CheckContext {
       });
       const operation =
         spec.operation !== undefined ? this.contract.operation(spec.operation) : this.contract.findOperation(method, spec.path);
-      const named = this.#familyNamed(operation, answered);
-      response = named.response;
-      this.#noteForeignPrefixes(response);
-      this.#noteCodings(response.codings ?? [], response.request.headers);
-      const observed = operation
-        ? observeResponse(this.#observedContext(), { operation, response, markBefore, foundByType: named.foundByType })
-        : [];
-      if (operation) {
-        this.#operations.set(response, operation);
-        this.#trace.observed.push(...observed);
-        this.#noteUnknownMembers(operation, response);
-      }
-      this.#h.recorder?.record({
-        requirement: this.requirement.id,
-        request: { ...response.request, body: bytes },
-        response,
-        curl: replay,
-        durationMs: result.durationMs,
-        observed,
-      });
+      const received = this.#received(operation, answered, markBefore, { ...answered.request, body: bytes });
+      response = received.response;
+      this.#trace.observed.push(...received.observed);
     } else {
       this.#h.recorder?.record({
         requirement: this.requirement.id,
