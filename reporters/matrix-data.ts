@@ -1,12 +1,14 @@
 // The requirement-by-node matrix of a fleet: from each node's own summary.json (written by
 // its run, here or on another machine) to one row per requirement with a cell per node, the fleet's
 // summary.json (the one-node members over the whole fleet, the spec coverage of this version's map, and `targets[]`: each node's summary with its
-// name), with the verdicts the engine judged (src/outcome/fleet-verdict.ts). A fleet run and `merge` both
+// name), with the verdicts and each row's status the engine judged (src/outcome/fleet-verdict.ts,
+// fleet-status.ts). A fleet run and `merge` both
 // build it from summaries alone, so merging runs made elsewhere gives what one fleet run gives.
 
 import type { ResultStatus } from "../src/harness/results.ts";
 import type { Interruption } from "../src/outcome/run-outcome.ts";
 import { FAILURES_KEPT } from "../src/outcome/aggregate.ts";
+import { fleetStatus } from "../src/outcome/fleet-status.ts";
 import { countStatuses } from "./status-counts.ts";
 import type { Summary, SummaryRequirement } from "./summary.ts";
 import { packageCoverage } from "./spec-coverage.ts";
@@ -66,19 +68,6 @@ export function buildMatrix(nodes: readonly MatrixNode[]): Matrix {
       cells,
     })),
   };
-}
-
-/**
- * One status for a row over the nodes. Unlike the results of one node (aggregateStatus, where a pass
- * with some skipped results is a pass), each node is a claim of its own: the fleet holds a requirement
- * only when every node that has it does, so failed > warned > skipped > not_applicable > passed, and a
- * node that did not run the requirement keeps the row from passing.
- */
-export function fleetStatus(cells: readonly MatrixCell[]): ResultStatus {
-  const order: ResultStatus[] = ["failed", "warned", "skipped", "not_applicable", "passed"];
-  const present = cells.flatMap((c) => (c.status === "absent" ? [] : [c.status]));
-  if (present.length === 0) return "skipped";
-  return order.find((s) => present.includes(s)) ?? "passed";
 }
 
 /** A verdict kind in the words of the reports ("not conforming"). */

@@ -11,7 +11,8 @@ import { declinesSection } from "./declines-report.ts";
 import { escapeHtml as esc } from "./escape-controls.ts";
 import { REPORT_CSS } from "./report-style.ts";
 import { coverageFigure, packageCoverage } from "./spec-coverage.ts";
-import { buildMatrix, fleetStatus, verdictWords, type MatrixCell, type MatrixNode, type MatrixRow } from "./matrix-data.ts";
+import { fleetStatus } from "../src/outcome/fleet-status.ts";
+import { buildMatrix, verdictWords, type MatrixCell, type MatrixNode, type MatrixRow } from "./matrix-data.ts";
 import type { Summary, SummaryRequirement } from "./summary.ts";
 import type { VerdictKind } from "../src/outcome/verdict.ts";
 

@@ -6,7 +6,8 @@
 import { declinesHeadline } from "./declines-report.ts";
 import { cell } from "./markdown-summary.ts";
 import { coverageFigure, packageCoverage } from "./spec-coverage.ts";
-import { buildMatrix, fleetStatus, verdictWords, type MatrixCell, type MatrixNode } from "./matrix-data.ts";
+import { fleetStatus } from "../src/outcome/fleet-status.ts";
+import { buildMatrix, verdictWords, type MatrixCell, type MatrixNode } from "./matrix-data.ts";
 import type { VerdictKind } from "../src/outcome/verdict.ts";
 
 const ORDER = { failed: 0, warned: 1, skipped: 2, not_applicable: 3, passed: 4 } as const;
