@@ -156,24 +156,16 @@ export async function runPlan(plan: RunPlan, io: EngineIo): Promise<RunResult> {
         layout.create();
         for (const line of describeSelection(plan.inputs.selection)) io.say(line);
       }
-      const configs = ready.map((node) => ({
-        node,
-        config: runConfigOf(node.options, node.resolved, dirsOf(node), node.inputs.selection),
-      }));
-      if (execution !== undefined && handoff !== undefined) {
+      if (handoff !== undefined) {
+        // The early run's workers get the target's facts: its URL, its fixtures, its clock tolerance.
         const [only] = ready;
         if (only !== undefined) handoff.handOver(targetFactsOf(only.options, only.resolved));
       } else {
-        const sizing: RunSizing = alone
-          ? runWorkers(plan.options, ready[0]?.latencyBound === true)
-          : {
-              workers: fleetWorkers(
-                plan.options,
-                ready.map((n) => (n.latencyBound ? "latency" : "cpu")),
-              ),
-              concurrency: plan.options.concurrency,
-            };
-        execution = startExecution(plan, configs, sizing, io);
+        const configs = ready.map((node) => ({
+          node,
+          config: runConfigOf(node.options, node.resolved, dirsOf(node), node.inputs.selection),
+        }));
+        execution = startExecution(plan, configs, sizingOf(plan, ready), io);
       }
     }
     const ends: ReadonlyMap<string, NodeEnd> = execution === undefined || ready.length === 0 ? new Map() : await execution.ended();
@@ -208,6 +200,16 @@ export async function runPlan(plan: RunPlan, io: EngineIo): Promise<RunResult> {
     await (embedded ?? (alone ? await io.started?.catch(() => undefined) : undefined))?.close().catch(() => undefined);
     rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+/**
+ * The workers and requests in flight once the nodes answered: a one-node run's chosen by whether it will
+ * wait on the network (its probe's timing), a fleet's by all its nodes' (src/run/workers.ts).
+ */
+function sizingOf(plan: RunPlan, ready: readonly ReadyNode[]): RunSizing {
+  if ("one" in plan.targets) return runWorkers(plan.options, ready[0]?.latencyBound === true);
+  const bounds = ready.map((n) => (n.latencyBound ? ("latency" as const) : ("cpu" as const)));
+  return { workers: fleetWorkers(plan.options, bounds), concurrency: plan.options.concurrency };
 }
 
 /** The state and bodies directories the workers write to. */
