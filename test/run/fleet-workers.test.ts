@@ -1,18 +1,30 @@
-// How many workers a fleet's one vitest instance gets (src/run/workers.ts fleetWorkers): by the cores when
-// its nodes' runs are bound by CPU; when they wait on the network, as many as the nodes would get alone,
-// up to what the cores carry; --workers when given; never more than --concurrency. Which runs wait on the
+// How many workers a fleet's one vitest instance gets (src/run/workers.ts fleetWorkers): as many as its
+// nodes would get alone, up to LATENCY_BOUND_WORKERS (or the cores) when their runs are bound by CPU,
+// and up to what the cores carry when they wait on the network; --workers when given; never more than --concurrency. Which runs wait on the
 // network is the probe's to say (target-probe-timing.test.ts).
 
 import { availableParallelism } from "node:os";
 import { describe, expect, it } from "vitest";
-import { fleetWorkers, LATENCY_BOUND_FLEET_WORKERS_PER_CORE, LATENCY_BOUND_WORKERS, type RunBound } from "../../src/run/workers.ts";
+import {
+  CPU_BOUND_WORKERS_AT_LEAST,
+  fleetWorkers,
+  LATENCY_BOUND_FLEET_WORKERS_PER_CORE,
+  LATENCY_BOUND_WORKERS,
+  type RunBound,
+} from "../../src/run/workers.ts";
 
 const cores = availableParallelism();
 const bounds = (n: number, bound: RunBound): RunBound[] => Array.from({ length: n }, () => bound);
 
 describe("a fleet's workers", () => {
-  it("are the cores when every node's run is bound by CPU, however many nodes", () => {
-    for (const n of [1, 2, 10, 40]) expect(fleetWorkers({ concurrency: 16 }, bounds(n, "cpu")), `${n} nodes`).toBe(Math.min(16, cores));
+  it("are what the nodes bound by CPU would get alone, up to LATENCY_BOUND_WORKERS or the cores", () => {
+    const each = Math.max(CPU_BOUND_WORKERS_AT_LEAST, cores - 1);
+    for (const n of [1, 2, 10, 40])
+      expect(fleetWorkers({ concurrency: 64 }, bounds(n, "cpu")), `${n} nodes`).toBe(
+        Math.max(cores, Math.min(each * n, LATENCY_BOUND_WORKERS)),
+      );
+    expect(fleetWorkers({ concurrency: 64 }, bounds(1, "cpu"))).toBe(Math.max(cores, each));
+    expect(fleetWorkers({ concurrency: 64 }, bounds(10, "cpu"))).toBe(Math.max(cores, LATENCY_BOUND_WORKERS));
   });
 
   it("are what the latency-bound nodes would get alone, up to what the cores carry", () => {
