@@ -30,7 +30,7 @@ import { WIRE_PROFILES } from "../../src/harness/config.ts";
 import { startNode, type RunningNode } from "../../src/node/index.ts";
 import type { Answer } from "../support/proxy-answer.ts";
 import { runSuitesAtOnce } from "../support/suite-runs.ts";
-import { VARIATIONS, type Variation, type VariationHooks } from "../support/variations.ts";
+import { rewritesAnswersOnly, VARIATIONS, type Variation, type VariationHooks } from "../support/variations.ts";
 import { APTOS_CORE_BASELINE, aptosCoreBaselined } from "./conformance-run.ts";
 import { CROSS_CUTTING_SAMPLE } from "./suite-files.ts";
 
@@ -39,11 +39,8 @@ const RECORDED_FILES = [...CROSS_CUTTING_SAMPLE, "suites/submit-transaction-acce
 const PROFILES = ["node", "aptos"] as const;
 type Profile = (typeof PROFILES)[number];
 
-/** The variations that rewrite answers and nothing else: the others need the wire and are proven live (full tier). */
-const ANSWER_REWRITES: readonly Variation[] = VARIATIONS.filter((variation) => {
-  const hooks = variation.create();
-  return hooks.answer !== undefined && hooks.write === undefined && hooks.server === undefined && hooks.respond === undefined;
-});
+/** The variations that rewrite answers and nothing else: the others act on the wire (transport-variations.test.ts). */
+const ANSWER_REWRITES: readonly Variation[] = VARIATIONS.filter(rewritesAnswersOnly);
 
 /** A recorded exchange whose request and answer were kept whole. */
 interface Replayable {
@@ -96,25 +93,30 @@ function answerOf(exchange: Replayable): Answer {
   };
 }
 
-/** Each exchange's judgements, in the recorded order, with one ledger mark across them as a run keeps one. */
+/**
+ * Each exchange's judgements. Without a ledger mark: a recording keeps the order answers came in, not
+ * the order requests were sent in, so the rule that a later request sees no older ledger state
+ * (2.7/ledger-state-monotonic) has nothing to go on; it is about the node's state over time, which no
+ * rewrite of one answer changes.
+ */
 function judgeAll(
   judge: AnswerJudge,
   exchanges: readonly { readonly request: HttpRequest; readonly answer: Answer }[],
 ): (CheckResult[] | undefined)[] {
   const tracker = new LedgerTracker();
   const basePath = "/v1";
-  return exchanges.map(({ request, answer }) => {
-    const markBefore = tracker.mark();
-    return judgeAnswer(judge, tracker, {
-      request,
-      path: answer.target.startsWith(`${basePath}/`) ? answer.target.slice(basePath.length) : undefined,
-      status: answer.status,
-      headers: flattenHeaders(headerFields(answer.headers)),
-      raw: answer.body,
-      durationMs: 1,
-      markBefore,
-    })?.results;
-  });
+  return exchanges.map(
+    ({ request, answer }) =>
+      judgeAnswer(judge, tracker, {
+        request,
+        path: answer.target.startsWith(`${basePath}/`) ? answer.target.slice(basePath.length) : undefined,
+        status: answer.status,
+        headers: flattenHeaders(headerFields(answer.headers)),
+        raw: answer.body,
+        durationMs: 1,
+        markBefore: undefined,
+      })?.results,
+  );
 }
 
 /** The requirements `results` fail, or warn beyond `departures`. */

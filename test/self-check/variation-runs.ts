@@ -1,6 +1,6 @@
 // The allowed-variations guard's runs: for each (variation, profile), a clean reference node on a
-// ledger of its own (every run holds the whole suite, which submits transactions), the variation proxy
-// in front of it (test/support/variation-proxy.ts), and the whole suite run against the proxy.
+// ledger of its own (a run may hold suites that submit transactions), the variation proxy in front of
+// it (test/support/variation-proxy.ts), and the whole suite, or the run's files, run against the proxy.
 //
 // The machinery is the fault self-check's: the runs are dealt into a few child processes
 // (test/support/child-runs.ts), each starting its share's ledgers, faces and proxies and running its
@@ -24,6 +24,8 @@ export interface VariationRun {
   readonly variation: string;
   readonly profile: "node" | "aptos";
   readonly baseline?: string;
+  /** The suite files to run (default: the whole suite). */
+  readonly files?: readonly string[];
 }
 
 export interface VariationRunOutcome extends SuiteRunResult {
@@ -68,7 +70,6 @@ export async function runVariations(runs: readonly VariationRun[]): Promise<Vari
   const faces: RunningFace[] = [];
   const proxies: VariationProxy[] = [];
   try {
-    const files = allSuiteFiles();
     const planned = [];
     for (const run of runs) {
       const ledger = startLedger(HEALTH_LEDGER);
@@ -85,7 +86,7 @@ export async function runVariations(runs: readonly VariationRun[]): Promise<Vari
         target: proxy.url,
         fixtures,
         profile: run.profile,
-        files,
+        files: run.files ?? allSuiteFiles(),
         ...(run.baseline === undefined ? {} : { baseline: run.baseline }),
       })),
       { scratch, maxDurationMs: FAULT_RUNS_MAX_MS },

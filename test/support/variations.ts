@@ -543,3 +543,17 @@ function decodeQuery(text: string): string {
     return text;
   }
 }
+
+/** Variations whose answer hook only asks the proxy's server to close the connection (Connection: close): their change is on the wire. */
+const CLOSES_CONNECTIONS: ReadonlySet<string> = new Set(["connection-close"]);
+
+/**
+ * Whether a variation changes answers and nothing else, so that a recorded answer rewritten by it is
+ * what a client would read (test/self-check/variation-replay.test.ts); the others act on the wire:
+ * framing, interim answers, connections, a gateway's own answers, delays.
+ */
+export function rewritesAnswersOnly(variation: Variation): boolean {
+  const hooks = variation.create();
+  const onTheWire = hooks.write !== undefined || hooks.server !== undefined || hooks.respond !== undefined;
+  return hooks.answer !== undefined && !onTheWire && !CLOSES_CONNECTIONS.has(variation.name);
+}
