@@ -98,7 +98,7 @@ export const HEALTH_LEDGER = { ...SELF_CHECK_LEDGER, blockIntervalMs: 1_000 } as
 const HEALTH_FAULTS = new Set(FAULTS.filter((fault) => fault.area === "health").map((fault) => fault.name));
 
 /** Files that submit transactions: a run with any of them gets a ledger of its own. */
-const SUBMITS = /submit|submission/;
+export const SUBMITS = /submit|submission/;
 
 /**
  * The file that submits transactions a node must refuse. Against a fault that takes one of them into

@@ -16,7 +16,7 @@ import { openFace, startLedger, type RunningFace, type RunningLedger } from "../
 import { runInChild } from "../support/child-runs.ts";
 import { runSuitesAtOnce, type SuiteRunResult } from "../support/suite-runs.ts";
 import { startVariationProxy, type VariationProxy } from "../support/variation-proxy.ts";
-import { FAULT_RUN_PROCESSES, FAULT_RUNS_MAX_MS, HEALTH_LEDGER } from "./fault-runs.ts";
+import { FAULT_RUN_PROCESSES, FAULT_RUNS_MAX_MS, HEALTH_LEDGER, SUBMITS } from "./fault-runs.ts";
 import { allSuiteFiles } from "./suite-files.ts";
 
 export interface VariationRun {
@@ -71,9 +71,17 @@ export async function runVariations(runs: readonly VariationRun[]): Promise<Vari
   const proxies: VariationProxy[] = [];
   try {
     const planned = [];
-    for (const run of runs) {
+    // A run that submits gets a ledger of its own, so that no other run's submissions move its senders'
+    // sequence numbers; the runs that only read share one (one genesis).
+    let shared: RunningLedger | undefined;
+    const newLedger = () => {
       const ledger = startLedger(HEALTH_LEDGER);
       ledgers.push(ledger);
+      return ledger;
+    };
+    for (const run of runs) {
+      const files = run.files ?? allSuiteFiles();
+      const ledger = files.some((file) => SUBMITS.test(file)) ? newLedger() : (shared ??= newLedger());
       const face = await openFace(ledger, { profile: run.profile });
       faces.push(face);
       const proxy = await startVariationProxy(face.url, run.variation);
