@@ -1,6 +1,6 @@
-// The run configuration, assembled in one place from the flags: where the run goes (--target, or the
-// reference node started in-process with its own fixtures), the fixtures (file, embedded node,
-// LEDGER_CONFORMANCE_ACCOUNTS), and the RunConfig every worker reads.
+// A node's run configuration, assembled in one place from its options (run-plan.ts NodeOptions): where
+// the run goes (its target, or the reference node started in-process with its own fixtures), the
+// fixtures (file, embedded node, LEDGER_CONFORMANCE_ACCOUNTS), and the RunConfig every worker reads.
 
 import { shellQuote } from "../harness/curl.ts";
 import {
@@ -24,7 +24,7 @@ export interface ResolvedTarget {
   /** Base URL including /v1, without a trailing slash. */
   readonly target: string;
   readonly fixtures: Fixtures;
-  /** The embedded reference node, when no --target was given; the caller closes it. */
+  /** The embedded reference node, when the node names no target; the caller closes it. */
   readonly node?: EmbeddedNode;
 }
 
@@ -55,7 +55,7 @@ export async function resolveTarget(
   return { target: normalizeTarget(node.url), fixtures: withAccounts({ ...node.fixtures, ...fixturesFromFile }), node };
 }
 
-/** The configuration every worker reads, from the flags, the resolved target and the run's directories. */
+/** The configuration every worker reads, from the node's options, its resolved target and the run's directories. */
 export function runConfigOf(
   args: NodeOptions,
   resolved: Pick<ResolvedTarget, "target" | "fixtures">,
@@ -74,7 +74,7 @@ export function targetFactsOf(args: NodeOptions, resolved: Pick<ResolvedTarget, 
   };
 }
 
-/** The configuration but the target's facts: the flags and the run's directories. */
+/** The configuration but the target's facts: the node's options and the run's directories. */
 export function runConfigWithoutTarget(
   args: NodeOptions,
   dirs: { readonly stateDir: string; readonly bodiesDir: string },

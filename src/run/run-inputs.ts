@@ -1,5 +1,5 @@
 // What a run reads before anything starts, for a one-node run and a fleet alike: the requirement
-// catalog, the suite files and the selection of the flags among them, and the baseline. A problem with
+// catalog, the suite files and the selection the options make among them, and the baseline. A problem with
 // any of them is a configuration error (exit 2) before a node is touched.
 
 import { existsSync, readdirSync, readFileSync } from "node:fs";
