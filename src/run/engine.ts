@@ -6,13 +6,11 @@
 // go to the terminal, and whose workers start before its target answers when its answers do not
 // choose them. A node that cannot be tested is reported with every requirement skipped and why (exit 2).
 
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Reporter } from "vitest/node";
-import { escapeControls } from "../../reporters/escape-controls.ts";
 import { ReportLayout } from "../../reporters/report-layout.ts";
-import { isLoopbackUrl } from "../harness/config.ts";
 import { TargetHandoff } from "../harness/target-handoff.ts";
 import { writeFleetReports } from "../fleet/fleet-reports.ts";
 import type { Comparison } from "./compare-phase.ts";
@@ -20,12 +18,11 @@ import type { EmbeddedNode } from "./embedded-node.ts";
 import { startExecution, type Execution, type NodeEnd } from "./execute.ts";
 import { type NodeReported, reportNode, reportUntestable } from "./node-reports.ts";
 import type { PhaseClock } from "./phases.ts";
-import { resolveTarget, runConfigOf, runConfigWithoutTarget, targetFactsOf, type ResolvedTarget } from "./run-config.ts";
-import type { RunInputs } from "./run-inputs.ts";
-import type { FleetNodePlan, NodeOptions, NodePlan, RunPlan } from "./run-plan.ts";
+import { runConfigOf, runConfigWithoutTarget, targetFactsOf } from "./run-config.ts";
+import type { RunPlan } from "./run-plan.ts";
+import { aloneNode, dirsOf, fleetNodes, probeNode, type ReadyNode, type RunNode, type UntestableNode } from "./run-nodes.ts";
 import { describeSelection } from "./selection.ts";
 import { signalExitCode } from "./settle.ts";
-import { probeTarget } from "./target-probe.ts";
 import { fleetWorkers, runWorkers, workersBeforeAnswers, type RunSizing } from "./workers.ts";
 
 /** What the command gives the engine besides the plan. */
@@ -42,39 +39,6 @@ export interface EngineIo {
   /** When the command started (performance.now()). */
   readonly t0: number;
   readonly phases: PhaseClock;
-}
-
-/** A node of the run: its options, where its reports and lines go, and its private directory. */
-export interface RunNode {
-  readonly plan: NodePlan;
-  /** Its name in a fleet; undefined for a one-node run's node. */
-  readonly name?: string;
-  readonly options: NodeOptions;
-  /** Its catalog, selection, suite files and baseline: the run's, or the node's own. */
-  readonly inputs: RunInputs;
-  readonly layout: ReportLayout;
-  /** Its run's state, Allure results and recorded exchanges. */
-  readonly scratch: string;
-  readonly stateDir: string;
-  /** Its lines: the terminal's for a one-node run, its console.txt for a fleet's node. */
-  readonly say: (line: string) => void;
-}
-
-/** A node whose target answered its probe. */
-export interface ReadyNode extends RunNode {
-  readonly resolved: ResolvedTarget;
-  readonly latencyBound: boolean;
-  readonly requests: number;
-  readonly retries: number;
-}
-
-/** A node that cannot be tested, and why. */
-export interface UntestableNode extends RunNode {
-  /** Its URL as resolved, else as given ("" for a reference node that did not start). */
-  readonly target: string;
-  readonly reason: string;
-  readonly requests: number;
-  readonly retries: number;
 }
 
 /** A node's result: its name in a fleet, where its reports are, its outcome and exit status. */
@@ -101,20 +65,9 @@ export async function runPlan(plan: RunPlan, io: EngineIo): Promise<RunResult> {
       "one" in plan.targets
         ? [aloneNode(plan, plan.targets.one, layout, scratch, io)]
         : fleetNodes(plan, plan.targets.fleet, layout, scratch, io);
-    // The workers start before the target answers when its answers do not choose them: while the embedded
-    // node makes its genesis, or while a remote one is probed across the network. They load and collect
-    // the suites meanwhile (collection reads nothing of the target), and get its URL and fixtures once it
-    // answers the probe (target-handoff.ts).
-    const [first] = nodes;
-    const early = alone && first !== undefined ? workersBeforeAnswers(plan.options, first.plan) : undefined;
-    let handoff: TargetHandoff | undefined;
-    if (early !== undefined && first !== undefined) {
-      handoff = new TargetHandoff(first.stateDir);
-      const config = { ...runConfigWithoutTarget(first.options, dirsOf(first), first.inputs.selection), awaitsTarget: true as const };
-      execution = startExecution(plan, [{ node: first, config }], early, io);
-      // A signal while the target comes up: the workers stop waiting for it (the run is being stopped).
-      io.interrupt.addEventListener("abort", () => handoff?.cancel(String(io.interrupt.reason)), { once: true });
-    }
+    const early = alone ? startEarly(plan, nodes[0] as RunNode, io) : undefined;
+    const handoff = early?.handoff;
+    execution = early?.execution;
     /** The target did not come up: the early run's workers stop waiting, and the run ends at once. */
     const abandonEarly = async (reason: string) => {
       handoff?.cancel(reason);
@@ -203,6 +156,24 @@ export async function runPlan(plan: RunPlan, io: EngineIo): Promise<RunResult> {
 }
 
 /**
+ * A one-node run's workers, started before its target answers when its answers do not choose them
+ * (src/run/workers.ts): while the embedded node makes its genesis, or while a remote one is probed
+ * across the network. They load and collect the suites meanwhile (collection reads nothing of the
+ * target), and get its URL and fixtures once it answers the probe (target-handoff.ts). Undefined when
+ * the probe's timing chooses the workers.
+ */
+function startEarly(plan: RunPlan, node: RunNode, io: EngineIo): { execution: Execution; handoff: TargetHandoff } | undefined {
+  const sizing = workersBeforeAnswers(plan.options, node.plan);
+  if (sizing === undefined) return undefined;
+  const handoff = new TargetHandoff(node.stateDir);
+  const config = { ...runConfigWithoutTarget(node.options, dirsOf(node), node.inputs.selection), awaitsTarget: true as const };
+  const execution = startExecution(plan, [{ node, config }], sizing, io);
+  // A signal while the target comes up: the workers stop waiting for it (the run is being stopped).
+  io.interrupt.addEventListener("abort", () => handoff.cancel(String(io.interrupt.reason)), { once: true });
+  return { execution, handoff };
+}
+
+/**
  * The workers and requests in flight once the nodes answered: a one-node run's chosen by whether it will
  * wait on the network (its probe's timing), a fleet's by all its nodes' (src/run/workers.ts).
  */
@@ -210,78 +181,6 @@ function sizingOf(plan: RunPlan, ready: readonly ReadyNode[]): RunSizing {
   if ("one" in plan.targets) return runWorkers(plan.options, ready[0]?.latencyBound === true);
   const bounds = ready.map((n) => (n.latencyBound ? ("latency" as const) : ("cpu" as const)));
   return { workers: fleetWorkers(plan.options, bounds), concurrency: plan.options.concurrency };
-}
-
-/** The state and bodies directories the workers write to. */
-function dirsOf(node: RunNode): { readonly stateDir: string; readonly bodiesDir: string } {
-  return { stateDir: node.stateDir, bodiesDir: node.layout.bodiesDir };
-}
-
-/** A one-node run's node: its reports are the report directory's, its lines the terminal's. */
-function aloneNode(plan: RunPlan, node: NodePlan, layout: ReportLayout, scratch: string, io: EngineIo): RunNode {
-  const stateDir = join(scratch, "state");
-  mkdirSync(stateDir);
-  return {
-    plan: node,
-    options: { ...plan.options, ...node, ...(plan.reports.format === undefined ? {} : { format: plan.reports.format }) },
-    inputs: plan.inputs,
-    layout,
-    scratch,
-    stateDir,
-    say: io.say,
-  };
-}
-
-/** A fleet's nodes: each one's reports under targets/NAME/, its lines in its console.txt. */
-function fleetNodes(plan: RunPlan, nodes: readonly FleetNodePlan[], layout: ReportLayout, scratch: string, io: EngineIo): RunNode[] {
-  layout.create();
-  io.say(
-    `fleet of ${nodes.length}: ${nodes.map((t) => `${t.name} ${t.target}`).join(", ")}; each node's own reports go to ${join(layout.display, "targets", "NAME")}/`,
-  );
-  return nodes.map((node, i) => {
-    const nodeLayout = new ReportLayout(join(layout.dir, "targets", node.name));
-    rmSync(nodeLayout.dir, { recursive: true, force: true });
-    nodeLayout.create();
-    const nodeScratch = join(scratch, `node-${i + 1}`);
-    const stateDir = join(nodeScratch, "state");
-    mkdirSync(stateDir, { recursive: true });
-    const consoleFile = join(nodeLayout.dir, "console.txt");
-    appendFileSync(consoleFile, "");
-    const { own, ...where } = node;
-    return {
-      plan: node,
-      name: node.name,
-      options: { ...(own?.options ?? plan.options), ...where },
-      inputs: own?.inputs ?? plan.inputs,
-      layout: nodeLayout,
-      scratch: nodeScratch,
-      stateDir,
-      say: (text: string) => appendFileSync(consoleFile, escapeControls(text.endsWith("\n") ? text : `${text}\n`)),
-    };
-  });
-}
-
-/** Its fixtures read and its target resolved (the embedded node started) and probed. */
-async function probeNode(
-  node: RunNode,
-  how: { readonly started?: Promise<EmbeddedNode>; readonly timeAnswers: boolean; readonly onResolved: (resolved: ResolvedTarget) => void },
-): Promise<ReadyNode | UntestableNode> {
-  let resolved: ResolvedTarget;
-  try {
-    resolved = await resolveTarget(node.options, node.say, how.started);
-  } catch (e) {
-    // A one-node run's target that cannot be reached at all is a configuration error; a fleet's node is reported untestable.
-    if (node.name === undefined) throw e;
-    return { ...node, target: node.plan.target ?? "", reason: (e as Error).message, requests: 0, retries: 0 };
-  }
-  how.onResolved(resolved);
-  const probe = await probeTarget(resolved.target, node.options.timeoutMs, {
-    secretHeaders: node.options.secretHeaders,
-    timeAnswers: how.timeAnswers && (node.name === undefined || isLoopbackUrl(resolved.target)),
-  });
-  if (!probe.ok) return { ...node, target: resolved.target, reason: probe.reason, requests: probe.requests, retries: probe.retries };
-  node.say(`target ${resolved.target}${resolved.node ? " (embedded reference node)" : ""}, profile ${node.options.profile}: ${probe.note}`);
-  return { ...node, resolved, latencyBound: probe.latencyBound, requests: probe.requests, retries: probe.retries };
 }
 
 /** `work` for every item, at most `together` at once; the results in the items' order. */

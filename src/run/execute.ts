@@ -14,7 +14,8 @@ import { type DeclineTally, shareDeclineTally } from "../harness/decline-tally.t
 import { shareInFlightLimit, sharedSlots } from "../harness/shared-in-flight-limit.ts";
 import { type SharedRateLimit, shareRateLimit } from "../harness/shared-rate-limit.ts";
 import { CODE_ROOT } from "../package-root.ts";
-import type { EngineIo, RunNode } from "./engine.ts";
+import type { EngineIo } from "./engine.ts";
+import type { RunNode } from "./run-nodes.ts";
 import { PhaseReporter } from "./phases.ts";
 import { ReporterPerRun } from "./reporter-per-run.ts";
 import { RequirementReporter } from "./requirement-reporter.ts";
