@@ -8,7 +8,7 @@
 
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { sharedWithWorker, shareWithWorkers } from "./worker-shared.ts";
+import { sharedBuffer, shareWithWorkers } from "./worker-shared.ts";
 import type { TargetFacts } from "./config.ts";
 import { untilChanged } from "./wait-async.ts";
 
@@ -55,10 +55,7 @@ export class TargetHandoff {
 
 /** A worker's side: the target's facts once the command handed them over; rejects when it cancelled. */
 export async function receiveTarget(stateDir: string): Promise<TargetFacts> {
-  const buffer = sharedWithWorker("target", stateDir);
-  if (!(buffer instanceof SharedArrayBuffer))
-    throw new Error(`no target handoff for the run in ${stateDir}: the command makes it before its workers start`);
-  const flag = new Int32Array(buffer);
+  const flag = new Int32Array(sharedBuffer("target", stateDir, "target handoff"));
   await untilChanged(flag, 0, PENDING);
   const settled = JSON.parse(readFileSync(settledFile(stateDir), "utf8")) as Settled;
   if ("cancelled" in settled) throw new Error(`the run's target did not come up: ${settled.cancelled}`);

@@ -122,7 +122,7 @@ export async function runPlan(plan: RunPlan, io: EngineIo): Promise<RunResult> {
       }
     }
     const ends: ReadonlyMap<string, NodeEnd> = execution === undefined || ready.length === 0 ? new Map() : await execution.ended();
-    const reportContext = { plan, io, comparison, layout };
+    const reportContext = { plan, io, comparison };
     // The nodes' reports, a few at once: each may make an Allure page.
     const reported = await inTurns(probed, availableParallelism(), (node) => {
       if (!("resolved" in node)) return reportUntestable(node, reportContext);
@@ -163,7 +163,7 @@ export async function runPlan(plan: RunPlan, io: EngineIo): Promise<RunResult> {
  * the probe's timing chooses the workers.
  */
 function startEarly(plan: RunPlan, node: RunNode, io: EngineIo): { execution: Execution; handoff: TargetHandoff } | undefined {
-  const sizing = workersBeforeAnswers(plan.options, node.plan);
+  const sizing = workersBeforeAnswers(plan.options, node.options);
   if (sizing === undefined) return undefined;
   const handoff = new TargetHandoff(node.stateDir);
   const config = { ...runConfigWithoutTarget(node.options, dirsOf(node), node.inputs.selection), awaitsTarget: true as const };

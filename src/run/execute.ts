@@ -67,7 +67,6 @@ export function startExecution(plan: RunPlan, nodes: readonly NodeConfig[], sizi
   const folders: RunFolders | undefined = alone
     ? undefined
     : makeRunFolders(nodes.length, { parent: dirname(nodes[0]?.node.scratch ?? CODE_ROOT) });
-  const generators: AllureGenerator[] = [];
   const phaseReporter = new PhaseReporter();
 
   const runs = nodes.map(({ node, config }, i) => {
@@ -108,7 +107,8 @@ export function startExecution(plan: RunPlan, nodes: readonly NodeConfig[], sizi
       ...(inputs.untestedReason === undefined ? {} : { untestedReason: inputs.untestedReason }),
     });
     const allureResults = inputs.allureOff ? undefined : join(node.scratch, "allure-results");
-    const lastFile = new LastFileEnd();
+    // A one-node run lasts until its reports; a fleet node's, until its last file ended.
+    const lastFile = alone ? undefined : new LastFileEnd();
     return { node, inputs, folder, provided, sharedInFlight, reporter, recordDir, allureResults, lastFile, pace, declineTally };
   });
 
@@ -118,10 +118,7 @@ export function startExecution(plan: RunPlan, nodes: readonly NodeConfig[], sizi
   const onlyRun = alone ? runs[0] : undefined;
   const startAllureAtFirstCheck: Reporter = {
     onTestCaseReady: () => {
-      if (onlyRun?.allureResults !== undefined && generator === undefined) {
-        generator = startAllureGenerator(onlyRun.node.scratch);
-        generators.push(generator);
-      }
+      if (onlyRun?.allureResults !== undefined) generator ??= startAllureGenerator(onlyRun.node.scratch);
     },
   };
   const sharedInFlight = runs.some((r) => r.sharedInFlight);
@@ -130,7 +127,7 @@ export function startExecution(plan: RunPlan, nodes: readonly NodeConfig[], sizi
     for (const [i, r] of runs.entries())
       reportersOf.set(String(i), [
         r.reporter,
-        r.lastFile,
+        ...(r.lastFile === undefined ? [] : [r.lastFile]),
         ...(r.allureResults === undefined ? [] : [await allureResultsReporter(r.allureResults, r.inputs.catalog)]),
       ]);
     const runOfFile = (file: string) => {
@@ -194,7 +191,7 @@ export function startExecution(plan: RunPlan, nodes: readonly NodeConfig[], sizi
             ...(r.allureResults === undefined
               ? {}
               : { allure: { resultsDir: r.allureResults, ...(alone && generator !== undefined ? { generator } : {}) } }),
-            ...(alone ? {} : { endedAt: r.lastFile.at ?? performance.now() }),
+            ...(r.lastFile === undefined ? {} : { endedAt: r.lastFile.at ?? performance.now() }),
             pace: r.pace,
             declineTally: r.declineTally,
           },
@@ -210,7 +207,7 @@ export function startExecution(plan: RunPlan, nodes: readonly NodeConfig[], sizi
       await result?.closing;
     },
     dispose: () => {
-      for (const g of generators) g.dispose();
+      generator?.dispose();
       // The folders go once vitest has closed.
       if (folders !== undefined)
         void run

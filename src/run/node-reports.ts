@@ -6,14 +6,13 @@
 
 import { escapeControls } from "../../reporters/escape-controls.ts";
 import { renderConsoleReport } from "../../reporters/console-report.ts";
-import type { ReportLayout } from "../../reporters/report-layout.ts";
 import { writeReports, type ReportInput } from "../../reporters/run-reports.ts";
 import { pacingOf } from "../harness/shared-rate-limit.ts";
 import type { RunOutcome } from "../outcome/run-outcome.ts";
 import { verdictOf } from "../outcome/verdict.ts";
 import type { Comparison } from "./compare-phase.ts";
 import type { EngineIo } from "./engine.ts";
-import type { ReadyNode, UntestableNode } from "./run-nodes.ts";
+import { dirsOf, type ReadyNode, type RunNode, type UntestableNode } from "./run-nodes.ts";
 import type { NodeEnd } from "./execute.ts";
 import { runConfigOf } from "./run-config.ts";
 import type { RunPlan } from "./run-plan.ts";
@@ -24,7 +23,6 @@ export interface ReportContext {
   readonly io: EngineIo;
   /** The compared node (--compare-to), when the run has one. */
   readonly comparison: Comparison | undefined;
-  readonly layout: ReportLayout;
 }
 
 /** A node's outcome as reported, and its exit status. */
@@ -39,12 +37,7 @@ export async function reportNode(node: ReadyNode, end: NodeEnd, context: ReportC
   const alone = node.name === undefined;
   const interruptReason = io.interrupt.aborted ? String(io.interrupt.reason) : undefined;
   end.reporter.countRequestsBefore(node.requests, node.retries);
-  const config = runConfigOf(
-    node.options,
-    node.resolved,
-    { stateDir: node.stateDir, bodiesDir: node.layout.bodiesDir },
-    node.inputs.selection,
-  );
+  const config = runConfigOf(node.options, node.resolved, dirsOf(node), node.inputs.selection);
   const settled = await settleRun({
     reporter: end.reporter,
     run: end.run,
@@ -75,16 +68,13 @@ export async function reportNode(node: ReadyNode, end: NodeEnd, context: ReportC
     verdict,
     junitCases: end.reporter.junitCases(),
     junitPerCheck: plan.reports.junitPerCheck,
-    ...(alone && plan.reports.format !== undefined ? { format: plan.reports.format } : {}),
-    ...(alone && plan.reports.writeBaseline !== undefined ? { writeBaseline: plan.reports.writeBaseline } : {}),
+    ...placementOf(node, context),
     target: config.target,
     startedAt: io.startedAt,
     durationMs,
     exitCode: code,
     allure,
     say: node.say,
-    ...(alone ? { phases: io.phases } : {}),
-    ...(alone && plan.reports.console !== false ? {} : { console: false }),
     ...(differential === undefined ? {} : { differential }),
   });
   if (!alone)
@@ -106,16 +96,28 @@ export async function reportUntestable(node: UntestableNode, context: ReportCont
     verdict: verdictOf(outcome),
     junitCases,
     ...(alone ? { junitPerCheck: plan.reports.junitPerCheck } : {}),
-    ...(alone && plan.reports.format !== undefined ? { format: plan.reports.format } : {}),
-    ...(alone && plan.reports.writeBaseline !== undefined ? { writeBaseline: plan.reports.writeBaseline } : {}),
+    ...placementOf(node, context),
     target: node.target,
     startedAt: io.startedAt,
     durationMs: alone ? performance.now() - io.t0 : 0,
     exitCode: 2,
     allure: { skipped: "nothing ran" },
     say: node.say,
-    ...(alone ? { phases: io.phases } : {}),
-    ...(alone && plan.reports.console !== false ? {} : { console: false }),
   });
   return { outcome, exitCode: 2 };
+}
+
+/**
+ * What a node's reports get from where it stands: a one-node run's are the command's answer (the report
+ * format, --write-baseline, the phases, and the console report unless the plan asks for none); a fleet
+ * node's console report goes to its console.txt instead, written by reportNode.
+ */
+function placementOf(node: RunNode, { plan, io }: ReportContext): Pick<ReportInput, "format" | "writeBaseline" | "phases" | "console"> {
+  if (node.name !== undefined) return { console: false };
+  return {
+    ...(plan.reports.format === undefined ? {} : { format: plan.reports.format }),
+    ...(plan.reports.writeBaseline === undefined ? {} : { writeBaseline: plan.reports.writeBaseline }),
+    phases: io.phases,
+    ...(plan.reports.console === false ? { console: false } : {}),
+  };
 }

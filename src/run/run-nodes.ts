@@ -16,7 +16,6 @@ import { probeTarget } from "./target-probe.ts";
 
 /** A node of the run: its options, where its reports and lines go, and its private directory. */
 export interface RunNode {
-  readonly plan: NodePlan;
   /** Its name in a fleet; undefined for a one-node run's node. */
   readonly name?: string;
   readonly options: NodeOptions;
@@ -57,7 +56,6 @@ export function aloneNode(plan: RunPlan, node: NodePlan, layout: ReportLayout, s
   const stateDir = join(scratch, "state");
   mkdirSync(stateDir);
   return {
-    plan: node,
     options: { ...plan.options, ...node, ...(plan.reports.format === undefined ? {} : { format: plan.reports.format }) },
     inputs: plan.inputs,
     layout,
@@ -84,7 +82,6 @@ export function fleetNodes(plan: RunPlan, nodes: readonly FleetNodePlan[], layou
     appendFileSync(consoleFile, "");
     const { own, ...where } = node;
     return {
-      plan: node,
       name: node.name,
       options: { ...(own?.options ?? plan.options), ...where },
       inputs: own?.inputs ?? plan.inputs,
@@ -107,7 +104,7 @@ export async function probeNode(
   } catch (e) {
     // A one-node run's target that cannot be reached at all is a configuration error; a fleet's node is reported untestable.
     if (node.name === undefined) throw e;
-    return { ...node, target: node.plan.target ?? "", reason: (e as Error).message, requests: 0, retries: 0 };
+    return { ...node, target: node.options.target ?? "", reason: (e as Error).message, requests: 0, retries: 0 };
   }
   how.onResolved(resolved);
   const probe = await probeTarget(resolved.target, node.options.timeoutMs, {

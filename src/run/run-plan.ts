@@ -94,8 +94,3 @@ export interface RunPlan {
 
 /** What one node's run reads: the run's options with the node's target, fixtures and profile, and where its info lines go. */
 export type NodeOptions = RunOptions & NodePlan & { readonly format?: ReportFormat };
-
-/** The plan's nodes, in order. */
-export function nodesOf(targets: RunTargets): readonly NodePlan[] {
-  return "one" in targets ? [targets.one] : targets.fleet;
-}

@@ -91,7 +91,7 @@ describe("the target handoff between the command and its workers", () => {
 
   it("tells a worker of a run without a handoff so, instead of waiting for ever", async () => {
     await expect(receiveTarget(join(scratch, "no-such-run"))).rejects.toThrow(
-      /no target handoff for the run in .*no-such-run: the command makes it before its workers start/,
+      /no shared target handoff for the run in .*no-such-run: the command shares it before the run's workers start/,
     );
   });
 });

@@ -547,13 +547,16 @@ function decodeQuery(text: string): string {
 /** Variations whose answer hook only asks the proxy's server to close the connection (Connection: close): their change is on the wire. */
 const CLOSES_CONNECTIONS: ReadonlySet<string> = new Set(["connection-close"]);
 
+/** Whether a variation acts on the wire: framing, interim answers, connections, a gateway's own answers, delays. */
+export function actsOnTheWire(variation: Variation): boolean {
+  const hooks = variation.create();
+  return hooks.write !== undefined || hooks.server !== undefined || hooks.respond !== undefined || CLOSES_CONNECTIONS.has(variation.name);
+}
+
 /**
  * Whether a variation changes answers and nothing else, so that a recorded answer rewritten by it is
- * what a client would read (test/self-check/variation-replay.test.ts); the others act on the wire:
- * framing, interim answers, connections, a gateway's own answers, delays.
+ * what a client would read (test/self-check/variation-replay.test.ts).
  */
 export function rewritesAnswersOnly(variation: Variation): boolean {
-  const hooks = variation.create();
-  const onTheWire = hooks.write !== undefined || hooks.server !== undefined || hooks.respond !== undefined;
-  return hooks.answer !== undefined && !onTheWire && !CLOSES_CONNECTIONS.has(variation.name);
+  return variation.create().answer !== undefined && !actsOnTheWire(variation);
 }
