@@ -4,16 +4,13 @@
 // mode is what catches it) is a fact of the fault, not of the suite: the full tier proves it
 // (test/support/test-tier.ts). The runs are the conformance
 // command against the node started in-process (conformance-run.ts), with blocks every 100 ms as the
-// embedded node makes them, so that blocks commit while the load reads. The runs go at once, each node
-// under its own load: a load lasts its duration whatever it shares the machine with, so six runs at once
-// take one duration, and every node still sees the clients of its own run (the faults switch on at their
-// own node's connections). Sharing the cores, each node serves a part of what it would alone: the
-// duration is long enough for every law to be decided with a sixth of a loaded machine.
+// embedded node makes them, so that blocks commit while the load reads. One run at a time: each keeps
+// the machine busy, and a load that shares it with another judges less.
 
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { CONCURRENCY_FAULTS } from "../../src/node/faults/concurrency.ts";
 import { LOAD_LAWS } from "../../suites/support/load/under-load.ts";
 import { FULL_TIER } from "../support/test-tier.ts";
@@ -23,11 +20,8 @@ const scratch = mkdtempSync(join(tmpdir(), "self-check-load-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 const BLOCK_INTERVAL_MS = 100;
-/**
- * Long enough for every law to be decided by each of the runs at once on a loaded machine (a walk must
- * span a publish), short for a test.
- */
-const LOAD_SECONDS = "8";
+/** Long enough for every law to be decided on a loaded machine (a walk must span a publish), short for a test. */
+const LOAD_SECONDS = "5";
 /** The clean node's load: the README's example size. */
 const CLEAN_CLIENTS = "32";
 /**
@@ -42,84 +36,55 @@ function context(run: ConformanceRun): string {
   return `exit ${run.exitCode}\n${run.stdout.slice(-6000)}\n${run.stderr.slice(-2000)}`;
 }
 
-interface LoadRun {
-  /** The test's name, as vitest's -t selects it. */
-  readonly name: string;
-  readonly start: () => Promise<ConformanceRun>;
-}
-
-const CLEAN_RUNS = [
-  { profile: "node" as const, baseline: undefined },
-  { profile: "aptos" as const, baseline: APTOS_CORE_BASELINE },
-].map(({ profile, baseline }) => ({
-  profile,
-  name: `finds the clean node holding every law under load, each decided, in the ${profile} profile`,
-  start: () =>
-    runConformance({
-      profile,
-      dir: join(scratch, `clean-${profile}`),
-      blockIntervalMs: BLOCK_INTERVAL_MS,
-      args: underLoadOnly(CLEAN_CLIENTS),
-      ...(baseline === undefined ? {} : { baseline }),
-    }),
-}));
-
-const FAULT_RUNS = CONCURRENCY_FAULTS.map((fault) => ({
-  fault: fault.name,
-  breaks: fault.breaks,
-  name: `catches ${fault.name} under load`,
-  start: () =>
-    runConformance({
-      faults: [fault.name],
-      dir: join(scratch, `${fault.name}-load`),
-      blockIntervalMs: BLOCK_INTERVAL_MS,
-      args: underLoadOnly(FAULT_CLIENTS),
-    }),
-}));
-
 describe("the load mode", () => {
-  const runs = new Map<string, ConformanceRun>();
-  beforeAll(async ({}, suite) => {
-    // Only the runs whose tests are selected (-t), all at once.
-    const selected = new Set(suite.tasks.filter((task) => task.mode === "run").map((task) => task.name));
-    const started: readonly LoadRun[] = [...CLEAN_RUNS, ...FAULT_RUNS].filter((run) => selected.has(run.name));
-    const ended = await Promise.all(started.map((run) => run.start()));
-    started.forEach((run, i) => runs.set(run.name, ended[i] as ConformanceRun));
-  }, RUN_TIMEOUT_MS);
+  it.each([
+    { profile: "node" as const, baseline: undefined },
+    { profile: "aptos" as const, baseline: APTOS_CORE_BASELINE },
+  ])(
+    "finds the clean node holding every law under load, each decided, in the $profile profile",
+    async ({ profile, baseline }) => {
+      const run = await runConformance({
+        profile,
+        dir: join(scratch, `clean-${profile}`),
+        blockIntervalMs: BLOCK_INTERVAL_MS,
+        args: underLoadOnly(CLEAN_CLIENTS),
+        ...(baseline === undefined ? {} : { baseline }),
+      });
+      const laws = new Map((run.summary?.requirements ?? []).map((r) => [r.id, r]));
+      const notPassed = Object.values(LOAD_LAWS)
+        .map((id) => laws.get(id))
+        .filter((r) => r?.status !== "passed")
+        .map((r) => `${r?.id} ${r?.status}: ${r?.reason ?? r?.failures[0]?.message ?? ""}`);
+      expect(notPassed, `${notPassed.join("\n")}\n${context(run)}`).toEqual([]);
+      const load = run.summary?.load;
+      expect(load?.clients, context(run)).toBe(Number(CLEAN_CLIENTS));
+      expect(load?.writers, context(run)).toBeGreaterThan(0);
+      expect(load?.endpoints.find((e) => e.endpoint === "submit_transaction")?.statuses["2xx"]).toBeGreaterThan(0);
+      expect(load?.endpoints.find((e) => e.endpoint === "get_account_modules")?.requests).toBeGreaterThan(0);
+      expect(requirementsWith(run.summary, "failed").map((r) => r.id)).toEqual([]);
+      expect(run.exitCode, context(run)).toBe(0);
+    },
+    RUN_TIMEOUT_MS,
+  );
 
-  /** The run of the test named `name`, which beforeAll made. */
-  function runOf(name: string): ConformanceRun {
-    const run = runs.get(name);
-    if (run === undefined) throw new Error(`no run for ${name}`);
-    return run;
-  }
-
-  it.each(CLEAN_RUNS.map((run) => [run.name] as const))("%s", (name) => {
-    const run = runOf(name);
-    const laws = new Map((run.summary?.requirements ?? []).map((r) => [r.id, r]));
-    const notPassed = Object.values(LOAD_LAWS)
-      .map((id) => laws.get(id))
-      .filter((r) => r?.status !== "passed")
-      .map((r) => `${r?.id} ${r?.status}: ${r?.reason ?? r?.failures[0]?.message ?? ""}`);
-    expect(notPassed, `${notPassed.join("\n")}\n${context(run)}`).toEqual([]);
-    const load = run.summary?.load;
-    expect(load?.clients, context(run)).toBe(Number(CLEAN_CLIENTS));
-    expect(load?.writers, context(run)).toBeGreaterThan(0);
-    expect(load?.endpoints.find((e) => e.endpoint === "submit_transaction")?.statuses["2xx"]).toBeGreaterThan(0);
-    expect(load?.endpoints.find((e) => e.endpoint === "get_account_modules")?.requests).toBeGreaterThan(0);
-    expect(requirementsWith(run.summary, "failed").map((r) => r.id)).toEqual([]);
-    expect(run.exitCode, context(run)).toBe(0);
-  });
-
-  it.each(FAULT_RUNS.map((run) => [run.name, run] as const))("%s", (name, { fault, breaks }) => {
-    const loaded = runOf(name);
-    const failed = requirementsWith(loaded.summary, "failed").map((r) => r.id);
-    expect(
-      breaks.filter((id) => !failed.includes(id)),
-      `${fault} under load: declared requirements not failed (failed: ${failed.join(", ")})\n${context(loaded)}`,
-    ).toEqual([]);
-    expect(loaded.exitCode, context(loaded)).toBe(1);
-  });
+  it.each(CONCURRENCY_FAULTS.map((fault) => ({ name: fault.name, breaks: fault.breaks })))(
+    "catches $name under load",
+    async ({ name, breaks }) => {
+      const loaded = await runConformance({
+        faults: [name],
+        dir: join(scratch, `${name}-load`),
+        blockIntervalMs: BLOCK_INTERVAL_MS,
+        args: underLoadOnly(FAULT_CLIENTS),
+      });
+      const failed = requirementsWith(loaded.summary, "failed").map((r) => r.id);
+      expect(
+        breaks.filter((id) => !failed.includes(id)),
+        `${name} under load: declared requirements not failed (failed: ${failed.join(", ")})\n${context(loaded)}`,
+      ).toEqual([]);
+      expect(loaded.exitCode, context(loaded)).toBe(1);
+    },
+    RUN_TIMEOUT_MS,
+  );
 
   it.runIf(FULL_TIER).each(CONCURRENCY_FAULTS.map((fault) => ({ name: fault.name })))(
     "misses $name without load",
