@@ -96,6 +96,19 @@ export class BlockLog {
     c.minPrice[i] = minPrice;
   }
 
+  /** A log of the same blocks, each `shiftUsec` later, independent of this one from now on. */
+  copy(shiftUsec: bigint): BlockLog {
+    const copy = new BlockLog();
+    copy.columns = allocate(this.columns.first.length);
+    for (const name of COLUMNS) copy.columns[name].set(this.columns[name]);
+    const shift = Number(shiftUsec);
+    for (let i = this.start; i < this.end; i++) copy.columns.timestamp[i] = (this.columns.timestamp[i] as number) + shift;
+    copy.start = this.start;
+    copy.end = this.end;
+    copy.baseHeight = this.baseHeight;
+    return copy;
+  }
+
   latest(): BlockRecord {
     if (this.count === 0) throw new RangeError("BlockLog: no blocks");
     return this.record(this.end - 1);

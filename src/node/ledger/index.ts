@@ -6,6 +6,7 @@ import { resolveConfig, type EngineConfig, type EngineConfigInput } from "./conf
 import { LedgerEngine } from "./engine.ts";
 import { Executor } from "./executor.ts";
 import { runGenesis, type EngineFixtures, type GenesisReport } from "./genesis/index.ts";
+import { keepForReuse, reusedGenesis } from "./genesis/reuse.ts";
 import { Ledger } from "./ledger.ts";
 import { Mempool } from "./mempool.ts";
 
@@ -19,7 +20,9 @@ export interface CreatedEngine {
 
 export function createEngine(input: EngineConfigInput = {}): CreatedEngine {
   const config = resolveConfig(input);
-  const ledger = new Ledger(config.chainId, config.pruneWindow);
+  // The genesis this process built for the configuration, copied (genesis/reuse.ts); else built now.
+  const reused = reusedGenesis(config);
+  const ledger = reused?.ledger ?? new Ledger(config.chainId, config.pruneWindow);
   const mempool = new Mempool(config.mempoolCapacity, config.mempoolCapacityPerSender);
   const producer = new BlockProducer(ledger, mempool, new Executor(ledger.state), {
     epochBlocks: config.epochBlocks,
@@ -28,7 +31,12 @@ export function createEngine(input: EngineConfigInput = {}): CreatedEngine {
     minGasUnitPrice: config.minGasUnitPrice,
   });
   const engine = new LedgerEngine(config, ledger, mempool, producer);
-  const genesis = runGenesis({ config, ledger, producer, submit: (signed) => engine.admit(signed) });
+  let genesis = reused?.genesis;
+  if (genesis === undefined) {
+    genesis = runGenesis({ config, ledger, producer, submit: (signed) => engine.admit(signed) });
+    // Genesis commits every transfer it submits, each in its own block: the mempool is empty again.
+    if (mempool.size === 0) keepForReuse(config, ledger, genesis);
+  }
   if (config.backgroundTransfersPerBlock > 0) engine.keepBusy(genesis.bot);
   return { engine, fixtures: genesis.fixtures, genesis, config };
 }

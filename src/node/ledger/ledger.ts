@@ -9,19 +9,32 @@ import { LedgerState } from "./state.ts";
 import { TransactionLog } from "./transaction-log.ts";
 
 export class Ledger {
-  readonly state = new LedgerState();
-  readonly blocks = new BlockLog();
-  readonly transactions = new TransactionLog();
-  readonly nonces = new NonceRegistry();
+  readonly state: LedgerState;
+  readonly blocks: BlockLog;
+  readonly transactions: TransactionLog;
+  readonly nonces: NonceRegistry;
   readonly pruner: Pruner;
   /** -1 before genesis commits version 0. */
   private latest = -1n;
 
+  /** An empty ledger; or, `from` a ledger, a copy of it whose blocks are `shiftUsec` later. */
   constructor(
     readonly chainId: number,
     pruneWindow: bigint,
+    from?: { readonly ledger: Ledger; readonly shiftUsec: bigint },
   ) {
-    this.pruner = new Pruner(pruneWindow, [this.state, this.transactions, { pruneBelow: (oldest) => this.blocks.pruneBelow(oldest) }]);
+    this.state = from?.ledger.state.copy() ?? new LedgerState();
+    this.blocks = from?.ledger.blocks.copy(from.shiftUsec) ?? new BlockLog();
+    this.transactions = from?.ledger.transactions.copy() ?? new TransactionLog();
+    this.nonces = from?.ledger.nonces.copy() ?? new NonceRegistry();
+    const targets = [this.state, this.transactions, { pruneBelow: (oldest: bigint) => this.blocks.pruneBelow(oldest) }];
+    this.pruner = from?.ledger.pruner.copyFor(targets) ?? new Pruner(pruneWindow, targets);
+    if (from !== undefined) this.latest = from.ledger.latest;
+  }
+
+  /** A ledger with the same history, each block `shiftUsec` later, independent of this one from now on. */
+  copy(shiftUsec: bigint): Ledger {
+    return new Ledger(this.chainId, this.pruner.window, { ledger: this, shiftUsec });
   }
 
   get latestVersion(): bigint {

@@ -7,6 +7,13 @@ export class NonceRegistry {
   /** sender hex -> nonce -> expiration (seconds). */
   private readonly used = new Map<string, Map<bigint, bigint>>();
 
+  /** A registry of the same nonces, independent of this one from now on. */
+  copy(): NonceRegistry {
+    const copy = new NonceRegistry();
+    for (const [sender, nonces] of this.used) copy.used.set(sender, new Map(nonces));
+    return copy;
+  }
+
   isUsed(sender: Uint8Array, nonce: bigint, nowSecs: bigint): boolean {
     const expiration = this.used.get(bytesToHex(sender))?.get(nonce);
     return expiration !== undefined && expiration > nowSecs;

@@ -22,6 +22,13 @@ export class Pruner {
     this.batch = window / 16n > 1n ? window / 16n : 1n;
   }
 
+  /** A pruner over `targets` (copies of this one's) that has pruned as far as this one. */
+  copyFor(targets: readonly Prunable[]): Pruner {
+    const copy = new Pruner(this.window, targets);
+    copy.prunedUpTo = this.prunedUpTo;
+    return copy;
+  }
+
   /** The oldest version a read may ask for when `latest` is the latest version. */
   oldestVersion(latest: bigint): bigint {
     return latest + 1n > this.window ? latest + 1n - this.window : 0n;

@@ -53,12 +53,23 @@ export function moduleStateKey(address: Uint8Array, name: string): string {
 const hexKey = (bytes: Uint8Array): string => bytesToHex(bytes);
 
 export class LedgerState implements Prunable {
-  private readonly accounts = new VersionedStore<AccountState>();
-  private readonly modules = new VersionedStore<ModuleRecord>();
-  private readonly tableItems = new VersionedStore<Uint8Array>();
-  private readonly multisigAccounts = new VersionedStore<MultisigAccountState>();
+  private accounts = new VersionedStore<AccountState>();
+  private modules = new VersionedStore<ModuleRecord>();
+  private tableItems = new VersionedStore<Uint8Array>();
+  private multisigAccounts = new VersionedStore<MultisigAccountState>();
   /** Module names ever published at each address (hex), sorted: the order of the modules listing. */
   private readonly moduleNames = new Map<string, string[]>();
+
+  /** A state with the same histories, independent of this one from now on (the values, never changed in place, are shared). */
+  copy(): LedgerState {
+    const copy = new LedgerState();
+    copy.accounts = this.accounts.copy();
+    copy.modules = this.modules.copy();
+    copy.tableItems = this.tableItems.copy();
+    copy.multisigAccounts = this.multisigAccounts.copy();
+    for (const [address, names] of this.moduleNames) copy.moduleNames.set(address, [...names]);
+    return copy;
+  }
 
   apply(version: bigint, writes: readonly StateWrite[]): void {
     for (const write of writes) {

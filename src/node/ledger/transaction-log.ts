@@ -26,9 +26,18 @@ export interface SummaryWindow {
 
 export class TransactionLog implements Prunable {
   /** Ascending by version. */
-  private readonly all: CommittedTransaction[] = [];
+  private all: CommittedTransaction[] = [];
   private readonly bySender = new Map<string, CommittedTransaction[]>();
-  private readonly byHash = new Map<string, CommittedTransaction>();
+  private byHash = new Map<string, CommittedTransaction>();
+
+  /** A log of the same transactions, independent of this one from now on (the records are shared: never changed). */
+  copy(): TransactionLog {
+    const copy = new TransactionLog();
+    copy.all = [...this.all];
+    for (const [sender, list] of this.bySender) copy.bySender.set(sender, [...list]);
+    copy.byHash = new Map(this.byHash);
+    return copy;
+  }
 
   record(txn: CommittedTransaction): void {
     const last = this.all[this.all.length - 1];

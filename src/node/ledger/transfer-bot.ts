@@ -39,6 +39,13 @@ export class TransferBot {
     if (recipients.length === 0) throw new RangeError("TransferBot needs at least one recipient");
   }
 
+  /** A bot that goes on from where this one is, independently. */
+  copy(): TransferBot {
+    const copy = new TransferBot(this.account, this.recipients, this.options);
+    copy.sent = this.sent;
+    return copy;
+  }
+
   /** The next transfer, valid from chain time `nowSeconds`; `sequenceNumber` is the sender's next one. */
   next(sequenceNumber: bigint, nowSeconds: bigint): SignedTransaction {
     const n = this.sent++;

@@ -43,6 +43,14 @@ export class VersionedStore<V> {
     return value === DELETED ? undefined : value;
   }
 
+  /** A store with the same histories, which writes and pruning to either leave the other's alone. */
+  copy(): VersionedStore<V> {
+    const copy = new VersionedStore<V>();
+    for (const [key, history] of this.histories) copy.histories.set(key, { versions: [...history.versions], values: [...history.values] });
+    for (const key of this.prunable) copy.prunable.add(key);
+    return copy;
+  }
+
   /** Whether `key` has ever been written (and not pruned away). */
   knows(key: string): boolean {
     return this.histories.has(key);

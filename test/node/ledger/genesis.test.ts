@@ -6,6 +6,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { Ed25519Account, formatAddress, parseAddress, toHex, verifyTransactionAuthenticator } from "../../../src/codec/index.ts";
 import { ManualClock } from "../../../src/node/ledger/clock.ts";
+import { forgetBuiltGeneses } from "../../../src/node/ledger/genesis/reuse.ts";
 import { createEngine } from "../../../src/node/ledger/index.ts";
 import { ledgerErrorOf, SEED, signedTransfer, START_MS, testEngine, type TestEngine } from "./helpers.ts";
 
@@ -18,6 +19,8 @@ beforeAll(() => {
 
 describe("determinism", () => {
   it("the same seed and start time give the same chain", () => {
+    // Built again, not copied from the genesis this process keeps (src/node/ledger/genesis/reuse.ts).
+    forgetBuiltGeneses();
     const again = testEngine();
     expect(again.fixtures).toEqual(t.fixtures);
     expect(again.engine.info()).toEqual(t.engine.info());
