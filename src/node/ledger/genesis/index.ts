@@ -80,6 +80,8 @@ const OCTAS_PER_APT = 100_000_000n;
 const FUNDED_BALANCE = 10_000n * OCTAS_PER_APT;
 const TRANSACTIONS_BALANCE = 100_000_000n * OCTAS_PER_APT;
 const FRAMEWORK = parseAddress("0x1");
+/** How long the transactions account's transfers stay valid, beyond two block intervals. */
+export const TRANSFER_TTL_SECONDS = 600n;
 
 /** The framework's module records, compiled once per process (the declarations never change). */
 let compiled: { framework: ModuleRecord[]; randomness: ModuleRecord; gasScheduleUpgrade: ModuleRecord } | undefined;
@@ -180,7 +182,7 @@ export function runGenesis(context: GenesisContext): GenesisReport {
     chainId: config.chainId,
     domain: config.domain,
     gasUnitPrice: config.minGasUnitPrice,
-    ttlSeconds: 600n + 2n * (interval / 1_000_000n),
+    ttlSeconds: TRANSFER_TTL_SECONDS + 2n * (interval / 1_000_000n),
   });
   const transferVersions: bigint[] = [];
   const firstActive = BigInt(1 + plan.emptyBlocks);

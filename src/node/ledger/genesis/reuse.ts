@@ -4,16 +4,16 @@
 // milliseconds. The project's own tests start some 160 nodes, most of them in a few processes.
 //
 // A copy is what a genesis built now would be, but for the transfers' expiration times, which stay
-// those of the genesis it copies (they are signed): so a genesis is reused only within a minute of the
-// time it was built at, well inside the transfers' time to live (ten minutes), and every transfer still
+// those of the genesis it copies (they are signed): so a genesis is reused only within a tenth of the
+// transfers' time to live (a minute of ten) of the time it was built at, and every transfer still
 // expires after the block that commits it.
 
 import type { EngineConfig } from "../config.ts";
 import type { Ledger } from "../ledger.ts";
-import type { GenesisReport } from "./index.ts";
+import { TRANSFER_TTL_SECONDS, type GenesisReport } from "./index.ts";
 
-/** How far from the time a genesis was built at a copy of it may start. */
-const REUSE_WITHIN_USEC = 60_000_000n;
+/** How far from the time a genesis was built at a copy of it may start: a tenth of the transfers' time to live. */
+const REUSE_WITHIN_USEC = (TRANSFER_TTL_SECONDS * 1_000_000n) / 10n;
 /** Larger geneses are built each time: a copy of one would hold megabytes for as long as the process runs. */
 const MAX_REUSED_VERSIONS = 20_000;
 /** Configurations kept at once; the oldest kept is dropped first. */
