@@ -3,6 +3,7 @@
 // Unknown paths and unknown methods on known paths are both 404 web_framework_error (the spec's status
 // sets have no 405).
 
+import { Ajv } from "ajv";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import type { ActiveFaults } from "../faults/index.ts";
 import type { LedgerApi } from "../ledger/api.ts";
@@ -61,6 +62,14 @@ function discardRestOfBody(request: FastifyRequest, reply: FastifyReply): void {
   raw.resume();
 }
 
+/**
+ * The validator of the routes' body schemas, one per process instead of fastify's own per app: ajv keeps
+ * what it compiled by schema, so the apps after the first (a test process starts many nodes) compile
+ * nothing. The schemas check shapes only (no formats, defaults or removed members), and must not
+ * quietly turn a number into a type tag string: no coercion.
+ */
+const BODY_SCHEMAS = new Ajv({ coerceTypes: false });
+
 export function buildApp(options: HttpOptions): FastifyInstance {
   const { profile } = options;
   const engine = options.faults?.wrapEngine(options.engine) ?? options.engine;
@@ -96,14 +105,13 @@ export function buildApp(options: HttpOptions): FastifyInstance {
       // Long path values reach the parameter parsers, which answer 400 rather than fastify's 414.
       maxParamLength: 4096,
     },
-    // The body schema checks shapes; it must not quietly turn a number into a type tag string.
-    ajv: { customOptions: { coerceTypes: false } },
     // Requests refused before routing (undecodable URL, over-long parameter).
     frameworkErrors: (error, request, reply) => {
       sendError(request, reply, toErrorReply(error, profile));
     },
   });
 
+  app.setValidatorCompiler(({ schema }) => BODY_SCHEMAS.compile(schema));
   app.decorateRequest("ledgerInfo", null);
   // Only JSON bodies (and, on the submission route, the profile's BCS type) are accepted.
   app.removeContentTypeParser("text/plain");
