@@ -2,6 +2,7 @@
 // its deviation when many connections read at once (or two submissions race, or a module was published
 // after the version a walk reads), and none when the same requests go one at a time on a few connections.
 
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { Client } from "undici";
 import { CONNECTIONS_UNDER_LOAD } from "../../src/node/faults/connections.ts";
@@ -16,6 +17,8 @@ const IDLE_CONNECTIONS = 3;
 /** How long each phase runs, and how many requests a connection sends at most. */
 const PHASE_MS = 1_500;
 const MAX_REQUESTS_PER_CONNECTION = 400;
+/** The pause between two requests sent one at a time: PHASE_MS holds a few hundred of them and ~30 blocks. */
+const PACE_MS = 2;
 
 interface Answer {
   readonly status: number;
@@ -57,12 +60,18 @@ async function readAtOnce(clients: readonly Client[], path: string): Promise<Ans
   return answers;
 }
 
-/** One request at a time, round the clients, for PHASE_MS (bounded in count): each answer in the order it arrived. */
+/**
+ * One request at a time, round the clients, for PHASE_MS (bounded in count): each answer in the order it
+ * arrived. Paced, as an idle client sends: the ledger info answers in a fraction of a millisecond, and
+ * the count's bound, sent back to back, could be over before the next block commits.
+ */
 async function readOneAtATime(clients: readonly Client[], path: string): Promise<Answer[]> {
   const deadline = Date.now() + PHASE_MS;
   const answers: Answer[] = [];
-  for (let i = 0; i < MAX_REQUESTS_PER_CONNECTION && Date.now() < deadline; i++)
+  for (let i = 0; i < MAX_REQUESTS_PER_CONNECTION * clients.length && Date.now() < deadline; i++) {
     answers.push(await get(clients[i % clients.length] as Client, path));
+    await sleep(PACE_MS);
+  }
   return answers;
 }
 
