@@ -33,6 +33,7 @@ import { FAULTS, FAULT_NAMES } from "../../src/node/index.ts";
 import { APTOS_CORE_BASELINE, aptosCoreBaselined, ROOT, requirementsWith } from "./conformance-run.ts";
 import { FAULT_RUNS_MAX_MS, fullPlan, runFaultsInProcesses, runName, type FaultRun, type FaultRunOutcome } from "./fault-runs.ts";
 import { FAULT_MATRIX, recordedPlan, refreshFaultMatrix } from "./fault-matrix.ts";
+import { compiledEntry } from "../support/test-build.ts";
 import { FULL_TIER } from "../support/test-tier.ts";
 import { allSuiteFiles, CROSS_CUTTING_SAMPLE, sampleFilesFor, suiteFilesFor } from "./suite-files.ts";
 
@@ -82,7 +83,7 @@ describe("the fault registry", () => {
   });
 
   it("is what `ledger-node --list-faults` prints, one `name  description` a line", () => {
-    const result = spawnSync(process.execPath, ["--import", "tsx", "src/cli/ledger-node.ts", "--list-faults"], {
+    const result = spawnSync(process.execPath, [compiledEntry("ledger-node"), "--list-faults"], {
       cwd: ROOT,
       encoding: "utf8",
       timeout: 60_000,

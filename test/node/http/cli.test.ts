@@ -1,18 +1,19 @@
 // `ledger-node` (its command-line contract): prints `listening on URL` once it listens, writes --fixtures-out first,
 // stops with exit 0 on SIGTERM and SIGINT, and exits 2 on bad usage.
 //
-// The node runs as `node --import tsx src/cli/ledger-node.ts` so signals reach it directly: `npx`
-// dies on SIGTERM without relaying it, which would leave the node orphaned and hide its exit status.
+// The node runs as the package runs it, its compiled entry (test/support/test-build.ts) started with
+// node directly, so that signals reach it: `npx` dies on SIGTERM without relaying it, which would leave
+// the node orphaned and hide its exit status.
 
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { compiledEntry, ROOT } from "../../support/test-build.ts";
 import { call, expectOk } from "./helpers.ts";
 
-const ROOT = new URL("../../../", import.meta.url).pathname;
-const ENTRY = ["--import", "tsx", "src/cli/ledger-node.ts"];
+const ENTRY = [compiledEntry("ledger-node")];
 const scratch = mkdtempSync(join(tmpdir(), "ledger-node-cli-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
