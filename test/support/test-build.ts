@@ -1,6 +1,6 @@
-// The command as the tests run it: compiled once per `npm test` (vitest's globalSetup, below) into
-// TEST_BUILD, as `npm run build` compiles dist/ for the package (scripts/compile.mjs, ~4 CPU-s), and
-// started from there. From the sources, every one of the ~55 command processes the tests start, and
+// The commands as the tests run them (ledger-conformance; ledger-node for its command-line tests):
+// compiled once per `npm test` (vitest's globalSetup, below) into TEST_BUILD, as `npm run build`
+// compiles dist/ for the package (scripts/compile.mjs, ~4 CPU-s), and started from there. From the sources, every one of the ~55 command processes the tests start, and
 // every worker of the runs they make many to one instance (suite-runs.ts), would spend ~1.3 CPU-s more
 // (tsx's loader thread resolving and transforming the command's modules, the node's thread doing the
 // same). The checkout's own bins, which keep a build of their own up to date file by file
