@@ -21,7 +21,8 @@ function chainOf(t: TestEngine) {
     const block = ledger.blocks.at(h);
     if (block !== undefined) blocks.push(block);
   }
-  const transactions = ledger.transactions.ofSender(parseAddress(t.fixtures.transactionsAccount));
+  // A copy of the list: the log's own grows with the engine, and a chain taken before must not.
+  const transactions = [...ledger.transactions.ofSender(parseAddress(t.fixtures.transactionsAccount))];
   return { info: engine.info(), fixtures: t.fixtures, blocks, transactions };
 }
 
@@ -52,10 +53,11 @@ describe("a genesis reused within a process", () => {
     // A copy, not a genesis built again: the transfers are the ones signed then, expiration times included.
     expect(b.transactions.map((txn) => txn.hash)).toEqual(a.transactions.map((txn) => txn.hash));
     // Each transfer expires after the block that committed it, as in a genesis built at that time.
+    expect(b.transactions.length).toBeGreaterThan(0);
     for (const txn of b.transactions) {
       const block = thirtySeconds.engine.ledger.blocks.at(txn.blockHeight);
-      if (block === undefined) continue;
-      expect(txn.signed.raw_txn.expiration_timestamp_secs * 1_000_000n).toBeGreaterThan(block.timestampUsec);
+      expect(block, `the block of version ${txn.version}`).toBeDefined();
+      expect(txn.signed.raw_txn.expiration_timestamp_secs * 1_000_000n).toBeGreaterThan(block?.timestampUsec ?? 0n);
     }
   });
 
@@ -64,14 +66,31 @@ describe("a genesis reused within a process", () => {
     const first = testEngine({ seed: SEED });
     const second = testEngine({ seed: SEED });
     const before = chainOf(first);
-    const sender = second.genesis.keys.funded[0];
-    if (sender === undefined) throw new Error("no funded account");
-    second.engine.submit(signedTransfer(sender, { sequenceNumber: 0n, nowSeconds: second.engine.ledger.nowSeconds }));
+    // A transfer from an account genesis funded, and one from the account whose transactions genesis
+    // committed: both add to histories the copies were made with.
+    const funded = second.genesis.keys.funded[0];
+    if (funded === undefined) throw new Error("no funded account");
+    const busy = second.genesis.keys.transactions;
+    const busyNext = second.engine.account(busy.address).sequenceNumber;
+    const nowSeconds = second.engine.ledger.nowSeconds;
+    second.engine.submit(signedTransfer(funded, { sequenceNumber: 0n, nowSeconds }));
+    const { hash } = second.engine.submit(signedTransfer(busy, { sequenceNumber: busyNext, nowSeconds }));
+    // A nonce of an orderless transaction of the account whose orderless transfers genesis committed.
+    second.engine.ledger.nonces.record(busy.address, 7n, nowSeconds + 600n);
     for (let i = 0; i < 3; i++) second.nextBlock();
     expect(second.engine.info().ledgerVersion).toBeGreaterThan(before.info.ledgerVersion);
-    expect(second.engine.account(sender.address).sequenceNumber).toBe(1n);
+    expect(second.engine.ledger.state.latestAccount(funded.address)?.sequenceNumber).toBe(1n);
+    expect(second.engine.ledger.state.latestAccount(busy.address)?.sequenceNumber).toBe(busyNext + 1n);
     expect(chainOf(first)).toEqual(before);
-    expect(first.engine.account(sender.address).sequenceNumber).toBe(0n);
+    expect(first.engine.ledger.state.latestAccount(funded.address)?.sequenceNumber).toBe(0n);
+    expect(first.engine.ledger.state.latestAccount(busy.address)?.sequenceNumber).toBe(busyNext);
+    expect(second.engine.ledger.transactions.withHash(hash)).toBeDefined();
+    expect(first.engine.ledger.transactions.withHash(hash)).toBeUndefined();
+    expect(second.engine.ledger.nonces.isUsed(busy.address, 7n, nowSeconds)).toBe(true);
+    expect(first.engine.ledger.nonces.isUsed(busy.address, 7n, nowSeconds)).toBe(false);
+    // Each copy's bot goes on from where genesis left it, on its own: both send the same next transfer.
+    const nextTransfer = (t: TestEngine) => t.genesis.bot.next(busyNext, nowSeconds);
+    expect(nextTransfer(second)).toEqual(nextTransfer(first));
     const third = testEngine({ seed: SEED });
     expect(chainOf(third)).toEqual(before);
   });

@@ -99,3 +99,21 @@ describe("lastIndexAtOrBelow", () => {
     expect(lastIndexAtOrBelow([], 5n)).toBe(-1);
   });
 });
+
+describe("a VersionedStore's copy", () => {
+  it("reads as the store does, then neither sees the other's writes, and each prunes its own history", () => {
+    const store = storeWithHistory();
+    const copy = store.copy();
+    for (const v of [0n, 3n, 6n, 9n, 12n]) expect(copy.get("a", v)).toBe(store.get("a", v));
+    copy.put("c", 14n, "c14");
+    store.put("b", 14n, "b14");
+    expect(store.latest("c")).toBeUndefined();
+    expect(copy.latest("c")).toBe("c14");
+    expect(copy.latest("b")).toBe("b3");
+    // "a" was written before the copy only: the copy knows it has history to prune.
+    copy.prune(12n);
+    expect(copy.historyLength("a")).toBe(1);
+    expect(store.historyLength("a")).toBe(4);
+    expect(copy.get("a", 12n)).toBe("a11");
+  });
+});

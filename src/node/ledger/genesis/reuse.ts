@@ -19,13 +19,18 @@ const MAX_REUSED_VERSIONS = 20_000;
 /** Configurations kept at once; the oldest kept is dropped first. */
 const MAX_KEPT = 4;
 
+/** A genesis: its ledger and what genesis did. The one kept is never served: each engine gets a copy. */
 interface Built {
-  /** Never served: each engine gets a copy. */
   readonly ledger: Ledger;
   readonly genesis: GenesisReport;
 }
 
 const built = new Map<string, Built>();
+
+/** A copy of a genesis, its blocks `shiftUsec` later, that shares nothing changeable with it. */
+function copyOf(genesis: Built, shiftUsec: bigint): Built {
+  return { ledger: genesis.ledger.copy(shiftUsec), genesis: { ...genesis.genesis, bot: genesis.genesis.bot.copy() } };
+}
 
 /** Everything of the configuration that genesis depends on: all but the clock, whose time a copy follows. */
 function keyOf(config: EngineConfig): string {
@@ -34,12 +39,12 @@ function keyOf(config: EngineConfig): string {
 }
 
 /** A copy of the genesis built for `config`, at the clock's time now; undefined when there is none to copy. */
-export function reusedGenesis(config: EngineConfig): { readonly ledger: Ledger; readonly genesis: GenesisReport } | undefined {
+export function reusedGenesis(config: EngineConfig): Built | undefined {
   const kept = built.get(keyOf(config));
   if (kept === undefined) return undefined;
   const shiftUsec = config.clock.nowUsec() - kept.ledger.blocks.latest().timestampUsec;
   if (shiftUsec > REUSE_WITHIN_USEC || -shiftUsec > REUSE_WITHIN_USEC) return undefined;
-  return { ledger: kept.ledger.copy(shiftUsec), genesis: { ...kept.genesis, bot: kept.genesis.bot.copy() } };
+  return copyOf(kept, shiftUsec);
 }
 
 /**
@@ -50,7 +55,7 @@ export function keepForReuse(config: EngineConfig, ledger: Ledger, genesis: Gene
   if (config.genesisVersions > MAX_REUSED_VERSIONS) return;
   const key = keyOf(config);
   built.delete(key);
-  built.set(key, { ledger: ledger.copy(0n), genesis: { ...genesis, bot: genesis.bot.copy() } });
+  built.set(key, copyOf({ ledger, genesis }, 0n));
   for (const oldest of built.keys()) {
     if (built.size <= MAX_KEPT) break;
     built.delete(oldest);
