@@ -19,7 +19,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { ApiContract } from "../../src/harness/openapi.ts";
 import { loadRequirements } from "../../src/harness/requirements.ts";
-import { VARIATIONS } from "../support/variations.ts";
+import { VARIATIONS, variationNamed } from "../support/variations.ts";
 import { APTOS_CORE_BASELINE, aptosCoreBaselined } from "./conformance-run.ts";
 import { FAULT_RUNS_MAX_MS } from "./fault-runs.ts";
 import { runName, runVariationsInProcesses, type VariationRun, type VariationRunOutcome } from "./variation-runs.ts";
@@ -74,7 +74,7 @@ describe("the suite passes a conforming node under every allowed variation", () 
     const { summary, exitCode, changed } = outcome as VariationRunOutcome;
     const expected = run.baseline === undefined ? new Set<string>() : BASELINED;
     // The family's conventions the variation departs from: warned, as SHOULDs (never failed), and nothing else.
-    const departures = new Set(VARIATIONS.find((v) => v.name === run.variation)?.departsFrom ?? []);
+    const departures = new Set(variationNamed(run.variation).departsFrom ?? []);
     const first = (id: string) => summary.requirements.find((r) => r.id === id)?.failures[0]?.message.slice(0, 1200) ?? "";
 
     const notOk = summary.requirements

@@ -11,7 +11,7 @@
 // tier runs the whole suite under every variation, in both profiles (allowed-variations.test.ts).
 
 import { beforeAll, describe, expect, it } from "vitest";
-import { actsOnTheWire, rewritesAnswersOnly, VARIATIONS } from "../support/variations.ts";
+import { actsOnTheWire, rewritesAnswersOnly, VARIATIONS, variationNamed } from "../support/variations.ts";
 import { FAULT_RUNS_MAX_MS } from "./fault-runs.ts";
 import { CROSS_CUTTING_SAMPLE } from "./suite-files.ts";
 import { runName, runVariationsInProcesses, type VariationRun, type VariationRunOutcome } from "./variation-runs.ts";
@@ -41,7 +41,7 @@ describe("the sample passes a conforming node under every allowed variation of t
     const outcome = outcomes.get(label);
     expect(outcome, `no outcome for ${label}`).toBeDefined();
     const { summary, exitCode, changed } = outcome as VariationRunOutcome;
-    const departures = new Set(VARIATIONS.find((v) => v.name === run.variation)?.departsFrom ?? []);
+    const departures = new Set(variationNamed(run.variation).departsFrom ?? []);
     const notOk = summary.requirements
       .filter((r) => r.status === "failed" || (r.status === "warned" && !departures.has(r.id)))
       .map((r) => `${r.id} ${r.status}: ${r.failures[0]?.message.slice(0, 1200) ?? ""}`);
