@@ -409,11 +409,13 @@ describeEndpoint("get_table_item", () => {
         return "pruned since";
       }
       t.expectStatus(res, 200, 404);
-      t.expect(
-        res.status === 200 || errorCodeOf(res) !== "version_not_found",
-        `version ${version}, inside the window, is not reported as version_not_found`,
-        res,
-      );
+      if (res.status === 404 && errorCodeOf(res) === "version_not_found") {
+        // Refused as unknown: wrong for a version still in the window, but a version pruning had passed
+        // before the node answered is no longer in it, and its status is 4.2/pruned-version-gone's to judge.
+        const now = await currentWindow(t, table);
+        if (now.oldest > version) return "pruned since";
+        t.fail(`version ${version}, inside the window (oldest now ${now.oldest}), is not reported as version_not_found`, res);
+      }
       return "read";
     };
     const middle = versionAt(await currentWindow(t, table), 1n, 2n);
