@@ -1,5 +1,5 @@
-// Faults in ledger versions: ledger_version ignored (wholly, or checked and then not used), and the
-// oldest version misreported in the headers.
+// Faults in ledger versions: ledger_version ignored (wholly, or checked and then not used), the oldest
+// version misreported in the headers, and the oldest version's state gone while the headers still name it.
 
 import { LedgerError, type LedgerApi } from "../ledger/api.ts";
 import { overrideApi, type Fault } from "./fault.ts";
@@ -70,4 +70,28 @@ const oldestVersionOffByOne: Fault = {
     }),
 };
 
-export const VERSION_FAULTS: readonly Fault[] = [ledgerVersionIgnored, pastVersionsReadLatest, oldestVersionOffByOne];
+/**
+ * The pruner runs ahead of the ledger info by one version: X-NODE-LEDGER-OLDEST-VERSION names a
+ * version whose table state is already gone, and a read at it finds no such version.
+ */
+const oldestVersionNotFound: Fault = {
+  name: "oldest-version-not-found",
+  area: "versions",
+  description: "answers a table item read at its oldest ledger version with 404 version_not_found, as if the version did not exist",
+  breaks: ["4.2/window-versions-readable"],
+  engine: (api) =>
+    overrideApi(api, {
+      getTableItem: (handle, request, version) => {
+        if (version !== undefined && version === api.info().oldestLedgerVersion)
+          throw new LedgerError(404, "version_not_found", `Ledger version ${version} not found`);
+        return api.getTableItem(handle, request, version);
+      },
+    }),
+};
+
+export const VERSION_FAULTS: readonly Fault[] = [
+  ledgerVersionIgnored,
+  pastVersionsReadLatest,
+  oldestVersionOffByOne,
+  oldestVersionNotFound,
+];
