@@ -1,11 +1,11 @@
 // The commands as the tests run them (ledger-conformance; ledger-node for its command-line tests):
 // compiled once per `npm test` (vitest's globalSetup, below) into TEST_BUILD, as `npm run build`
-// compiles dist/ for the package (scripts/compile.mjs, ~4 CPU-s), and started from there. From the sources, every one of the ~55 command processes the tests start, and
-// every worker of the runs they make many to one instance (suite-runs.ts), would spend ~1.3 CPU-s more
-// (tsx's loader thread resolving and transforming the command's modules, the node's thread doing the
-// same). The checkout's own bins, which keep a build of their own up to date file by file
-// (bin/checkout-build.mjs), are tested by test/package/checkout-bins.test.ts; the packed package's, by
-// packed-install.test.ts.
+// compiles dist/ for the package (scripts/compile.mjs, ~4 CPU-s), and started from there. From the
+// sources, every one of the ~75 command processes the tests start, and every worker of the runs they
+// make many to one instance (suite-runs.ts), would spend ~1.3 CPU-s more (tsx's loader thread resolving
+// and transforming the command's modules, the node's thread doing the same). The checkout's own bins,
+// which keep a build of their own up to date file by file (bin/checkout-build.mjs), are tested by
+// test/package/checkout-bins.test.ts; the packed package's, by packed-install.test.ts.
 //
 // Its own directory, not dist/: `npm pack` (packed-install.test.ts) compiles dist/ anew, removing it
 // first, while other tests run. A direct child of the root, as dist/ is, so that the compiled code finds
